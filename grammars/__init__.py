@@ -1,0 +1,1 @@
+"""Data the front ends load: stub headers and the math cost table (not code)."""

@@ -1,0 +1,64 @@
+"""Analyses over the loop IR: W by precision, compulsory and access-level traffic, per kernel and
+per top-level loop nest.  Reads IR only; never sees syntax."""
+
+from __future__ import annotations
+
+from ..ir import Kernel, Loop
+from . import polyhedra as P
+from .domain import instances
+from .result import ArrayTraffic, KernelResult, Part
+from .traffic import access_counts, compulsory, dram_refs
+
+
+def _add(d: dict, key, count: P.Count) -> None:
+    d[key] = d[key] + count if key in d else count
+
+
+def _part(kernel: Kernel, insts, namer, weights: dict, sizes: dict, t_rank: int) -> Part:
+    part = Part()
+    for inst in insts:
+        if not inst.stmt.flops and not inst.stmt.special:
+            continue
+        dom = P.card(inst.domain(namer), namer)
+        for prec, n in inst.stmt.flops.items():
+            if n:
+                _add(part.flops, prec, dom.scaled(n))
+        for (fname, prec), calls in inst.stmt.special.items():
+            _add(part.special, fname, dom.scaled(calls))
+            _add(part.flops, prec, dom.scaled(calls * weights.get(fname, 1)))
+    for name, refs in dram_refs(kernel, insts).items():
+        arr = kernel.arrays[name]
+        t = ArrayTraffic(name, arr.dtype, arr.elem_bytes)
+        access_counts(kernel, refs, namer, t)
+        compulsory(kernel, name, refs, namer, sizes, t_rank, t)
+        part.arrays[name] = t
+    return part
+
+
+def analyze(kernel: Kernel, sizes: dict | None = None, weights: dict | None = None) -> KernelResult:
+    """Count W and Q for a kernel.  `sizes` (name -> int) is used only where a symbolic count is
+    impossible (a linearized index that is not provably injective)."""
+    sizes = sizes or {}
+    weights = weights or {}
+    namer = P.Namer()
+    try:
+        insts = instances(kernel, namer)
+    except P.NotAffine as e:
+        kernel.diag("SR102", f"a loop bound or condition is not affine ({e})", kernel.location)
+        return KernelResult(kernel, Part(), [], failed=True)
+    t_rank = max((len(i.schedule) + 1 for i in insts), default=1)
+    try:
+        total = _part(kernel, insts, namer, weights, sizes, t_rank)
+        nests = []
+        loops = [k for k, n in enumerate(kernel.body) if isinstance(n, Loop)]
+        if len(loops) > 1:
+            for k in loops:
+                node = kernel.body[k]
+                sub = [i for i in insts if i.nest == k]
+                line = node.location.line if node.location else 0
+                nests.append((f"nest L{line}", node.location,
+                              _part(kernel, sub, namer, weights, sizes, t_rank)))
+    except P.NotAffine as e:
+        kernel.diag("SR101", f"an index or condition is not affine ({e})", kernel.location)
+        return KernelResult(kernel, Part(), [], failed=True)
+    return KernelResult(kernel, total, nests)

@@ -1,0 +1,123 @@
+"""A kernel's result at the sizes the user gave: formulas and exact numbers, ready for reports.
+
+This is the last place anything is computed; reports only format what is here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..diagnostics import Diagnostic, Location
+from ..ir import PRECISIONS
+from .polyhedra import Count
+from .result import KernelResult, Part, Quantity, quantity, ratio
+
+
+@dataclass
+class ArraySummary:
+    name: str
+    dtype: str
+    space: str
+    read: Quantity
+    write: Quantity
+    access_read: Quantity
+    access_write: Quantity
+
+
+@dataclass
+class PartSummary:
+    label: str
+    location: Optional[Location]
+    flops: Quantity
+    by_precision: dict  # precision -> Quantity (non-zero only)
+    special: Quantity  # calls
+    special_by_name: dict
+    compulsory: Quantity
+    access: Quantity
+    arrays: dict  # name -> ArraySummary
+    intensity: Quantity
+    intensity_access: Quantity
+
+
+@dataclass
+class KernelSummary:
+    name: str
+    file: str
+    location: Location
+    language: str
+    sizes: dict  # name -> int, the values in force
+    size_origins: dict  # name -> where the value (or the symbol) came from
+    exact: bool
+    failed: bool
+    total: Optional[PartSummary]
+    nests: list = field(default_factory=list)
+    diagnostics: list = field(default_factory=list)
+
+
+def _sum(counts) -> Count:
+    total = Count()
+    for c in counts:
+        total = total + c
+    return total
+
+
+def _part(part: Part, kernel, sizes: dict, label: str, location) -> PartSummary:
+    by_prec = {p: quantity(part.flops[p], sizes) for p in PRECISIONS if p in part.flops}
+    by_prec = {p: q for p, q in by_prec.items() if q.expr != 0}
+    flops = quantity(_sum(part.flops.values()), sizes)
+    special = quantity(_sum(part.special.values()), sizes)
+    arrays = {}
+    for name, t in sorted(part.arrays.items()):
+        arr = kernel.arrays[name]
+        arrays[name] = ArraySummary(name, t.dtype, arr.space,
+                                    quantity(t.read, sizes, t.elem_bytes), quantity(t.write, sizes, t.elem_bytes),
+                                    quantity(t.access_read, sizes, t.elem_bytes),
+                                    quantity(t.access_write, sizes, t.elem_bytes))
+    compulsory = quantity(_sum((t.read + t.write).scaled(t.elem_bytes) for t in part.arrays.values()), sizes)
+    access = quantity(_sum((t.access_read + t.access_write).scaled(t.elem_bytes) for t in part.arrays.values()),
+                      sizes)
+    return PartSummary(label, location, flops, by_prec, special,
+                       {n: quantity(c, sizes) for n, c in sorted(part.special.items())},
+                       compulsory, access, arrays, ratio(flops, compulsory), ratio(flops, access))
+
+
+def resolve_sizes(kernel, bindings: dict) -> tuple[dict, dict]:
+    """Values in force for the kernel's sizes: user bindings over defaults from the source."""
+    values, origins = {}, {}
+    for name, s in kernel.sizes.items():
+        if name in bindings:
+            values[name] = bindings[name]
+            origins[name] = "-D"
+        elif s.default is not None:
+            values[name] = s.default
+            origins[name] = s.origin
+        else:
+            origins[name] = s.origin
+    return values, origins
+
+
+def summarize(result: KernelResult, bindings: dict) -> KernelSummary:
+    k = result.kernel
+    sizes, origins = resolve_sizes(k, bindings)
+    if result.failed:
+        return KernelSummary(k.name, k.location.file, k.location, k.language, sizes, origins, False, True,
+                             None, [], list(k.diagnostics))
+    total = _part(result.total, k, sizes, "total", k.location)
+    nests = [_part(p, k, sizes, label, loc) for label, loc, p in result.nests]
+    if _ambiguous(result):
+        k.diag("SR112", "a count is piecewise in how the sizes compare; the formula assumes the first "
+               "size listed is the smallest", k.location)
+    return KernelSummary(k.name, k.location.file, k.location, k.language, sizes, origins, result.exact, False,
+                         total, nests, list(k.diagnostics))
+
+
+def _ambiguous(result: KernelResult) -> bool:
+    counts = list(result.total.flops.values())
+    for t in result.total.arrays.values():
+        counts += [t.read, t.write, t.access_read, t.access_write]
+    return any(c.pieces_ambiguous() for c in counts)
+
+
+def unsupported(name: str, location: Location, language: str, diagnostic: Diagnostic) -> KernelSummary:
+    return KernelSummary(name, location.file, location, language, {}, {}, False, True, None, [], [diagnostic])

@@ -1,0 +1,132 @@
+"""DRAM traffic: compulsory (distinct elements, first access read or written) and access-level.
+
+Compulsory traffic of an array is ``bytes * (|elements whose first access is a read| +
+|elements written|)``.  The first access of each element is the lexicographic minimum of its
+access times under the program-order schedule (isl's ``lexmin``), so overlapping stencil
+references, loop-invariant references, triangular domains and write-then-read temporaries are all
+exact without special cases.
+
+Access-level traffic counts every dynamic load and store, except that a reference invariant in its
+innermost enclosing loop is counted once per execution of that loop (a compiler keeps it in a
+register), and identical references within one statement count once.
+"""
+
+from __future__ import annotations
+
+import islpy as isl
+import sympy
+
+from ..ir import DRAM_SPACES, Kernel
+from . import polyhedra as P
+from .delinearize import delinearize
+from .domain import Instance, location_of, render
+from .result import ArrayTraffic
+
+
+def dram_refs(kernel: Kernel, insts: list[Instance]):
+    """array name -> [(ref, inst, slot)] for every reference to a DRAM array."""
+    out: dict = {}
+    for inst in insts:
+        for slot, ref in enumerate(inst.stmt.refs):
+            arr = kernel.arrays.get(ref.array)
+            if arr is not None and arr.space in DRAM_SPACES:
+                out.setdefault(ref.array, []).append((ref, inst, slot))
+    return out
+
+
+def access_counts(kernel: Kernel, refs, namer: P.Namer, traffic: ArrayTraffic) -> None:
+    seen = set()
+    for ref, inst, _slot in refs:
+        key = (id(inst), ref.kind, ref.index)
+        if key in seen:
+            continue
+        seen.add(key)
+        keep = None
+        if ref.index is not None and inst.loop_vars:
+            inner = inst.loop_vars[-1]
+            if not any(inner in sympy.sympify(e).free_symbols for e in ref.index):
+                keep = len(inst.dims) - 1
+        c = P.card(inst.domain(namer, keep), namer)
+        if ref.kind == "read":
+            traffic.access_read = traffic.access_read + c
+        else:
+            traffic.access_write = traffic.access_write + c
+
+
+def _coords(kernel: Kernel, name: str, refs, namer: P.Namer, sizes: dict):
+    """Element coordinates of each affine reference (delinearized if needed), or None."""
+    affine = [(ref, inst) for ref, inst, _ in refs if ref.index is not None]
+    if not affine:
+        return []
+    if all(len(ref.index) == 1 for ref, _ in affine):
+        coords = delinearize([(ref.index[0], inst) for ref, inst in affine], namer)
+        if coords is not None:
+            return coords
+        if sizes and all(s.name in sizes for s in _size_syms(affine)):
+            subs = {s: sizes[s.name] for s in _size_syms(affine)}
+            coords = [(sympy.expand(sympy.sympify(ref.index[0]).subs(subs)),) for ref, _ in affine]
+            kernel.diag("SR108", f"`{name}`: linearized index is not provably injective; the count is "
+                        "exact at the given sizes only, and its formula holds only there",
+                        location_of(affine[0][0], affine[0][1]))
+            return coords
+        kernel.diag("SR108", f"`{name}`: linearized index is not provably injective; counting every "
+                    "access as a distinct element (an upper bound); give all sizes for an exact count",
+                    location_of(affine[0][0], affine[0][1]))
+        return None
+    ranks = {len(ref.index) for ref, _ in affine}
+    if len(ranks) != 1:
+        kernel.diag("SR110", f"`{name}` is indexed with different numbers of subscripts", None)
+        return None
+    return [ref.index for ref, _ in affine]
+
+
+def _size_syms(affine):
+    syms = set()
+    for ref, inst in affine:
+        syms |= sympy.sympify(ref.index[0]).free_symbols - set(inst.loop_vars)
+    return syms
+
+
+def compulsory(kernel: Kernel, name: str, refs, namer: P.Namer, sizes: dict, t_rank: int,
+               traffic: ArrayTraffic) -> None:
+    coords = _coords(kernel, name, refs, namer, sizes)
+    affine = [(ref, inst, slot) for ref, inst, slot in refs if ref.index is not None]
+    if coords is None:  # upper bound: every access is a new element
+        affine, coords = [], []
+        bound = [(r, i, s) for r, i, s in refs]
+    else:
+        bound = [(r, i, s) for r, i, s in refs if r.index is None]
+    for ref, inst, _slot in bound:
+        c = P.card(inst.domain(namer), namer)
+        if ref.kind == "read":
+            traffic.read = traffic.read + c
+        else:
+            traffic.write = traffic.write + c
+    reads = writes = None
+    for (ref, inst, slot), coord in zip(affine, coords):
+        idx = ", ".join(render(e, inst, namer) for e in coord)
+        sched = inst.schedule + [str(slot)]
+        sched += ["0"] * (t_rank - len(sched))
+        body = " and ".join(inst.constraints) or "1 = 1"
+        dims = ", ".join(inst.dims)
+        hdr = namer.header()
+        acc = isl.Map(f"{hdr} -> {{ S[{dims}] -> A[{idx}] : {body} }}")
+        sch = isl.Map(f"{hdr} -> {{ S[{dims}] -> T[{', '.join(sched)}] : {body} }}")
+        m = acc.reverse().apply_range(sch)
+        if ref.kind == "read":
+            reads = m if reads is None else reads.union(m)
+        else:
+            writes = m if writes is None else writes.union(m)
+    if writes is not None:
+        traffic.write = traffic.write + _card(writes.domain(), namer)
+    if reads is not None:
+        if writes is None:
+            first_read = reads.domain()
+        else:
+            first = reads.union(writes).lexmin()
+            first_read = first.intersect(reads).domain()
+        traffic.read = traffic.read + _card(first_read, namer)
+
+
+def _card(s, namer: P.Namer) -> P.Count:
+    return P.Count([(1, s.card())], namer)

@@ -1,0 +1,121 @@
+"""Command line: `staticroof analyze`, `staticroof rules`.
+
+Exit status: 0 success, 1 when a kernel (or a whole file) could not be analyzed, 2 for usage
+errors and unreadable input.  Heavy imports (sympy, isl, pycparser) happen inside the commands,
+so `--help` stays instant.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from . import __version__
+
+
+def _parse_defines(values) -> dict:
+    out = {}
+    for v in values:
+        name, eq, value = v.partition("=")
+        name = name.strip()
+        if not name.isidentifier():
+            raise click.BadParameter(f"`{v}`: expected NAME or NAME=VALUE", param_hint="-D")
+        out[name] = value.strip() if eq else None
+    return out
+
+
+def _parse_costs(values) -> dict:
+    out = {}
+    for v in values:
+        name, eq, w = v.partition("=")
+        try:
+            out[name.strip()] = int(w) if w.strip().isdigit() else float(w)
+        except ValueError:
+            raise click.BadParameter(f"`{v}`: expected NAME=WEIGHT", param_hint="--cost") from None
+        if not eq:
+            raise click.BadParameter(f"`{v}`: expected NAME=WEIGHT", param_hint="--cost")
+    return out
+
+
+def _collect(paths) -> tuple[list[Path], list]:
+    from .diagnostics import Diagnostic, Location
+    from .frontends import supported
+
+    files, errors = [], []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            found = sorted(f for f in path.rglob("*") if f.is_file() and supported(f)
+                           and not any(part.startswith(".") for part in f.relative_to(path).parts))
+            files.extend(found)
+        elif path.is_file():
+            if not supported(path):
+                errors.append(Diagnostic("SR003", f"unsupported file type `{path.suffix}`", Location(str(path))))
+            else:
+                files.append(path)
+        else:
+            errors.append(Diagnostic("SR003", "no such file or directory", Location(str(path))))
+    return files, errors
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="staticroof")
+def main():
+    """Static roofline analysis: W (FLOPs), Q (DRAM bytes) and I = W/Q of C kernels, before anything runs."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]",
+              help="Bind a size (function parameter or #define'd size) or define a preprocessor macro.")
+@click.option("-I", "include_dirs", multiple=True, type=click.Path(file_okay=False), metavar="DIR",
+              help="Search DIR for #include \"...\" headers.")
+@click.option("--kernel", "kernels", multiple=True, metavar="NAME", help="Only report this kernel (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--cost", "costs", multiple=True, metavar="NAME=W",
+              help="Weight of a special function in W (default 1 FLOP per call).")
+@click.option("--color/--no-color", default=None, help="Color the text report (default: when a terminal).")
+def analyze(paths, defines, include_dirs, kernels, fmt, costs, color):
+    """Analyze the kernels in PATHS (files or folders)."""
+    defs = _parse_defines(defines)
+    weights = _parse_costs(costs)
+    from .pipeline import run
+
+    files, errors = _collect(paths)
+    if errors and not files:
+        for d in errors:
+            click.echo(f"{d.location}: {d.code} {d.message}", err=True)
+        sys.exit(2)
+    report = run(files, defs, include_dirs, weights, set(kernels))
+    if kernels and not report.kernels:
+        click.echo(f"staticroof: no kernel named {', '.join(kernels)}", err=True)
+        sys.exit(2)
+    file_diags = errors + report.file_diagnostics
+    if fmt == "json":
+        from .reports import json as json_report
+
+        click.echo(json_report.render(report.kernels, file_diags))
+    else:
+        from .reports import text
+
+        use_color = sys.stdout.isatty() if color is None else color
+        click.echo(text.render(report.kernels, file_diags, use_color))
+    if errors:
+        sys.exit(2)
+    sys.exit(1 if report.failed else 0)
+
+
+@main.command()
+def rules():
+    """List the diagnostic codes and what each means."""
+    from .diagnostics import RULES
+
+    for r in RULES.values():
+        click.echo(f"{r.code}  {r.severity:<7} {r.summary}")
+        click.echo(f"       {r.doc}\n")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

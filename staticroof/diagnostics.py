@@ -1,0 +1,127 @@
+"""Diagnostics shared by every stage: what went wrong or is uncertain, and where.
+
+Every stage (front end, analysis, CLI) reports through the same type so that the reports can
+print `file:line:col: CODE message` lines the way ruff and flake8 do, and so that a kernel's
+result can say *why* it is approximate.  The rule codes and their documentation live in
+:data:`RULES`; `staticroof rules` prints them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+
+@dataclass(frozen=True)
+class Location:
+    """A position in a source file (1-based line and column; 0 when unknown)."""
+
+    file: str
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        if self.line:
+            return f"{self.file}:{self.line}:{self.col or 1}"
+        return self.file
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    severity: str  # "error" | "warning" | "note"
+    approximate: bool  # does a hit make the kernel's numbers approximate?
+    summary: str
+    doc: str
+
+
+# One entry per rule code.  Errors stop a kernel (or a file); warnings that are `approximate`
+# mark the kernel's result inexact; notes are informational.
+_RULES = [
+    Rule("SR001", "error", True, "syntax error",
+         "The file (or one function in it) could not be parsed. The message gives the first token "
+         "the parser could not accept. Other functions in the same file are still analyzed."),
+    Rule("SR002", "error", True, "unsupported construct",
+         "The kernel uses a construct the front end does not model (for example `goto`, a struct "
+         "member array, a function pointer call). The kernel is reported as unsupported and the "
+         "construct is named."),
+    Rule("SR003", "error", True, "unreadable input",
+         "The path does not exist, is not readable, or is not a supported language."),
+    Rule("SR004", "note", False, "system header replaced by an empty stub",
+         "A `#include <...>` names a header that staticroof has no stub for in `grammars/include`. "
+         "The analysis never reads the host's system headers; it substitutes an empty file. If the "
+         "kernel needs types or prototypes from it, parsing may fail at their first use."),
+    Rule("SR005", "error", True, "preprocessor error",
+         "The C preprocessor failed (a missing user header, an `#error`, a malformed directive). "
+         "Pass project include folders with `-I DIR`."),
+    Rule("SR006", "note", False, "empty input",
+         "The file contains no function definitions with loops or array accesses."),
+    Rule("SR101", "warning", True, "index is not affine",
+         "An array index depends on data (`x[idx[i]]`), on a variable that changes inside a loop, or "
+         "on a product of loop variables. Distinct elements cannot be counted exactly: every dynamic "
+         "access is assumed to touch a new element (an upper bound)."),
+    Rule("SR102", "warning", True, "loop trip count is not affine",
+         "A loop bound depends on data or on a non-affine expression. The trip count becomes a new "
+         "size symbol named after the loop's line (bind it with `-D trip_L12=100`)."),
+    Rule("SR103", "warning", True, "while/do loop",
+         "A `while` or `do` loop has no static trip count. Its trip count becomes a new size symbol "
+         "named after the loop's line."),
+    Rule("SR104", "warning", True, "data-dependent condition",
+         "An `if` or `?:` condition depends on data, so its branch cannot be decided statically. Both "
+         "branches are counted as if executed (an upper bound)."),
+    Rule("SR105", "warning", True, "call to an unknown function",
+         "A call to a function that is neither defined in the file nor in the math cost table. Its "
+         "work and traffic are not counted."),
+    Rule("SR106", "warning", True, "recursive call",
+         "A call that is part of a recursion cycle in the call graph. It is not followed."),
+    Rule("SR107", "warning", False, "operation promoted to fp64",
+         "A floating operation has a `double` operand (often an unsuffixed literal such as `2.0` next "
+         "to a `float`), so C's usual arithmetic conversions make it an fp64 operation. Write `2.0f` "
+         "if fp32 was meant: on GPUs fp64 throughput is often 2-64x lower."),
+    Rule("SR108", "warning", True, "linearized index not provably injective",
+         "An index such as `A[i*lda + j]` could not be split into rows and columns because the column "
+         "part is not provably within `[0, lda)`. The distinct-element count is exact only when all "
+         "sizes are given."),
+    Rule("SR109", "warning", True, "loop may not terminate",
+         "The loop's step moves away from its exit condition or is zero."),
+    Rule("SR110", "warning", True, "pointer aliasing or arithmetic not modeled",
+         "An array is reached through a pointer expression the analysis does not follow (a pointer "
+         "variable reassigned in a loop, a cast between element types)."),
+    Rule("SR111", "note", False, "size bound from a call site",
+         "A size parameter takes its value from a call with constant arguments elsewhere in the file."),
+    Rule("SR112", "warning", True, "formula valid only for some sizes",
+         "The exact count is piecewise in the sizes and the pieces could not be written as one formula; "
+         "the formula shown holds for large sizes, numbers computed for given sizes are exact."),
+]
+RULES: dict[str, Rule] = {r.code: r for r in _RULES}
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str
+    message: str
+    location: Optional[Location] = None
+
+    @property
+    def rule(self) -> Rule:
+        return RULES[self.code]
+
+    @property
+    def severity(self) -> str:
+        return self.rule.severity
+
+    @property
+    def approximate(self) -> bool:
+        return self.rule.approximate
+
+    def __str__(self) -> str:
+        where = f"{self.location}: " if self.location else ""
+        return f"{where}{self.code} {self.message}"
+
+
+class StaticroofError(Exception):
+    """An error that ends one unit of work (a file or a kernel) with a diagnostic, never a traceback."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(str(diagnostic))
+        self.diagnostic = diagnostic

@@ -1,0 +1,1191 @@
+"""C front end: pycparser's AST lowered to the loop IR.
+
+Each function definition that contains loops or array accesses is a kernel.  The lowering
+evaluates integer expressions symbolically (sympy) so that indices, loop bounds and conditions
+become affine expressions in loop variables and sizes; floating expressions are only *counted*
+(operations by precision, special calls) and their array operands become references.  Calls to
+functions defined in the same file are inlined with their arguments bound; what cannot be
+modelled becomes a diagnostic and never a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Optional
+
+import sympy
+from pycparser import c_ast, c_parser
+
+from .. import costs
+from ..diagnostics import Diagnostic, Location
+from ..ir import Array, Guard, Kernel, Loop, Ref, Size, Stmt
+from .ctypes_ import FLOAT, INT, PRELUDE_TYPES, VOID, CType, TypeTable, arith
+from .preprocess import SIZE_MARK
+
+PRELUDE = "".join(f"typedef float {t};\n" for t in PRELUDE_TYPES)
+
+
+class Unsupported(Exception):
+    def __init__(self, message: str, node=None):
+        super().__init__(message)
+        self.node = node
+
+
+# ---------------------------------------------------------------------------------------------
+# Parsing with per-function recovery
+
+_PARSE_ERR = re.compile(r"^(.*?):(\d+):(\d+):\s*(.*)$")
+
+
+def _parse_error(e: Exception, default_file: str) -> Diagnostic:
+    m = _PARSE_ERR.match(str(e))
+    if m:
+        return Diagnostic("SR001", f"syntax error {m.group(4)}".strip(),
+                          Location(m.group(1) or default_file, int(m.group(2)), int(m.group(3))))
+    return Diagnostic("SR001", f"syntax error: {e}", Location(default_file))
+
+
+_MARKER = re.compile(r'^\s*#\s*(?:line\s+)?(\d+)\s+"([^"]*)"')
+
+
+def split_units(text: str):
+    """Split preprocessed C into top-level units: (text, file, line, col) each.
+
+    A unit ends at a `;` at brace depth 0, or at the `}` closing a function body."""
+    units = []
+    i, n = 0, len(text)
+    file, line, col = "", 1, 1
+    depth = paren = 0
+    start = None
+    line_start = True
+    while i < n:
+        if line_start and start is None:
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            raw = text[i:j]
+            m = _MARKER.match(raw)
+            if m or raw.lstrip().startswith("#"):
+                if m:
+                    file, line = m.group(2), int(m.group(1))
+                else:
+                    line += 1
+                i, col = j + 1, 1
+                continue
+        line_start = False
+        ch = text[i]
+        if ch == "\n":
+            line, col, line_start = line + 1, 1, True
+            i += 1
+            continue
+        if start is None and not ch.isspace():
+            start = (i, file, line, col)
+        if ch in "\"'":
+            k = i + 1
+            while k < n and text[k] != ch and text[k] != "\n":
+                k += 2 if text[k] == "\\" else 1
+            col += k + 1 - i
+            i = k + 1
+            continue
+        if start is not None:
+            if ch == "(":
+                paren += 1
+            elif ch == ")":
+                paren -= 1
+            elif ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth == 0 and paren == 0:
+                    head = text[start[0]:i]
+                    head = head[: head.find("{")].rstrip()
+                    if head.endswith(")"):
+                        units.append((text[start[0]: i + 1], *start[1:]))
+                        start = None
+            elif ch == ";" and depth == 0 and paren == 0:
+                units.append((text[start[0]: i + 1], *start[1:]))
+                start = None
+        i += 1
+        col += 1
+    return units
+
+
+def parse_translation_unit(text: str, path: str):
+    """Parse preprocessed text.  Returns (list of external nodes, list of Diagnostic).
+
+    A syntax error costs only the unit (usually one function) that contains it."""
+    parser = c_parser.CParser()
+    full = "#line 1 \"<staticroof-prelude>\"\n" + PRELUDE + text
+    try:
+        return parser.parse(full, filename=path).ext, []
+    except c_parser.ParseError as e:
+        first = _parse_error(e, path)
+    diags = []
+    nodes = []
+    typedef_names = set(PRELUDE_TYPES)
+    for unit, file, line, col in split_units(text):
+        ctx = "".join(f"typedef int {n};\n" for n in sorted(typedef_names))
+        src = f'{ctx}#line {line} "{file}"\n' + " " * (col - 1) + unit + "\n"
+        try:
+            ext = parser.parse(src, filename=file).ext
+        except c_parser.ParseError as e:
+            diags.append(_parse_error(e, path))
+            continue
+        ext = ext[len(typedef_names):]
+        for n in ext:
+            if isinstance(n, c_ast.Typedef):
+                typedef_names.add(n.name)
+        nodes.extend(ext)
+    if not diags:
+        diags.append(first)
+    return nodes, diags
+
+
+# ---------------------------------------------------------------------------------------------
+# Values and variables during lowering
+
+@dataclass
+class Var:
+    ctype: CType
+    value: Optional[sympy.Expr] = None  # integers: symbolic value; None = unknown
+    why: str = ""  # integers: why the value is unknown
+    array: Optional[str] = None  # pointers/arrays: the kernel array they point into
+    prefix: tuple = ()  # subscripts already applied (a row pointer `A[i]`)
+    offset: object = 0  # added to the next subscript (`x + k`)
+
+
+@dataclass
+class Val:
+    ctype: CType
+    expr: Optional[sympy.Expr] = None
+    why: str = ""
+    array: Optional[str] = None
+    prefix: tuple = ()
+    offset: object = 0
+    element: Optional[tuple] = None  # an lvalue array element: (array, index tuple | None, reason)
+
+
+@dataclass
+class Acc:
+    """The statement being assembled: operations and references in evaluation order."""
+
+    flops: dict = field(default_factory=dict)
+    special: dict = field(default_factory=dict)
+    refs: list = field(default_factory=list)
+
+    def empty(self) -> bool:
+        return not (self.flops or self.special or self.refs)
+
+    def flop(self, prec: str, n: int = 1) -> None:
+        self.flops[prec] = self.flops.get(prec, 0) + n
+
+
+def _loc(node, fallback: str = "") -> Optional[Location]:
+    c = getattr(node, "coord", None)
+    if c is None:
+        return Location(fallback) if fallback else None
+    return Location(c.file or fallback, c.line or 0, c.column or 0)
+
+
+def _contains(node, types) -> bool:
+    if isinstance(node, types):
+        return True
+    return any(_contains(child, types) for _, child in node.children())
+
+
+def _assigned_names(node) -> tuple[set, set]:
+    """(names assigned, names declared) anywhere under `node`."""
+    assigned, declared = set(), set()
+
+    def visit(n):
+        if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID):
+            assigned.add(n.lvalue.name)
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--") and isinstance(n.expr, c_ast.ID):
+            assigned.add(n.expr.name)
+        elif isinstance(n, c_ast.Decl) and n.name:
+            declared.add(n.name)
+        for _, child in n.children():
+            visit(child)
+
+    visit(node)
+    return assigned, declared
+
+
+class TranslationUnit:
+    """File-level facts every function's lowering needs."""
+
+    def __init__(self, path: str, ext, size_macros: dict, grammars_dir: str):
+        self.path = path
+        self.types = TypeTable()
+        self.funcs: dict[str, c_ast.FuncDef] = {}
+        self.protos: dict[str, CType] = {}
+        self.library: set = set()  # functions declared by the stub headers
+        self.globals: dict[str, tuple] = {}  # name -> (Decl, CType)
+        self.enums: dict[str, int] = {}
+        self.size_macros = size_macros
+        self.pragma_sizes: dict = {}
+        self.callsite_sizes: dict = {}  # func -> param -> (value, Location)
+        for node in ext:
+            if isinstance(node, c_ast.Typedef):
+                self.types.typedefs[node.name] = node.type
+            elif isinstance(node, c_ast.FuncDef):
+                self.funcs[node.decl.name] = node
+                self.protos[node.decl.name] = self.types.resolve(node.decl.type.type)
+            elif isinstance(node, c_ast.Decl):
+                if isinstance(node.type, c_ast.FuncDecl):
+                    self.protos.setdefault(node.name, self.types.resolve(node.type.type))
+                    c = node.coord
+                    if c is not None and c.file and c.file.startswith(grammars_dir):
+                        self.library.add(node.name)
+                elif node.name:
+                    self.globals[node.name] = (node, self.types.resolve(node.type))
+                self._enums(node.type)
+            elif isinstance(node, c_ast.Pragma):
+                self._pragma(node.string)
+
+    def _enums(self, t):
+        while isinstance(t, (c_ast.TypeDecl, c_ast.PtrDecl, c_ast.ArrayDecl)):
+            t = t.type
+        if isinstance(t, c_ast.Enum) and t.values is not None:
+            v = 0
+            for e in t.values.enumerators:
+                if e.value is not None:
+                    try:
+                        v = int(str(e.value.value).rstrip("uUlL"), 0)
+                    except (AttributeError, ValueError):
+                        pass
+                self.enums[e.name] = v
+                v += 1
+
+    def _pragma(self, text: str):
+        m = re.match(r"\s*staticroof\s+sizes?\s+(.*)$", text or "")
+        if m:
+            for name, value in re.findall(r"([A-Za-z_]\w*)\s*=\s*(-?\d+)", m.group(1)):
+                self.pragma_sizes[name] = int(value)
+
+    def is_kernel(self, fn: c_ast.FuncDef) -> bool:
+        return _contains(fn.body, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.ArrayRef))
+
+
+# ---------------------------------------------------------------------------------------------
+# Lowering one function
+
+_CMP = {"<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge, "==": sympy.Eq, "!=": sympy.Ne}
+
+
+class FunctionLowering:
+    def __init__(self, tu: TranslationUnit, kernel: Kernel, fn: c_ast.FuncDef, stack=(),
+                 bindings: Optional[dict] = None, gscope: Optional[dict] = None):
+        self.tu = tu
+        self.kernel = kernel
+        self.fn = fn
+        self.stack = tuple(stack) + (fn.decl.name,)
+        self.scopes: list[dict] = [{}]
+        self.loop_syms: set = set()
+        self.acc = Acc()
+        self.out: list = []  # the body being built (a stack via _nested)
+        self.exits = 0
+        self.gscope = {} if gscope is None else gscope  # file-scope variables, shared with callees
+        self._params(bindings)
+
+    # -- helpers -------------------------------------------------------------------------
+    def diag(self, code: str, message: str, node=None):
+        self.kernel.diag(code, message, _loc(node, self.tu.path))
+
+    def lookup(self, name: str) -> Optional[Var]:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return self.gscope.get(name)
+
+    def bind(self, name: str, var: Var):
+        self.scopes[-1][name] = var
+
+    def size_symbol(self, name: str, default=None, origin="parameter") -> sympy.Symbol:
+        sizes = self.kernel.sizes
+        if name not in sizes:
+            sizes[name] = Size(name, default, origin)
+        elif default is not None and sizes[name].default is None:
+            sizes[name].default = default
+        return sympy.Symbol(name)
+
+    def new_array(self, name: str, ctype: CType, space: str, node) -> str:
+        base, k = name, 1
+        while name in self.kernel.arrays:
+            k += 1
+            name = f"{base}#{k}"
+        elem = ctype.element()
+        dtype = elem.prec if elem.kind in ("float", "int") else "uint8"
+        dims = tuple(self.dim_expr(d) for d in ctype.all_dims())
+        self.kernel.arrays[name] = Array(name, dtype, dims, space, _loc(node, self.tu.path))
+        return name
+
+    def dim_expr(self, node):
+        if node is None:
+            return None
+        try:
+            v = self.value(node, Acc())
+        except Unsupported:
+            return None
+        return v.expr
+
+    def _params(self, bindings):
+        decl = self.fn.decl.type
+        params = decl.args.params if decl.args is not None else []
+        for p in params:
+            if isinstance(p, c_ast.EllipsisParam) or p.name is None:
+                continue
+            t = self.tu.types.resolve(p.type)
+            if bindings is not None and p.name in bindings:
+                self.bind(p.name, bindings[p.name])
+                continue
+            if bindings is None:
+                self.kernel.params.append(p.name)
+            if t.is_pointer:
+                name = self.new_array(p.name, t, "global", p)
+                self.bind(p.name, Var(t, array=name))
+            elif t.is_int:
+                self.bind(p.name, Var(t, value=self.size_symbol(p.name)))
+            else:
+                self.bind(p.name, Var(t))
+
+    def emit(self, node=None):
+        """Close the statement being assembled and append it to the current body."""
+        if not self.acc.empty():
+            self.out.append(Stmt(self.acc.flops, self.acc.special, self.acc.refs, _loc(node, self.tu.path)))
+        self.acc = Acc()
+
+    def nested(self, items, scope=True) -> list:
+        saved_out, saved_acc = self.out, self.acc
+        self.out, self.acc = [], Acc()
+        if scope:
+            self.scopes.append({})
+        try:
+            self.block(items)
+            self.emit()
+            return self.out
+        finally:
+            if scope:
+                self.scopes.pop()
+            self.out, self.acc = saved_out, saved_acc
+
+    # -- statements ----------------------------------------------------------------------
+    def lower(self) -> list:
+        return self.nested(self.fn.body.block_items or [], scope=False)
+
+    def block(self, items):
+        items = list(items or [])
+        k = 0
+        while k < len(items):
+            node = items[k]
+            if isinstance(node, c_ast.If) and node.iffalse is None and _exits(node.iftrue):
+                # `if (c) { ...; return; } rest`  ==  `if (c) {...} else {rest}`
+                self.guard(node, items[k + 1:])
+                return
+            self.statement(node)
+            k += 1
+
+    def statement(self, node):
+        if node is None or isinstance(node, (c_ast.EmptyStatement, c_ast.Pragma)):
+            if isinstance(node, c_ast.Pragma):
+                self.tu._pragma(node.string)
+            return
+        if isinstance(node, c_ast.Compound):
+            self.emit(node)
+            self.out.extend(self.nested(node.block_items or []))
+        elif isinstance(node, c_ast.Decl):
+            self.declaration(node)
+            self.emit(node)
+        elif isinstance(node, c_ast.DeclList):
+            for d in node.decls:
+                self.declaration(d)
+            self.emit(node)
+        elif isinstance(node, c_ast.For):
+            self.emit(node)
+            self.for_loop(node)
+        elif isinstance(node, (c_ast.While, c_ast.DoWhile)):
+            self.emit(node)
+            self.while_loop(node)
+        elif isinstance(node, c_ast.If):
+            self.emit(node)
+            self.guard(node, None)
+        elif isinstance(node, c_ast.Return):
+            if node.expr is not None:
+                self.value(node.expr, self.acc)
+            self.emit(node)
+            if self.loop_syms and not self.exits:
+                self.diag("SR102", "`return` inside a loop: the remaining iterations are counted as if executed", node)
+        elif isinstance(node, c_ast.Break):
+            if self.loop_syms:
+                self.diag("SR102", "`break`: the loop is counted over its full range (an upper bound)", node)
+        elif isinstance(node, c_ast.Continue):
+            pass
+        elif isinstance(node, (c_ast.Switch, c_ast.Goto, c_ast.Label, c_ast.Case, c_ast.Default)):
+            raise Unsupported(f"`{type(node).__name__.lower()}` statement", node)
+        elif isinstance(node, (c_ast.Typedef,)):
+            self.tu.types.typedefs[node.name] = node.type
+        else:
+            self.value(node, self.acc)
+            self.emit(node)
+
+    def declaration(self, d: c_ast.Decl):
+        if d.name is None or isinstance(d.type, c_ast.FuncDecl):
+            return
+        t = self.tu.types.resolve(d.type)
+        if t.kind == "array":
+            dims = [self.dim_expr(x) for x in t.all_dims()]
+            const = all(x is not None and x.is_Integer for x in dims)
+            space = "local" if const else "global"
+            name = self.new_array(d.name, t, space, d)
+            self.bind(d.name, Var(t, array=name))
+            if d.init is not None and not isinstance(d.init, c_ast.InitList):
+                self.value(d.init, self.acc)
+            return
+        if t.kind == "ptr":
+            var = Var(t)
+            if d.init is not None:
+                v = self.value(d.init, self.acc)
+                if v.array is not None:
+                    var = Var(t, array=v.array, prefix=v.prefix, offset=v.offset)
+                elif _is_alloc(d.init):
+                    var = Var(t, array=self.new_array(d.name, t, "global", d))
+            self.bind(d.name, var)
+            return
+        var = Var(t)
+        if d.init is not None and not isinstance(d.init, c_ast.InitList):
+            v = self.value(d.init, self.acc)
+            if t.is_int:
+                var.value, var.why = (v.expr, v.why) if v.ctype.is_int else (None, "converted from a float")
+        elif t.is_int:
+            var.why = f"`{d.name}` is not initialized"
+        self.bind(d.name, var)
+
+    def guard(self, node: c_ast.If, rest):
+        cond = self.condition(node.cond, self.acc)
+        self.emit(node)
+        if cond is None:
+            self.diag("SR104", "condition depends on data; both branches are counted", node.cond)
+        then = self.nested(_strip_exit(node.iftrue) if rest is not None else [node.iftrue])
+        if rest is not None:
+            self.exits += 1
+            try:
+                orelse = self.nested(rest, scope=False)
+            finally:
+                self.exits -= 1
+        else:
+            orelse = self.nested([node.iffalse]) if node.iffalse is not None else []
+        if cond is not None and cond == sympy.true:
+            self.out.extend(then)
+        elif cond is not None and cond == sympy.false:
+            self.out.extend(orelse)
+        elif then or orelse:
+            self.out.append(Guard(cond, then, orelse, _loc(node, self.tu.path)))
+
+    def _invalidate(self, body_nodes, keep=()):
+        """Integer variables and pointers assigned inside a loop body are unknown inside it."""
+        assigned, declared = set(), set()
+        for n in body_nodes:
+            if n is not None:
+                a, d = _assigned_names(n)
+                assigned |= a
+                declared |= d
+        for name in assigned - declared - set(keep):
+            var = self.lookup(name)
+            if var is None:
+                continue
+            if var.ctype.is_int:
+                self.bind(name, replace(var, value=None, why=f"`{name}` changes inside the loop"))
+            elif var.ctype.is_pointer and var.array is not None:
+                self.bind(name, replace(var, prefix=None))
+
+    def for_loop(self, node: c_ast.For):
+        self.scopes.append({})
+        try:
+            header = self._loop_header(node)
+            if header is None:
+                self._unknown_loop(node, [node.stmt, node.next], node.init)
+                return
+            name, start, step, cond = header
+            var = sympy.Dummy(name)
+            self.scopes.append({})
+            self._invalidate([node.stmt], keep=())
+            self.bind(name, Var(self.lookup(name).ctype if self.lookup(name) else INT, value=var))
+            self.loop_syms.add(var)
+            try:
+                body = self.nested([node.stmt])
+            finally:
+                self.loop_syms.discard(var)
+                self.scopes.pop()
+            cond_v = cond.xreplace({sympy.Symbol(f"__loopvar_{name}"): var})
+            self.out.append(Loop(var, start, cond_v, step, body, "seq", _loc(node, self.tu.path)))
+        finally:
+            self.scopes.pop()
+        v = self.lookup(name)
+        if v is not None and v.ctype.is_int:
+            self.bind(name, replace(v, value=None, why=f"`{name}` after its loop"))
+
+    def _loop_header(self, node: c_ast.For):
+        """(var name, start, step, cond) for an affine counted loop, else None (with a diagnostic)."""
+        nxt = node.next
+        name, step = _step_of(nxt)
+        if name is None:
+            self.diag("SR102", "loop increment is not of the form `i++`, `i--`, `i += c` or `i -= c`", node)
+            return None
+        # initialisation
+        start = None
+        inits = []
+        if isinstance(node.init, c_ast.DeclList):
+            inits = node.init.decls
+        elif node.init is not None:
+            inits = node.init.exprs if isinstance(node.init, c_ast.ExprList) else [node.init]
+        for it in inits:
+            if isinstance(it, c_ast.Decl):
+                self.declaration(it)
+                if it.name == name:
+                    start = self.lookup(name).value
+            else:
+                self.value(it, self.acc)
+                if isinstance(it, c_ast.Assignment) and isinstance(it.lvalue, c_ast.ID) and it.lvalue.name == name:
+                    start = self.lookup(name).value
+        self.emit(node)
+        if not inits or start is None:
+            var = self.lookup(name)
+            start = var.value if var is not None and var.ctype.is_int else None
+        if start is None:
+            self.diag("SR102", f"the start value of `{name}` is not affine", node)
+            return None
+        step_v = step if isinstance(step, int) else self.value(step, Acc()).expr
+        if step_v is None or not sympy.sympify(step_v).is_Integer:
+            self.diag("SR102", f"the step of `{name}` is not a constant", node)
+            return None
+        step_v = int(step_v)
+        if step_v == 0:
+            self.diag("SR109", "loop step is zero", node)
+            return None
+        assigned, declared = _assigned_names(node.stmt)
+        if name in assigned and name not in declared:
+            self.diag("SR102", f"`{name}` is modified inside the loop body", node)
+            return None
+        if node.cond is None:
+            self.diag("SR103", "loop has no exit condition", node)
+            return None
+        # condition, with the loop variable as a placeholder symbol
+        placeholder = sympy.Symbol(f"__loopvar_{name}")
+        self.scopes.append({name: Var(INT, value=placeholder)})
+        try:
+            cond = self.condition(node.cond, self.acc)
+        finally:
+            self.scopes.pop()
+        self.acc = Acc()  # a loop condition reading arrays is rare; its reads are not counted
+        if cond is None:
+            self.diag("SR102", "the loop condition is not affine", node.cond)
+            return None
+        cond = _monotone(cond, placeholder, step_v)
+        if cond is None:
+            self.diag("SR109", f"the condition of `{name}` does not bound it in the direction of its step", node.cond)
+            return None
+        return name, sympy.expand(start), step_v, cond
+
+    def _unknown_loop(self, node, body_nodes, init=None):
+        line = node.coord.line if node.coord else 0
+        sym = self.size_symbol(f"trip_L{line}", origin="trip count")
+        t = sympy.Dummy("t")
+        self.scopes.append({})
+        try:
+            self._invalidate(body_nodes)
+            self.loop_syms.add(t)
+            body = self.nested([b for b in body_nodes if b is not None])
+            self.loop_syms.discard(t)
+        finally:
+            self.scopes.pop()
+        self._invalidate(body_nodes)
+        self.out.append(Loop(t, sympy.Integer(0), sympy.Lt(t, sym), 1, body, "seq", _loc(node, self.tu.path)))
+
+    def while_loop(self, node):
+        kind = "while" if isinstance(node, c_ast.While) else "do-while"
+        line = node.coord.line if node.coord else 0
+        self.diag("SR103", f"`{kind}` loop: trip count modeled as the size `trip_L{line}`", node)
+        self._invalidate([node.stmt, node.cond])
+        cond_stmt = c_ast.Compound([node.cond], coord=node.cond.coord) if node.cond is not None else None
+        self._unknown_loop(node, [node.stmt, cond_stmt])
+
+    # -- expressions ---------------------------------------------------------------------
+    def condition(self, node, acc: Acc):
+        """A sympy boolean if `node` is an affine condition on integers, else None (reads recorded)."""
+        if isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
+            a = self.condition(node.left, acc)
+            b = self.condition(node.right, acc)
+            if a is None or b is None:
+                return None
+            return sympy.And(a, b) if node.op == "&&" else sympy.Or(a, b)
+        if isinstance(node, c_ast.UnaryOp) and node.op == "!":
+            a = self.condition(node.expr, acc)
+            return None if a is None else sympy.Not(a)
+        if isinstance(node, c_ast.BinaryOp) and node.op in _CMP:
+            a = self.value(node.left, acc)
+            b = self.value(node.right, acc)
+            if a.ctype.is_int and b.ctype.is_int and a.expr is not None and b.expr is not None:
+                if _affine(a.expr - b.expr, self.loop_syms, allow_size_products=True):
+                    return _CMP[node.op](a.expr, b.expr)
+            return None
+        v = self.value(node, acc)
+        if v.ctype.is_int and v.expr is not None and _affine(v.expr, self.loop_syms, True):
+            return sympy.Ne(v.expr, 0)
+        return None
+
+    def load(self, v: Val, acc: Acc, node) -> Val:
+        """Use `v` as an rvalue: an array element becomes a read."""
+        if v.element is not None:
+            array, index, why = v.element
+            acc.refs.append(Ref(array, index, "read", _loc(node, self.tu.path), why))
+            return Val(v.ctype, why=f"read from `{array}`")
+        return v
+
+    def value(self, node, acc: Acc) -> Val:
+        return self.load(self.expr(node, acc), acc, node)
+
+    def expr(self, node, acc: Acc) -> Val:
+        m = getattr(self, "_e_" + type(node).__name__, None)
+        if m is None:
+            raise Unsupported(f"expression `{type(node).__name__}`", node)
+        return m(node, acc)
+
+    def _e_Constant(self, node, acc):
+        t, text = node.type, node.value
+        if t in ("float", "double", "long double"):
+            return Val(replace(FLOAT["fp32" if t == "float" else "fp64"], literal=True))
+        if t == "char":
+            return Val(INT, sympy.Integer(_char_value(text)))
+        if t == "string":
+            return Val(CType("ptr", base=INT))
+        digits = text.rstrip("uUlL")
+        try:
+            v = int(digits, 8) if re.match(r"^0[0-7]+$", digits) else int(digits, 0)
+        except ValueError:
+            return Val(INT, why=f"constant {text}")
+        return Val(INT, sympy.Integer(v))
+
+    def _e_ID(self, node, acc):
+        name = node.name
+        var = self.lookup(name)
+        if var is None:
+            if name in self.tu.enums:
+                return Val(INT, sympy.Integer(self.tu.enums[name]))
+            if name in self.tu.globals:
+                var = self._global(name)
+            elif name in self.tu.funcs or name in self.tu.protos:
+                return Val(CType("other", "function"))
+            else:
+                default = self.tu.pragma_sizes.get(name)
+                return Val(INT, self.size_symbol(name, default, origin="undeclared identifier"))
+        if var.ctype.is_pointer and var.array is not None:
+            if var.prefix is None:
+                return Val(var.ctype, why="pointer changes inside the loop", array=var.array, prefix=None)
+            return Val(var.ctype, array=var.array, prefix=var.prefix, offset=var.offset)
+        if var.ctype.is_int:
+            return Val(var.ctype, var.value, var.why)
+        return Val(var.ctype)
+
+    def _global(self, name) -> Var:
+        decl, t = self.tu.globals[name]
+        if t.is_pointer:
+            var = Var(t, array=self.new_array(name, t, "global", decl))
+        elif t.is_int:
+            default = None
+            if decl.init is not None:
+                v = self.value(decl.init, Acc())
+                default = int(v.expr) if v.expr is not None and v.expr.is_Integer else None
+            if "const" in (decl.quals or []) and default is not None:
+                var = Var(t, value=self.size_symbol(name, default, origin="global constant"))
+            else:
+                var = Var(t, value=self.size_symbol(name, default, origin="global variable"))
+        else:
+            var = Var(t)
+        self.gscope[name] = var
+        return var
+
+    def _e_FuncCall(self, node, acc):
+        name = node.name.name if isinstance(node.name, c_ast.ID) else None
+        args = node.args.exprs if node.args is not None else []
+        if name == SIZE_MARK:
+            size = args[0].name
+            default = int(args[1].value.rstrip("uUlL"), 0)
+            return Val(INT, self.size_symbol(size, default, origin="macro"))
+        if name is None:
+            raise Unsupported("call through a function pointer", node)
+        if name in self.tu.funcs:
+            return self._inline(name, node, args, acc)
+        vals = [self.value(a, acc) for a in args]
+        entry = costs.classify(name)
+        ret = self.tu.protos.get(name)
+        if entry is not None:
+            if ret is None or not ret.is_float:
+                ret = _guess_math_type(name, vals)
+            if entry["kind"] == "special":
+                key = (name, ret.prec)
+                acc.special[key] = acc.special.get(key, 0) + 1
+            elif entry["kind"] == "fma":
+                acc.flop(ret.prec, entry["flops"])
+            return Val(ret)
+        if name in ("malloc", "calloc", "realloc", "aligned_alloc", "alloca"):
+            return Val(CType("ptr", base=VOID))
+        if name in ("memcpy", "memmove", "memset"):
+            self.diag("SR105", f"`{name}` moves memory the analysis does not count", node)
+        elif name not in self.tu.library:
+            self.diag("SR105", f"call to `{name}`, which is not defined in this file: its work is not counted", node)
+        return Val(ret or INT, why=f"result of `{name}`")
+
+    def _inline(self, name, node, args, acc):
+        if name in self.stack:
+            self.diag("SR106", f"recursive call to `{name}` is not followed", node)
+            for a in args:
+                self.value(a, acc)
+            return Val(self.tu.protos.get(name) or INT, why="recursive call")
+        callee = self.tu.funcs[name]
+        decl = callee.decl.type
+        params = [p for p in (decl.args.params if decl.args is not None else [])
+                  if not isinstance(p, c_ast.EllipsisParam) and p.name is not None]
+        bindings = {}
+        for p, a in zip(params, args):
+            t = self.tu.types.resolve(p.type)
+            v = self.value(a, acc)
+            if t.is_pointer:
+                if v.array is not None:
+                    bindings[p.name] = Var(t, array=v.array, prefix=v.prefix, offset=v.offset)
+            elif t.is_int:
+                if v.expr is not None and v.expr.is_Integer:
+                    self.tu.callsite_sizes.setdefault(name, {})[p.name] = (int(v.expr), _loc(node, self.tu.path))
+                bindings[p.name] = Var(t, value=v.expr, why=v.why or f"argument `{p.name}` of `{name}`")
+            else:
+                bindings[p.name] = Var(t)
+        saved = self.acc
+        self.acc = acc
+        self.emit(node)  # what the statement did before the call happens before the callee
+        sub = FunctionLowering(self.tu, self.kernel, callee, self.stack, bindings, self.gscope)
+        sub.loop_syms = set(self.loop_syms)
+        self.out.extend(sub.lower())
+        acc.flops, acc.special, acc.refs = {}, {}, []
+        self.acc = acc if saved is acc else saved
+        return Val(self.tu.protos.get(name) or VOID, why=f"result of `{name}`")
+
+    def _e_ArrayRef(self, node, acc):
+        subs = []
+        base = node
+        while isinstance(base, c_ast.ArrayRef):
+            subs.append(base.subscript)
+            base = base.name
+        subs.reverse()
+        b = self.value(base, acc)
+        idx_vals = [self.value(s, acc) for s in subs]
+        return self._subscript(b, idx_vals, node)
+
+    def _subscript(self, b: Val, idx_vals, node) -> Val:
+        if b.array is None:
+            if isinstance(node, c_ast.ArrayRef) and isinstance(node.name, c_ast.StructRef):
+                raise Unsupported("array inside a struct", node)
+            raise Unsupported("subscript of something that is not a known array", node)
+        arr_t = b.ctype
+        exprs = []
+        why = b.why if b.prefix is None else ""
+        for v in idx_vals:
+            if not v.ctype.is_int or v.expr is None:
+                why = why or (v.why or "index is not an integer expression")
+            exprs.append(v.expr)
+        if b.prefix is None:
+            why = why or "pointer changes inside the loop"
+        full = list(b.prefix or ()) + exprs
+        if full and not why:
+            k = len(b.prefix or ())
+            full[k] = full[k] + b.offset
+        rank = self.kernel_rank(b.array)
+        if len(full) < rank:
+            return Val(arr_t, array=b.array, prefix=tuple(full) if not why else None, offset=0, why=why)
+        elem = arr_t.element()
+        index = None
+        if not why:
+            index = tuple(sympy.expand(e) for e in full)
+            for e in index:
+                if not _affine(e, self.loop_syms, allow_size_products=True, allow_linearized=True):
+                    why = f"index `{e}` is not affine in the loop variables"
+                    index = None
+                    break
+        if index is None:
+            self.diag("SR101", f"`{b.array}`: {why}; each access counts as a new element", node)
+        return Val(elem, element=(b.array, index, why))
+
+    def kernel_rank(self, array: str) -> int:
+        return max(1, len(self.kernel.arrays[array].dims))
+
+    def _e_UnaryOp(self, node, acc):
+        op = node.op
+        if op == "sizeof":
+            t = self.tu.types.resolve(node.expr) if isinstance(node.expr, c_ast.Typename) else \
+                self.expr(node.expr, Acc()).ctype
+            return Val(INT, sympy.Integer(_sizeof(t)))
+        if op == "&":
+            v = self.expr(node.expr, acc)
+            if v.element is not None:
+                array, index, why = v.element
+                if index is None:
+                    return Val(CType("ptr", base=v.ctype), array=array, prefix=None, why=why)
+                return Val(CType("ptr", base=v.ctype), array=array, prefix=index[:-1], offset=index[-1])
+            return Val(CType("ptr", base=v.ctype))
+        if op == "*":
+            b = self.value(node.expr, acc)
+            if b.array is None:
+                raise Unsupported("dereference of something that is not a known array", node)
+            return self._subscript(b, [Val(INT, sympy.Integer(0))], node)
+        if op in ("++", "--", "p++", "p--"):
+            target = self.expr(node.expr, acc)
+            return self._update(node.expr, target, "+" if "+" in op else "-", Val(INT, sympy.Integer(1)), acc, node)
+        v = self.value(node.expr, acc)
+        if op == "-":
+            return Val(v.ctype, -v.expr if v.expr is not None else None, v.why)
+        if op == "+":
+            return v
+        if op == "!":
+            return Val(INT, why="logical not")
+        if op == "~":
+            return Val(INT, -v.expr - 1 if v.expr is not None else None, v.why)
+        raise Unsupported(f"unary operator `{op}`", node)
+
+    def _e_BinaryOp(self, node, acc):
+        op = node.op
+        a = self.value(node.left, acc)
+        b = self.value(node.right, acc)
+        return self._binary(op, a, b, acc, node)
+
+    def _binary(self, op, a: Val, b: Val, acc, node) -> Val:
+        if op in ("+", "-", "*", "/") and (a.ctype.is_float or b.ctype.is_float):
+            t = arith(a.ctype, b.ctype)
+            acc.flop(t.prec)
+            if t.prec == "fp64":
+                for x, y in ((a, b), (b, a)):
+                    if x.ctype.is_float and x.ctype.prec != "fp64" and y.ctype.prec == "fp64":
+                        what = "a double literal" if y.ctype.literal else "a double operand"
+                        self.diag("SR107", f"`{op}` on {x.ctype.prec} and {what} runs in fp64", node)
+                        break
+            return Val(t)
+        if op in ("+", "-") and (a.array is not None or b.array is not None):
+            p, q = (a, b) if a.array is not None else (b, a)
+            if q.expr is None or p.prefix is None:
+                return Val(p.ctype, array=p.array, prefix=None, why=q.why or p.why)
+            off = p.offset + (q.expr if op == "+" else -q.expr)
+            return Val(p.ctype, array=p.array, prefix=p.prefix, offset=off)
+        if op in _CMP or op in ("&&", "||"):
+            return Val(INT, why="comparison")
+        if a.ctype.is_int and b.ctype.is_int:
+            return Val(INT, *_int_op(op, a, b))
+        return Val(INT, why=f"`{op}` on non-numbers")
+
+    def _e_Assignment(self, node, acc):
+        rhs = self.value(node.rvalue, acc)
+        target = self.expr(node.lvalue, acc)
+        if node.op == "=":
+            return self._store(node.lvalue, target, rhs, acc, node)
+        return self._update(node.lvalue, target, node.op[:-1], rhs, acc, node)
+
+    def _update(self, lnode, target: Val, op, rhs: Val, acc, node) -> Val:
+        """`target op= rhs`: read the old value, combine, store."""
+        old = self.load(target, acc, lnode) if target.element is not None else target
+        new = self._binary(op, old, rhs, acc, node)
+        return self._store(lnode, target, new, acc, node)
+
+    def _store(self, lnode, target: Val, v: Val, acc, node) -> Val:
+        if target.element is not None:
+            array, index, why = target.element
+            acc.refs.append(Ref(array, index, "write", _loc(lnode, self.tu.path), why))
+            return v
+        if isinstance(lnode, c_ast.ID):
+            var = self.lookup(lnode.name)
+            if var is None and lnode.name in self.tu.globals:
+                var = self._global(lnode.name)
+            if var is None:
+                return v
+            if var.ctype.is_int:
+                new = replace(var, value=v.expr if v.ctype.is_int else None,
+                              why=v.why if v.ctype.is_int else "converted from a float")
+            elif var.ctype.is_pointer:
+                if v.array is not None:
+                    new = replace(var, array=v.array, prefix=v.prefix, offset=v.offset)
+                elif _is_alloc(node.rvalue if isinstance(node, c_ast.Assignment) else None):
+                    new = replace(var, array=self.new_array(lnode.name, var.ctype, "global", node), prefix=(), offset=0)
+                else:
+                    new = replace(var, prefix=None)
+            else:
+                new = var
+            self._assign_in_scope(lnode.name, new)
+        return v
+
+    def _assign_in_scope(self, name, var):
+        for scope in reversed(self.scopes):
+            if name in scope:
+                scope[name] = var
+                return
+        if name in self.gscope:
+            self.gscope[name] = var
+            return
+        self.scopes[-1][name] = var
+
+    def _e_Cast(self, node, acc):
+        t = self.tu.types.resolve(node.to_type)
+        v = self.value(node.expr, acc)
+        if t.is_int:
+            return Val(t, v.expr if v.ctype.is_int else None, v.why or "converted from a float")
+        if t.is_pointer:
+            return Val(t, array=v.array, prefix=v.prefix, offset=v.offset, why=v.why)
+        return Val(t)
+
+    def _e_TernaryOp(self, node, acc):
+        cond = self.condition(node.cond, acc)
+        a_acc, b_acc = Acc(), Acc()
+        a = self.value(node.iftrue, a_acc)
+        b = self.value(node.iffalse, b_acc)
+        if a.ctype.is_int and b.ctype.is_int and cond is not None and a.expr is not None and b.expr is not None:
+            result = Val(INT, sympy.Piecewise((a.expr, cond), (b.expr, True)))
+            result = Val(INT, why="conditional value")
+        else:
+            result = Val(arith(a.ctype, b.ctype) if (a.ctype.is_float or b.ctype.is_float) else a.ctype,
+                         why="conditional value")
+        if a_acc.empty() and b_acc.empty():
+            return result
+        if a_acc.flops == b_acc.flops and a_acc.special == b_acc.special and not a_acc.refs and not b_acc.refs:
+            for p, n in a_acc.flops.items():
+                acc.flop(p, n)
+            return result
+        self.diag("SR104", "`?:` branches differ in work or traffic; both are counted", node)
+        for p in set(a_acc.flops) | set(b_acc.flops):
+            acc.flop(p, max(a_acc.flops.get(p, 0), b_acc.flops.get(p, 0)))
+        for k in set(a_acc.special) | set(b_acc.special):
+            acc.special[k] = acc.special.get(k, 0) + max(a_acc.special.get(k, 0), b_acc.special.get(k, 0))
+        acc.refs.extend(a_acc.refs + b_acc.refs)
+        return result
+
+    def _e_ExprList(self, node, acc):
+        v = Val(VOID)
+        for e in node.exprs:
+            v = self.value(e, acc)
+        return v
+
+    def _e_StructRef(self, node, acc):
+        raise Unsupported("struct member access", node)
+
+    def _e_CompoundLiteral(self, node, acc):
+        raise Unsupported("compound literal", node)
+
+    def _e_Typename(self, node, acc):
+        return Val(self.tu.types.resolve(node))
+
+
+# ---------------------------------------------------------------------------------------------
+# Small pure helpers
+
+def _exits(node) -> bool:
+    if isinstance(node, (c_ast.Return, c_ast.Continue)):
+        return True
+    if isinstance(node, c_ast.Compound) and node.block_items:
+        return _exits(node.block_items[-1])
+    return False
+
+
+def _strip_exit(node) -> list:
+    if isinstance(node, (c_ast.Return, c_ast.Continue)):
+        return [c_ast.Return(node.expr, node.coord)] if isinstance(node, c_ast.Return) and node.expr else []
+    items = list(node.block_items or [])
+    last = items.pop()
+    if isinstance(last, c_ast.Return) and last.expr is not None:
+        items.append(last)
+    return [c_ast.Compound(items, node.coord)]
+
+
+def _is_alloc(node) -> bool:
+    while isinstance(node, c_ast.Cast):
+        node = node.expr
+    return (isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID)
+            and node.name.name in ("malloc", "calloc", "realloc", "aligned_alloc", "alloca"))
+
+
+def _step_of(nxt):
+    """(loop variable name, step) from a for-loop increment, or (None, None)."""
+    if isinstance(nxt, c_ast.UnaryOp) and isinstance(nxt.expr, c_ast.ID):
+        if nxt.op in ("++", "p++"):
+            return nxt.expr.name, 1
+        if nxt.op in ("--", "p--"):
+            return nxt.expr.name, -1
+    if isinstance(nxt, c_ast.Assignment) and isinstance(nxt.lvalue, c_ast.ID):
+        name = nxt.lvalue.name
+        if nxt.op in ("+=", "-="):
+            return name, _signed(nxt.rvalue, -1 if nxt.op == "-=" else 1)
+        if nxt.op == "=" and isinstance(nxt.rvalue, c_ast.BinaryOp) and nxt.rvalue.op in ("+", "-"):
+            r = nxt.rvalue
+            if isinstance(r.left, c_ast.ID) and r.left.name == name:
+                return name, _signed(r.right, -1 if r.op == "-" else 1)
+            if r.op == "+" and isinstance(r.right, c_ast.ID) and r.right.name == name:
+                return name, _signed(r.left, 1)
+    return None, None
+
+
+def _signed(node, sign):
+    if isinstance(node, c_ast.Constant) and node.type == "int":
+        return sign * int(node.value.rstrip("uUlL"), 0)
+    if sign == 1:
+        return node
+    return c_ast.UnaryOp("-", node, node.coord)
+
+
+def _monotone(cond, var, step):
+    """Check (and normalise `!=`) so the condition holds for a prefix of the iterations."""
+    conjuncts = list(cond.args) if isinstance(cond, sympy.And) else [cond]
+    out = []
+    for c in conjuncts:
+        if not isinstance(c, sympy.Rel) or var not in c.free_symbols:
+            if isinstance(c, (sympy.Or, sympy.Not)) and var in c.free_symbols:
+                return None
+            out.append(c)
+            continue
+        diff = sympy.expand(c.lhs - c.rhs)
+        a = diff.coeff(var)
+        if not a.is_Integer or a == 0 or var in (diff - a * var).free_symbols:
+            return None
+        rel = c.rel_op
+        if rel == "!=":
+            if abs(step) != 1 or abs(a) != 1:
+                return None
+            rel = "<" if (a > 0) == (step > 0) else ">"
+        if rel == "==":
+            return None
+        upper = (rel in ("<", "<=")) == (a > 0)  # bounds the variable from above
+        if upper != (step > 0):
+            return None
+        out.append(sympy.Rel(diff, 0, rel))
+    return sympy.And(*out) if len(out) > 1 else out[0]
+
+
+def _affine(expr, loop_syms, allow_size_products=False, allow_linearized=False) -> bool:
+    expr = sympy.expand(sympy.sympify(expr))
+    for term in sympy.Add.make_args(expr):
+        factors = sympy.Mul.make_args(term)
+        loops = [f for f in factors if f.free_symbols & loop_syms]
+        others = [f for f in factors if not f.is_Number and not (f.free_symbols & loop_syms)]
+        if len(loops) > 1:
+            return False
+        if loops:
+            f = loops[0]
+            if isinstance(f, (sympy.floor, sympy.Mod)):
+                if not _affine(f.args[0], loop_syms) or (isinstance(f, sympy.Mod) and not f.args[1].is_Integer):
+                    return False
+            elif not f.is_Symbol:
+                return False
+            if others and not allow_linearized:
+                return False
+        elif others and len(others) > 1 and not allow_size_products:
+            return False
+    return True
+
+
+def _int_op(op, a: Val, b: Val):
+    x, y = a.expr, b.expr
+    if x is None or y is None:
+        return None, a.why or b.why
+    if op == "+":
+        return x + y, ""
+    if op == "-":
+        return x - y, ""
+    if op == "*":
+        return sympy.expand(x * y), ""
+    if op == "/":
+        if y.is_Integer and y > 0:
+            return sympy.floor(x / y), ""
+        if x.is_Integer and y.is_Integer and y != 0:
+            return sympy.Integer(int(x / y)), ""
+        return None, "division by a non-constant"
+    if op == "%":
+        if y.is_Integer and y > 0:
+            return sympy.Mod(x, y), ""
+        return None, "remainder by a non-constant"
+    if op == "<<" and y.is_Integer and y >= 0:
+        return x * 2 ** int(y), ""
+    if op == ">>" and y.is_Integer and y >= 0:
+        return sympy.floor(x / 2 ** int(y)), ""
+    if op == "&" and y.is_Integer and y > 0 and (int(y) + 1) & int(y) == 0:
+        return sympy.Mod(x, int(y) + 1), ""
+    return None, f"`{op}` on integers"
+
+
+def _is_float_literal(text: str) -> bool:
+    t = text.lower()
+    if t.startswith("0x"):
+        return "p" in t
+    return any(c in t for c in ".e")
+
+
+def _char_value(text: str) -> int:
+    body = text.strip("'")
+    if body.startswith("\\"):
+        esc = {"n": 10, "t": 9, "0": 0, "r": 13, "\\": 92, "'": 39}
+        return esc.get(body[1:2], 0)
+    return ord(body[0]) if body else 0
+
+
+def _sizeof(t: CType) -> int:
+    from ..ir import DTYPE_BYTES
+
+    if t.kind == "array":
+        return 8
+    if t.kind == "ptr":
+        return 8
+    if t.kind in ("float", "int"):
+        return DTYPE_BYTES.get(t.prec, 4)
+    return 1
+
+
+def _guess_math_type(name: str, vals) -> CType:
+    if name.endswith("f") and name[:-1] in costs.table():
+        return FLOAT["fp32"]
+    return FLOAT["fp64"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Entry point
+
+@dataclass
+class FrontendResult:
+    kernels: list = field(default_factory=list)  # Kernel
+    failed: list = field(default_factory=list)  # (name, Location, Diagnostic) for unsupported kernels
+    diagnostics: list = field(default_factory=list)  # file-level
+
+
+def lower_translation_unit(path: str, text: str, size_macros: dict, grammars_dir: str,
+                           language: str = "c") -> FrontendResult:
+    res = FrontendResult()
+    ext, diags = parse_translation_unit(text, path)
+    res.diagnostics.extend(diags)
+    tu = TranslationUnit(path, ext, size_macros, grammars_dir)
+    for name, fn in tu.funcs.items():
+        if fn.coord is not None and fn.coord.file and fn.coord.file.startswith(grammars_dir):
+            continue
+        kernel = Kernel(name, language, _loc(fn.decl, path))
+        try:
+            kernel.body = FunctionLowering(tu, kernel, fn).lower()
+        except (Unsupported, RecursionError) as e:
+            if tu.is_kernel(fn):
+                what = f"unsupported {e}" if isinstance(e, Unsupported) else "expression nesting too deep"
+                node = getattr(e, "node", None)
+                d = Diagnostic("SR002", f"`{name}`: {what}", _loc(node, path) if node else kernel.location)
+                res.failed.append((name, kernel.location, d))
+            continue
+        if tu.is_kernel(fn):
+            res.kernels.append(kernel)
+    for kernel in res.kernels:
+        for pname, (value, loc) in tu.callsite_sizes.get(kernel.name, {}).items():
+            s = kernel.sizes.get(pname)
+            if s is not None and s.default is None:
+                s.default = value
+                s.origin = f"call at {loc}"
+        for name, value in tu.pragma_sizes.items():
+            s = kernel.sizes.get(name)
+            if s is not None:
+                s.default = value
+                s.origin = "pragma"
+    return res
+

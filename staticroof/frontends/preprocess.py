@@ -1,0 +1,270 @@
+"""The C preprocessor step: stub headers instead of the system's, size macros kept symbolic.
+
+Two things make this more than `cpp file.c`:
+
+- **Headers.** Includes of system headers resolve to the stubs in `grammars/include`, never to the
+  host's headers; a system header with no stub becomes an empty file and a note.  User headers
+  are found beside the including file and through ``-I``.
+- **Sizes.** ``#define N 1024`` would erase the name ``N`` before the parser sees it, so integer
+  macros are rewritten to ``__SR_SIZE(N, 1024)``; the front end turns that into the size symbol
+  ``N`` with default 1024.  Which definition is active (``#ifdef LARGE_DATASET``...) stays the
+  preprocessor's business.  A ``-D`` naming such a macro (or a function parameter) binds the size
+  instead of being substituted into the text; a ``-D`` for anything the directives test is passed
+  to the preprocessor.
+
+The system preprocessor (`cpp`/`cc -E`) is used when present, pcpp (pure Python) otherwise.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from ..diagnostics import Diagnostic, Location
+from ..resources import grammar_path
+
+SIZE_MARK = "__SR_SIZE"
+
+_DEFINE = re.compile(r"^(\s*#\s*define\s+)([A-Za-z_]\w*)([ \t]+)(.*?)\s*$")
+_INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
+_DIRECTIVE_NAMES = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|elifdef|elifndef)\b(.*)$", re.M)
+_DEFINED = re.compile(r"\bdefined\s*(?:\(\s*[A-Za-z_]\w*\s*\)|[A-Za-z_]\w*)")
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+
+# GNU spellings real code uses, mapped to what pycparser accepts.
+_COMPAT = {
+    "__restrict__": "restrict", "__restrict": "restrict", "__inline__": "inline", "__inline": "inline",
+    "__attribute__(x)": "", "__extension__": "", "__asm__(x)": "", "__volatile__": "volatile",
+    "__const": "const", "__signed__": "signed",
+}
+
+
+@dataclass
+class Preprocessed:
+    text: str = ""
+    size_macros: dict = field(default_factory=dict)  # name -> default value in the file
+    bindings: dict = field(default_factory=dict)  # -D values that bind sizes, not macros
+    diagnostics: list = field(default_factory=list)
+    ok: bool = True
+
+
+def _int_value(text: str):
+    """The value of an integer constant expression made of literals, or None."""
+    t = re.sub(r"(?<=[0-9a-fA-FxX])[uUlL]+\b", "", text.strip())
+    if not t or _IDENT.search(re.sub(r"0[xX][0-9a-fA-F]+", "0", t)):
+        return None
+    try:
+        tree = ast.parse(t.replace("/", "//"), mode="eval")
+    except SyntaxError:
+        return None
+    allowed = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Add, ast.Sub, ast.Mult,
+               ast.FloorDiv, ast.Mod, ast.LShift, ast.RShift, ast.USub, ast.UAdd, ast.BitOr, ast.BitAnd)
+    if not all(isinstance(n, allowed) for n in ast.walk(tree)):
+        return None
+    try:
+        v = eval(compile(tree, "<size>", "eval"), {"__builtins__": {}})  # only literals and operators
+    except Exception:
+        return None
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def directive_names(text: str, values_only: bool = False) -> set:
+    """Identifiers that conditional directives mention.  With `values_only`, only those whose
+    *value* an `#if`/`#elif` uses (not mere `defined` tests): these must stay real macros."""
+    names = set()
+    for m in _DIRECTIVE_NAMES.finditer(text):
+        kind, rest = m.groups()
+        if values_only:
+            if kind not in ("if", "elif"):
+                continue
+            rest = _DEFINED.sub(" ", rest)
+        names |= set(_IDENT.findall(rest))
+    return names - {"defined"}
+
+
+def rewrite_sizes(text: str) -> tuple[str, dict]:
+    """Rewrite `#define NAME <integer>` lines so the name survives preprocessing."""
+    tested = directive_names(text, values_only=True)
+    sizes: dict = {}
+    lines = text.split("\n")
+    for k, line in enumerate(lines):
+        m = _DEFINE.match(line)
+        if not m or m.group(2) in tested or m.group(2).startswith("_"):
+            continue
+        value = _int_value(m.group(4))
+        if value is None:
+            continue
+        name = m.group(2)
+        sizes.setdefault(name, value)
+        lines[k] = f"{m.group(1)}{name}{m.group(3)}{SIZE_MARK}({name}, {value})"
+    return "\n".join(lines), sizes
+
+
+def _stub_dir() -> Path:
+    return grammar_path("include")
+
+
+@lru_cache(maxsize=1)
+def _empty_stubs_root() -> str:
+    return tempfile.mkdtemp(prefix="staticroof-stubs-")
+
+
+def _missing_system_headers(path: Path, text: str, include_dirs, seen=None):
+    """(header, Location) for each <...> include that neither the stubs nor -I dirs provide."""
+    seen = set() if seen is None else seen
+    out = []
+    stubs = _stub_dir()
+    for m in _INCLUDE.finditer(text):
+        kind, name = m.groups()
+        line = text.count("\n", 0, m.start()) + 1
+        search = ([path.parent] if kind == '"' else []) + list(include_dirs)
+        found = next((Path(d) / name for d in search if (Path(d) / name).is_file()), None)
+        if found is not None:
+            if found not in seen:
+                seen.add(found)
+                try:
+                    sub = found.read_text(errors="replace")
+                except OSError:
+                    continue
+                out += _missing_system_headers(found, sub, include_dirs, seen)
+            continue
+        if (stubs / name).is_file():
+            continue
+        if kind == "<":
+            out.append((name, Location(str(path), line, m.start(2) - m.start() + 1)))
+    return out
+
+
+def _compiler():
+    for cand in ("cc", "gcc", "clang"):
+        exe = shutil.which(cand)
+        if exe:
+            return exe
+    return None
+
+
+def preprocess(path: str, text: str, defines: dict, include_dirs=(), extra_macros: dict | None = None,
+               use_system: bool | None = None) -> Preprocessed:
+    """Preprocess `text` (the contents of `path`).  `defines` is the user's -D NAME -> value|None."""
+    out = Preprocessed()
+    src, out.size_macros = rewrite_sizes(text)
+    tested = directive_names(text)
+    macros = dict(_COMPAT)
+    macros["__STATICROOF__"] = "1"
+    macros.update(extra_macros or {})
+    for name, value in defines.items():
+        as_int = None if value is None else _int_value(str(value))
+        if name in out.size_macros or (as_int is not None and name not in tested):
+            if as_int is None:
+                out.diagnostics.append(Diagnostic("SR003", f"-D {name}={value}: a size needs an integer value"))
+                out.ok = False
+                return out
+            out.bindings[name] = as_int
+        else:
+            macros[name] = "1" if value is None else str(value)
+    include_dirs = [str(d) for d in include_dirs]
+    p = Path(path)
+    missing = _missing_system_headers(p, text, include_dirs)
+    stub_root = None
+    if missing:
+        stub_root = Path(_empty_stubs_root())
+        for name, loc in missing:
+            f = stub_root / name
+            f.parent.mkdir(parents=True, exist_ok=True)
+            f.touch()
+            out.diagnostics.append(Diagnostic("SR004", f"no stub for <{name}>; using an empty header", loc))
+    search = [str(p.parent)] + include_dirs + [str(_stub_dir())] + ([str(stub_root)] if stub_root else [])
+    if use_system is None:
+        use_system = system_preprocessor_available()
+    cc = _compiler() if use_system else None
+    if cc is not None:
+        _run_cc(cc, path, f'#line 1 "{path}"\n' + src, macros, search, out)
+    else:
+        _run_pcpp(path, src, macros, search, out)
+    return out
+
+
+def _run_cc(cc, path, src, macros, search, out: Preprocessed) -> None:
+    args = [cc, "-E", "-x", "c", "-std=c11", "-nostdinc", "-undef", "-D__STDC_VERSION__=201710L"]
+    for name, value in macros.items():
+        args.append(f"-D{name}={value}")
+    for d in search:
+        args.append(f"-I{d}")
+    args.append("-")
+    try:
+        proc = subprocess.run(args, input=src, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        out.diagnostics.append(Diagnostic("SR005", f"the C preprocessor failed to run: {e}", Location(path)))
+        out.ok = False
+        return
+    if proc.returncode != 0:
+        msg, loc = _first_cpp_error(proc.stderr, path)
+        out.diagnostics.append(Diagnostic("SR005", msg, loc))
+        out.ok = False
+        return
+    out.text = proc.stdout
+
+
+_CPP_ERR = re.compile(r"^(.*?):(\d+):(?:(\d+):)?\s*(?:fatal )?error:\s*(.*)$", re.M)
+
+
+def _first_cpp_error(stderr: str, path: str):
+    m = _CPP_ERR.search(stderr)
+    if not m:
+        return (stderr.strip().splitlines() or ["preprocessor error"])[0], Location(path)
+    f = m.group(1)
+    if f in ("<stdin>", "-"):
+        f = path
+    return m.group(4).strip(), Location(f, int(m.group(2)), int(m.group(3) or 1))
+
+
+def _run_pcpp(path, src, macros, search, out: Preprocessed) -> None:
+    import io
+
+    from pcpp import Preprocessor
+
+    errors = []
+
+    class _PP(Preprocessor):
+        def on_error(self, file, line, msg):  # noqa: D401 - pcpp hook
+            errors.append((file, line, msg))
+
+        def on_include_not_found(self, is_malformed, is_system_include, curdir, includepath):
+            errors.append((path, 0, f"{includepath}: No such file or directory"))
+            raise _Abort
+
+    class _Abort(Exception):
+        pass
+
+    pp = _PP()
+    pp.line_directive = "#line"
+    pp.compress = 0
+    for d in search:
+        pp.add_path(d)
+    pp.define("__STDC__ 1")
+    pp.define("__STDC_VERSION__ 201710L")
+    for name, value in macros.items():
+        pp.define(f"{name} {value}")
+    try:
+        pp.parse(src, source=path)
+        buf = io.StringIO()
+        pp.write(buf)
+    except _Abort:
+        buf = None
+    if errors or buf is None:
+        f, line, msg = errors[0] if errors else (path, 0, "preprocessor error")
+        out.diagnostics.append(Diagnostic("SR005", msg, Location(str(f or path), int(line or 0))))
+        out.ok = False
+        return
+    out.text = buf.getvalue()
+
+
+def system_preprocessor_available() -> bool:
+    return _compiler() is not None and os.environ.get("STATICROOF_NO_CPP") is None

@@ -1,0 +1,129 @@
+"""The loop IR: what every front end produces and every analysis reads.
+
+A kernel is a tree of loops, guards and statements.  Expressions are sympy expressions over
+loop-variable and size symbols; the front end guarantees they are integer-valued and says when
+one is not affine (`None` plus a diagnostic).  Nothing here knows any source language: C, CUDA
+and Python front ends all lower to these classes, and the analyses never see syntax.
+
+Conventions
+- A loop's values are ``start + step*t`` for ``t = 0, 1, ...`` while ``cond`` holds; ``cond`` is
+  a sympy boolean in the loop variable that the front end has checked is monotone (it holds for
+  a prefix of ``t``).  ``step`` is a non-zero integer; a negative step is a counted-down loop and
+  its program order is reversed.
+- A guard restricts the iteration domain of its ``then`` body by ``cond`` and of its ``orelse``
+  body by ``Not(cond)``.  ``cond is None`` means a data-dependent condition: both bodies are
+  treated as executed.
+- A statement's references are listed in evaluation order (right-hand-side reads before the
+  write they feed).  ``index is None`` marks a non-affine reference.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+import sympy
+
+from .diagnostics import Diagnostic, Location
+
+# Precision keys are part of the JSON interface.
+PRECISIONS = ("fp64", "fp32", "fp16", "bf16", "fp8")
+
+# Element sizes in bytes for every dtype name the IR uses.
+DTYPE_BYTES = {
+    "fp64": 8, "fp32": 4, "fp16": 2, "bf16": 2, "fp8": 1,
+    "int64": 8, "int32": 4, "int16": 2, "int8": 1,
+    "uint64": 8, "uint32": 4, "uint16": 2, "uint8": 1, "bool": 1,
+}
+
+# Memory spaces: only global and constant arrays cross DRAM.
+DRAM_SPACES = ("global", "constant")
+
+
+@dataclass
+class Array:
+    name: str
+    dtype: str
+    dims: tuple = ()  # sympy expressions or None for an unknown extent; () = 1-D of unknown size
+    space: str = "global"  # global | shared | local | constant
+    location: Optional[Location] = None
+
+    @property
+    def elem_bytes(self) -> int:
+        return DTYPE_BYTES[self.dtype]
+
+
+@dataclass
+class Ref:
+    array: str
+    index: Optional[tuple]  # sympy expressions, one per dimension; None if not affine
+    kind: str  # "read" | "write"
+    location: Optional[Location] = None
+    reason: str = ""  # why the index is not affine
+
+
+@dataclass
+class Stmt:
+    flops: dict = field(default_factory=dict)  # precision -> count per execution
+    special: dict = field(default_factory=dict)  # (function, precision) -> calls per execution
+    refs: list = field(default_factory=list)  # Ref, in evaluation order
+    location: Optional[Location] = None
+
+
+@dataclass
+class Loop:
+    var: sympy.Symbol
+    start: sympy.Expr
+    cond: sympy.Basic  # boolean in var (and outer vars, sizes)
+    step: int
+    body: list = field(default_factory=list)
+    kind: str = "seq"  # seq | grid.x | block.x | prange | ...
+    location: Optional[Location] = None
+
+
+@dataclass
+class Guard:
+    cond: Optional[sympy.Basic]
+    then: list = field(default_factory=list)
+    orelse: list = field(default_factory=list)
+    location: Optional[Location] = None
+
+
+Node = Union[Loop, Guard, Stmt]
+
+
+@dataclass
+class Size:
+    """A size symbol: its default value (if the source gives one) and where that came from."""
+
+    name: str
+    default: Optional[int] = None
+    origin: str = ""  # "parameter", "macro", "call site file:line", "trip count"
+
+
+@dataclass
+class Kernel:
+    name: str
+    language: str
+    location: Location
+    arrays: dict = field(default_factory=dict)  # name -> Array
+    sizes: dict = field(default_factory=dict)  # name -> Size
+    body: list = field(default_factory=list)
+    diagnostics: list = field(default_factory=list)  # Diagnostic
+    params: list = field(default_factory=list)  # parameter names in order
+
+    def diag(self, code: str, message: str, location: Optional[Location] = None) -> None:
+        d = Diagnostic(code, message, location)
+        if d not in self.diagnostics:
+            self.diagnostics.append(d)
+
+
+def walk(nodes):
+    """Yield every node of a body in program order (depth first)."""
+    for n in nodes:
+        yield n
+        if isinstance(n, Loop):
+            yield from walk(n.body)
+        elif isinstance(n, Guard):
+            yield from walk(n.then)
+            yield from walk(n.orelse)

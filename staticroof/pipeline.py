@@ -1,0 +1,58 @@
+"""The pipeline, file by file: front end → analyses → summaries.  One file's failure never hides
+another's results, and one kernel's failure never hides its neighbours'."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .diagnostics import Diagnostic
+
+
+@dataclass
+class Report:
+    kernels: list = field(default_factory=list)  # KernelSummary
+    file_diagnostics: list = field(default_factory=list)
+    failed: bool = False  # some kernel or file could not be analyzed
+
+
+def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only: set | None = None) -> Report:
+    from .analysis import analyze
+    from .analysis.summary import summarize, unsupported
+    from .frontends import load
+
+    report = Report()
+    for path in files:
+        res, bindings = load(str(path), defines, include_dirs)
+        report.file_diagnostics.extend(res.diagnostics)
+        if any(d.severity == "error" for d in res.diagnostics):
+            report.failed = True
+        items = []
+        for kernel in res.kernels:
+            items.append((kernel.location.line, "ok", kernel))
+        for name, loc, d in res.failed:
+            items.append((loc.line if loc else 0, "failed", (name, loc, d)))
+        for _, kind, item in sorted(items, key=lambda t: t[0]):
+            if kind == "failed":
+                name, loc, d = item
+                if only and name not in only:
+                    continue
+                report.kernels.append(unsupported(name, loc, "c", d))
+                report.failed = True
+                continue
+            if only and item.name not in only:
+                continue
+            result = analyze(item, sizes=_sizes_for(item, bindings), weights=weights)
+            summary = summarize(result, bindings)
+            report.kernels.append(summary)
+            if summary.failed:
+                report.failed = True
+    return report
+
+
+def _sizes_for(kernel, bindings: dict) -> dict:
+    from .analysis.summary import resolve_sizes
+
+    return resolve_sizes(kernel, bindings)[0]
+
+
+__all__ = ["Report", "run", "Diagnostic"]

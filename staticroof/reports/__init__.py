@@ -1,0 +1,1 @@
+"""Reports: format analysis summaries; they compute nothing new."""

@@ -1,0 +1,73 @@
+"""The JSON report: a stable, versioned interface for scripts, lint, diff and validation.
+
+Version 1 (documented in README.md, "JSON output"): numbers are exact integers where they are
+integers, floats for intensities, ``null`` where a size is unknown; every ``*_expr`` is a sympy
+expression string in the kernel's size symbols.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..analysis.summary import KernelSummary, PartSummary
+from ..diagnostics import Diagnostic
+
+VERSION = 1
+
+
+def _expr(q) -> str:
+    return str(q.expr)
+
+
+def diagnostic(d: Diagnostic) -> dict:
+    loc = d.location
+    return {"file": loc.file if loc else None, "line": loc.line if loc else 0, "col": loc.col if loc else 0,
+            "severity": d.severity, "code": d.code, "message": d.message}
+
+
+def part(p: PartSummary) -> dict:
+    return {
+        "flops": {
+            "total": p.flops.number, "expr": _expr(p.flops),
+            "by_precision": {k: q.number for k, q in p.by_precision.items()},
+            "by_precision_expr": {k: _expr(q) for k, q in p.by_precision.items()},
+            "special": p.special.number, "special_expr": _expr(p.special),
+            "special_by_function": {k: q.number for k, q in p.special_by_name.items()},
+        },
+        "bytes": {
+            "compulsory": p.compulsory.number, "compulsory_expr": _expr(p.compulsory),
+            "access": p.access.number, "access_expr": _expr(p.access),
+            "arrays": {name: {
+                "dtype": a.dtype, "space": a.space,
+                "read": a.read.number, "write": a.write.number,
+                "read_expr": _expr(a.read), "write_expr": _expr(a.write),
+                "access_read": a.access_read.number, "access_write": a.access_write.number,
+                "access_read_expr": _expr(a.access_read), "access_write_expr": _expr(a.access_write),
+            } for name, a in p.arrays.items()},
+        },
+        "intensity": {
+            "compulsory": p.intensity.number, "compulsory_expr": _expr(p.intensity),
+            "access": p.intensity_access.number, "access_expr": _expr(p.intensity_access),
+        },
+    }
+
+
+def kernel(k: KernelSummary) -> dict:
+    out = {
+        "name": k.name, "file": k.file, "line": k.location.line, "col": k.location.col,
+        "language": k.language, "status": "unsupported" if k.failed else "ok",
+        "sizes": {n: k.sizes.get(n) for n in sorted(set(k.size_origins) | set(k.sizes))},
+        "size_origins": dict(sorted(k.size_origins.items())),
+        "exact": k.exact,
+    }
+    if k.total is not None:
+        out.update(part(k.total))
+        out["nests"] = [dict(label=n.label, line=n.location.line if n.location else 0, **part(n)) for n in k.nests]
+    out["diagnostics"] = [diagnostic(d) for d in k.diagnostics]
+    return out
+
+
+def render(kernels: list[KernelSummary], file_diagnostics: list[Diagnostic]) -> str:
+    doc = {"version": VERSION, "kernels": [kernel(k) for k in kernels],
+           "diagnostics": [diagnostic(d) for d in file_diagnostics]}
+    return json.dumps(doc, indent=2)

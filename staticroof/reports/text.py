@@ -1,0 +1,102 @@
+"""The text report: one block per kernel, formulas beside numbers, diagnostics as
+``file:line:col: CODE message`` lines (the format editors and CI annotators already parse)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..analysis.summary import KernelSummary, PartSummary
+from ..diagnostics import Diagnostic
+
+_LABEL = 13
+
+
+def _num(v) -> str:
+    if v is None:
+        return ""
+    f = Fraction(v)
+    if f.denominator == 1:
+        return f"{int(f):,}"
+    x = float(f)
+    return f"{x:,.4g}" if abs(x) < 1000 else f"{x:,.2f}"
+
+
+def _q(q, unit: str) -> str:
+    text = f"{q.expr}"
+    if q.value is not None and (not q.expr.is_Number or not q.expr.is_Integer):
+        text += f" = {_num(q.value)}"
+    return f"{text} {unit}".rstrip()
+
+
+def _row(label: str, text: str) -> str:
+    return f"  {label:<{_LABEL}}{text}"
+
+
+def _style(text: str, color: bool, **kw) -> str:
+    if not color:
+        return text
+    import click
+
+    return click.style(text, **kw)
+
+
+def diagnostic_line(d: Diagnostic, color: bool = False) -> str:
+    where = f"{d.location}: " if d.location else ""
+    code = _style(d.code, color, fg={"error": "red", "warning": "yellow"}.get(d.severity, "cyan"), bold=True)
+    return f"{where}{code} {d.message}"
+
+
+def _part_rows(p: PartSummary) -> list[str]:
+    rows = []
+    prec = ", ".join(f"{k} {q.expr}" for k, q in p.by_precision.items())
+    w = _q(p.flops, "FLOP")
+    if prec and len(p.by_precision) > 1 or (prec and p.special.expr != 0):
+        w += f"   ({prec})"
+    elif prec:
+        w += f"   ({next(iter(p.by_precision))})"
+    rows.append(_row("W", w))
+    if p.special.expr != 0:
+        calls = ", ".join(f"{n} {q.expr}" for n, q in p.special_by_name.items())
+        rows.append(_row("special", f"{calls} calls (counted in W)"))
+    rows.append(_row("Q compulsory", _q(p.compulsory, "B")))
+    rows.append(_row("Q access", _q(p.access, "B") + "   (no reuse beyond registers)"))
+    i = _q(p.intensity, "FLOP/B")
+    rows.append(_row("I", i + f"   (access level: {_q(p.intensity_access, 'FLOP/B')})"))
+    return rows
+
+
+def kernel_block(k: KernelSummary, color: bool = False) -> str:
+    status = "unsupported" if k.failed else ("exact" if k.exact else "approximate")
+    hue = {"exact": "green", "approximate": "yellow", "unsupported": "red"}[status]
+    head = f"{k.location}: {_style(k.name, color, bold=True)}  [{k.language}, {_style(status, color, fg=hue)}]"
+    lines = [head]
+    if k.size_origins:
+        parts = []
+        for name in sorted(k.size_origins):
+            v = k.sizes.get(name)
+            parts.append(f"{name} = {v:,} ({k.size_origins[name]})" if v is not None
+                         else f"{name} ({k.size_origins[name]}, unbound)")
+        lines.append(_row("sizes", "; ".join(parts)))
+    if k.total is not None:
+        lines += _part_rows(k.total)
+        first = True
+        for a in k.total.arrays.values():
+            acc = f"   access r {a.access_read.expr} w {a.access_write.expr}"
+            text = f"{a.name} ({a.dtype}{'' if a.space == 'global' else ', ' + a.space}): " \
+                   f"read {a.read.expr} B, write {a.write.expr} B{acc}"
+            lines.append(_row("arrays" if first else "", text))
+            first = False
+        for n in k.nests:
+            lines.append(_row(n.label, f"W {n.flops.expr}, Q {n.compulsory.expr}, I {n.intensity.expr}"))
+    for d in k.diagnostics:
+        lines.append("  " + diagnostic_line(d, color))
+    return "\n".join(lines)
+
+
+def render(kernels: list[KernelSummary], file_diagnostics: list[Diagnostic], color: bool = False) -> str:
+    out = [diagnostic_line(d, color) for d in file_diagnostics]
+    blocks = [kernel_block(k, color) for k in kernels]
+    text = "\n".join(out)
+    if blocks:
+        text = (text + "\n\n" if text else "") + "\n\n".join(blocks)
+    return text
