@@ -274,8 +274,45 @@ def _generic_piece(pw, namer):
         first = exprs[0]
         ambiguous = any(sympy.expand(e - first) != 0 for e in exprs[1:])
         result = (first, ambiguous)
+        if ambiguous:
+            conds = [_set_cond(pieces[k][0], namer) for k in hits]
+            if all(c is not None for c in conds):
+                result = (_piecewise(exprs, conds), False)
     _generic_cache[key] = result
     return result
+
+
+def _set_cond(dom, namer: Namer):
+    """A parameter-only isl set as a sympy condition (None if it needs existential variables)."""
+    ors = []
+    for bs in dom.get_basic_sets():
+        if bs.dim(isl.dim_type.div):
+            return None
+        names = _param_symbols(bs.get_space(), namer)
+        ands = []
+        for c in bs.get_constraints():
+            e = sympy.Integer(int(c.get_constant_val().to_python()))
+            for k, name in enumerate(names):
+                e += int(c.get_coefficient_val(isl.dim_type.param, k).to_python()) * namer.to_sympy(name)
+            if not c.is_equality() and all(t.as_coeff_Mul()[0] >= 0 for t in sympy.Add.make_args(e)
+                                           if t.free_symbols):
+                continue  # holds for all large sizes (`n >= 1`): not what separates the pieces
+            ands.append(sympy.Eq(e, 0) if c.is_equality() else e >= 0)
+        ors.append(sympy.And(*ands))
+    return sympy.Or(*ors)
+
+
+def _piecewise(exprs, conds):
+    """Min/Max when two pieces are split by comparing them, else a Piecewise."""
+    if len(exprs) == 2 and isinstance(conds[0], sympy.Rel) and conds[0].rel_op in (">=", "<="):
+        a, b = exprs
+        c = conds[0]
+        diff = sympy.expand(c.lhs - c.rhs) * (1 if c.rel_op == ">=" else -1)  # the piece holds when diff >= 0
+        if sympy.expand(diff - (b - a)) == 0:
+            return sympy.Min(a, b)
+        if sympy.expand(diff - (a - b)) == 0:
+            return sympy.Max(a, b)
+    return sympy.Piecewise(*[(e, c) for e, c in zip(exprs[:-1], conds[:-1])], (exprs[-1], True))
 
 
 def generic_expr(pw, namer: Namer) -> sympy.Expr:

@@ -106,8 +106,8 @@ def summarize(result: KernelResult, bindings: dict) -> KernelSummary:
     total = _part(result.total, k, sizes, "total", k.location)
     nests = [_part(p, k, sizes, label, loc) for label, loc, p in result.nests]
     if _ambiguous(result):
-        k.diag("SR112", "a count is piecewise in how the sizes compare; the formula assumes the first "
-               "size listed is the smallest", k.location)
+        k.diag("SR112", "a count is piecewise in how the sizes compare and the pieces could not be "
+               "written as one formula; the formula shown holds for one ordering of the sizes", k.location)
     return KernelSummary(k.name, k.location.file, k.location, k.language, sizes, origins, result.exact, False,
                          total, nests, list(k.diagnostics))
 

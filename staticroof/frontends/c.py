@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Optional
 
 import sympy
@@ -34,6 +35,21 @@ class Unsupported(Exception):
 
 # ---------------------------------------------------------------------------------------------
 # Parsing with per-function recovery
+
+class _Parser(c_parser.CParser):
+    """pycparser's parser, with a location on every error (3.12 reports some without one)."""
+
+    def _parse_error(self, msg, coord):
+        if not hasattr(coord, "line"):
+            try:
+                tok = self._tokens.peek(1)
+                if tok is not None:
+                    coord = self._tok_coord(tok)
+                    msg = f"{msg.lower()} before: {tok.value}"
+            except Exception:  # private API: fall back to pycparser's own message
+                pass
+        super()._parse_error(msg, coord)
+
 
 _PARSE_ERR = re.compile(r"^(.*?):(\d+):(\d+):\s*(.*)$")
 
@@ -111,16 +127,17 @@ def split_units(text: str):
 
 
 def parse_translation_unit(text: str, path: str):
-    """Parse preprocessed text.  Returns (list of external nodes, list of Diagnostic).
+    """Parse preprocessed text.  Returns (external nodes, file diagnostics, failed functions).
 
-    A syntax error costs only the unit (usually one function) that contains it."""
-    parser = c_parser.CParser()
+    A syntax error costs only the unit (usually one function) that contains it; a failed unit
+    that looks like a function definition is reported as that function, (name, Location, diag)."""
+    parser = _Parser()
     full = "#line 1 \"<staticroof-prelude>\"\n" + PRELUDE + text
     try:
-        return parser.parse(full, filename=path).ext, []
+        return parser.parse(full, filename=path).ext, [], []
     except c_parser.ParseError as e:
         first = _parse_error(e, path)
-    diags = []
+    diags, failed = [], []
     nodes = []
     typedef_names = set(PRELUDE_TYPES)
     for unit, file, line, col in split_units(text):
@@ -129,16 +146,21 @@ def parse_translation_unit(text: str, path: str):
         try:
             ext = parser.parse(src, filename=file).ext
         except c_parser.ParseError as e:
-            diags.append(_parse_error(e, path))
+            d = _parse_error(e, path)
+            m = re.match(r"[^;{(]*?\b([A-Za-z_]\w*)\s*\([^;]*\)\s*\{", unit, re.S)
+            if m and not file.startswith("<"):
+                failed.append((m.group(1), Location(file, line, col), d))
+            else:
+                diags.append(d)
             continue
         ext = ext[len(typedef_names):]
         for n in ext:
             if isinstance(n, c_ast.Typedef):
                 typedef_names.add(n.name)
         nodes.extend(ext)
-    if not diags:
+    if not diags and not failed:
         diags.append(first)
-    return nodes, diags
+    return nodes, diags, failed
 
 
 # ---------------------------------------------------------------------------------------------
@@ -191,6 +213,19 @@ def _contains(node, types) -> bool:
     if isinstance(node, types):
         return True
     return any(_contains(child, types) for _, child in node.children())
+
+
+def _called(node) -> set:
+    out = set()
+
+    def visit(n):
+        if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID):
+            out.add(n.name.name)
+        for _, child in n.children():
+            visit(child)
+
+    visit(node)
+    return out
 
 
 def _assigned_names(node) -> tuple[set, set]:
@@ -263,6 +298,21 @@ class TranslationUnit:
             for name, value in re.findall(r"([A-Za-z_]\w*)\s*=\s*(-?\d+)", m.group(1)):
                 self.pragma_sizes[name] = int(value)
 
+    @cached_property
+    def recursive(self) -> set:
+        """Functions on a cycle of the call graph: their calls are not followed."""
+        edges = [(name, callee) for name, fn in self.funcs.items() for callee in _called(fn) if callee in self.funcs]
+        if not edges:
+            return set()
+        import networkx as nx  # only files with calls between their own functions pay for it
+
+        graph = nx.DiGraph(edges)
+        out = set()
+        for comp in nx.strongly_connected_components(graph):
+            if len(comp) > 1 or any(graph.has_edge(f, f) for f in comp):
+                out |= comp
+        return out
+
     def is_kernel(self, fn: c_ast.FuncDef) -> bool:
         return _contains(fn.body, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.ArrayRef))
 
@@ -285,6 +335,7 @@ class FunctionLowering:
         self.acc = Acc()
         self.out: list = []  # the body being built (a stack via _nested)
         self.exits = 0
+        self.depth = 0  # loops of this function (not of its callers) around the current statement
         self.gscope = {} if gscope is None else gscope  # file-scope variables, shared with callees
         self._params(bindings)
 
@@ -413,10 +464,10 @@ class FunctionLowering:
             if node.expr is not None:
                 self.value(node.expr, self.acc)
             self.emit(node)
-            if self.loop_syms and not self.exits:
+            if self.depth and not self.exits:
                 self.diag("SR102", "`return` inside a loop: the remaining iterations are counted as if executed", node)
         elif isinstance(node, c_ast.Break):
-            if self.loop_syms:
+            if self.depth:
                 self.diag("SR102", "`break`: the loop is counted over its full range (an upper bound)", node)
         elif isinstance(node, c_ast.Continue):
             pass
@@ -511,9 +562,11 @@ class FunctionLowering:
             self._invalidate([node.stmt], keep=())
             self.bind(name, Var(self.lookup(name).ctype if self.lookup(name) else INT, value=var))
             self.loop_syms.add(var)
+            self.depth += 1
             try:
                 body = self.nested([node.stmt])
             finally:
+                self.depth -= 1
                 self.loop_syms.discard(var)
                 self.scopes.pop()
             cond_v = cond.xreplace({sympy.Symbol(f"__loopvar_{name}"): var})
@@ -594,7 +647,9 @@ class FunctionLowering:
         try:
             self._invalidate(body_nodes)
             self.loop_syms.add(t)
+            self.depth += 1
             body = self.nested([b for b in body_nodes if b is not None])
+            self.depth -= 1
             self.loop_syms.discard(t)
         finally:
             self.scopes.pop()
@@ -736,7 +791,7 @@ class FunctionLowering:
         return Val(ret or INT, why=f"result of `{name}`")
 
     def _inline(self, name, node, args, acc):
-        if name in self.stack:
+        if name in self.stack or name in self.tu.recursive:
             self.diag("SR106", f"recursive call to `{name}` is not followed", node)
             for a in args:
                 self.value(a, acc)
@@ -1158,8 +1213,9 @@ class FrontendResult:
 def lower_translation_unit(path: str, text: str, size_macros: dict, grammars_dir: str,
                            language: str = "c") -> FrontendResult:
     res = FrontendResult()
-    ext, diags = parse_translation_unit(text, path)
+    ext, diags, failed = parse_translation_unit(text, path)
     res.diagnostics.extend(diags)
+    res.failed.extend(failed)
     tu = TranslationUnit(path, ext, size_macros, grammars_dir)
     for name, fn in tu.funcs.items():
         if fn.coord is not None and fn.coord.file and fn.coord.file.startswith(grammars_dir):
