@@ -105,11 +105,19 @@ def summarize(result: KernelResult, bindings: dict) -> KernelSummary:
                              None, [], list(k.diagnostics))
     total = _part(result.total, k, sizes, "total", k.location)
     nests = [_part(p, k, sizes, label, loc) for label, loc, p in result.nests]
+    used = _symbols(total)  # sizes that only appear in declarations do not matter
+    sizes = {n: v for n, v in sizes.items() if n in used or n in bindings}
+    origins = {n: o for n, o in origins.items() if n in used or n in bindings}
     if _ambiguous(result):
         k.diag("SR112", "a count is piecewise in how the sizes compare and the pieces could not be "
                "written as one formula; the formula shown holds for one ordering of the sizes", k.location)
     return KernelSummary(k.name, k.location.file, k.location, k.language, sizes, origins, result.exact, False,
                          total, nests, list(k.diagnostics))
+
+
+def _symbols(p: PartSummary) -> set:
+    exprs = [p.flops.expr, p.compulsory.expr, p.access.expr]
+    return {str(s) for e in exprs for s in e.free_symbols}
 
 
 def _ambiguous(result: KernelResult) -> bool:

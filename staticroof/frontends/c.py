@@ -790,6 +790,19 @@ class FunctionLowering:
             self.diag("SR105", f"call to `{name}`, which is not defined in this file: its work is not counted", node)
         return Val(ret or INT, why=f"result of `{name}`")
 
+    def _with_defaults(self, expr):
+        """An integer argument's value using the sizes' defaults (`ni = NI` with `#define NI 1000`)."""
+        if expr is None:
+            return None
+        subs = {}
+        for sym in expr.free_symbols:
+            size = self.kernel.sizes.get(sym.name)
+            if size is None or size.default is None:
+                return None
+            subs[sym] = size.default
+        v = expr.subs(subs)
+        return int(v) if v.is_Integer else None
+
     def _inline(self, name, node, args, acc):
         if name in self.stack or name in self.tu.recursive:
             self.diag("SR106", f"recursive call to `{name}` is not followed", node)
@@ -808,8 +821,9 @@ class FunctionLowering:
                 if v.array is not None:
                     bindings[p.name] = Var(t, array=v.array, prefix=v.prefix, offset=v.offset)
             elif t.is_int:
-                if v.expr is not None and v.expr.is_Integer:
-                    self.tu.callsite_sizes.setdefault(name, {})[p.name] = (int(v.expr), _loc(node, self.tu.path))
+                const = self._with_defaults(v.expr)
+                if const is not None:
+                    self.tu.callsite_sizes.setdefault(name, {})[p.name] = (const, _loc(node, self.tu.path))
                 bindings[p.name] = Var(t, value=v.expr, why=v.why or f"argument `{p.name}` of `{name}`")
             else:
                 bindings[p.name] = Var(t)

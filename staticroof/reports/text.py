@@ -18,7 +18,7 @@ def _num(v) -> str:
     if f.denominator == 1:
         return f"{int(f):,}"
     x = float(f)
-    return f"{x:,.4g}" if abs(x) < 1000 else f"{x:,.2f}"
+    return f"{x:.4g}" if abs(x) < 1 else f"{x:,.2f}"
 
 
 def _q(q, unit: str) -> str:

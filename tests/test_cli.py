@@ -1,0 +1,241 @@
+"""The command line: exit codes, error messages with file:line:col, the JSON interface, -D."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sympy
+from click.testing import CliRunner
+
+from helpers import ROOT, SAMPLES, S, same
+from staticroof.cli import main
+
+SAXPY = """
+void saxpy(int n, float a, const float *restrict x, float *restrict y) {
+    for (int i = 0; i < n; i++)
+        y[i] = a * x[i] + y[i];
+}
+"""
+
+
+def cli(*args):
+    return CliRunner().invoke(main, list(map(str, args)))
+
+
+def write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def test_analyze_samples_folder():
+    r = cli("analyze", SAMPLES)
+    assert r.exit_code == 0, r.output
+    for name in ("saxpy", "daxpy", "gemm", "jacobi2d", "l2norm_fused", "trmv_lower"):
+        assert f": {name}  [c, exact]" in r.output
+
+
+def test_json_matches_documented_interface(tmp_path):
+    p = write(tmp_path, "saxpy.c", SAXPY)
+    r = cli("analyze", p, "-D", "n=1024", "--format", "json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    assert doc["version"] == 1
+    (k,) = doc["kernels"]
+    assert (k["name"], k["line"], k["language"], k["exact"]) == ("saxpy", 2, "c", True)
+    assert k["sizes"] == {"n": 1024}
+    # W = 2n = 2048 at n = 1024, all fp32; Q = 12n = 12288
+    assert k["flops"] == {"total": 2048, "expr": "2*n", "by_precision": {"fp32": 2048},
+                          "by_precision_expr": {"fp32": "2*n"}, "special": 0, "special_expr": "0",
+                          "special_by_function": {}}
+    b = k["bytes"]
+    assert (b["compulsory"], b["compulsory_expr"], b["access"], b["access_expr"]) == (12288, "12*n", 12288, "12*n")
+    assert b["arrays"]["x"]["dtype"] == "fp32"
+    assert (b["arrays"]["x"]["read"], b["arrays"]["x"]["write"]) == (4096, 0)
+    assert (b["arrays"]["y"]["read"], b["arrays"]["y"]["write"]) == (4096, 4096)
+    assert k["intensity"]["compulsory"] == pytest.approx(1 / 6)
+    assert k["intensity"]["compulsory_expr"] == "1/6"
+    assert k["diagnostics"] == []
+
+
+def test_json_numbers_are_null_without_sizes_and_exprs_parse(tmp_path):
+    p = write(tmp_path, "saxpy.c", SAXPY)
+    doc = json.loads(cli("analyze", p, "--format", "json").output)
+    (k,) = doc["kernels"]
+    assert k["sizes"] == {"n": None}
+    assert k["flops"]["total"] is None and k["bytes"]["compulsory"] is None
+    assert k["intensity"]["compulsory"] == pytest.approx(1 / 6)  # a pure number needs no size
+
+    def exprs(node):
+        if isinstance(node, dict):
+            for key, v in node.items():
+                if key.endswith("_expr") or key == "expr":
+                    if isinstance(v, dict):
+                        yield from v.values()
+                    else:
+                        yield v
+                else:
+                    yield from exprs(v)
+        elif isinstance(node, list):
+            for v in node:
+                yield from exprs(v)
+
+    found = list(exprs(k))
+    assert len(found) > 10
+    for text in found:
+        S(text)  # every *_expr parses with sympy
+
+
+def test_json_for_every_sample_is_valid():
+    r = cli("analyze", SAMPLES, "--format", "json")
+    doc = json.loads(r.output)
+    assert len(doc["kernels"]) >= 16
+    for k in doc["kernels"]:
+        assert set(k["flops"]["by_precision"]) <= {"fp64", "fp32", "fp16", "bf16", "fp8"}
+        for a in k["bytes"]["arrays"].values():
+            assert a["dtype"] in {"fp64", "fp32", "fp16", "bf16", "fp8", "int32", "int64"}
+
+
+def test_syntax_error_reports_location_and_keeps_other_kernels(tmp_path):
+    p = write(tmp_path, "broken.c", """void good1(int n, float *x) { for (int i = 0; i < n; i++) x[i] = 1.0f + x[i]; }
+void broken(int n, float *x) { for (int i = 0; i < n; i++) x[i] = 1.0f +; }
+void good2(int n, double *y) { for (int i = 0; i < n; i++) y[i] *= 2.0; }
+""")
+    r = cli("analyze", p)
+    assert r.exit_code == 1
+    assert "Traceback" not in r.output
+    assert re.search(rf"{re.escape(str(p))}:2:\d+: SR001 syntax error", r.output), r.output
+    assert ": good1  [c, exact]" in r.output and ": good2  [c, exact]" in r.output
+    assert ": broken  [c, unsupported]" in r.output
+
+
+def test_unsupported_construct_in_one_of_two_kernels(tmp_path):
+    p = write(tmp_path, "two.c", """
+void ok(int n, float *x) { for (int i = 0; i < n; i++) x[i] = x[i] * 2.0f; }
+void sw(int n, float *x) {
+    for (int i = 0; i < n; i++) {
+        switch (i & 1) { case 0: x[i] = 0.0f; break; default: break; }
+    }
+}
+""")
+    r = cli("analyze", p)
+    assert r.exit_code == 1
+    assert ": ok  [c, exact]" in r.output
+    assert re.search(rf"{re.escape(str(p))}:5:\d+: SR002 `sw`: unsupported `switch` statement", r.output), r.output
+
+
+def test_missing_file_is_a_usage_error(tmp_path):
+    r = cli("analyze", tmp_path / "nope.c")
+    assert r.exit_code == 2
+    assert "nope.c: SR003 no such file or directory" in r.output
+    assert "Traceback" not in r.output
+
+
+def test_empty_file_is_a_note_not_a_failure(tmp_path):
+    p = write(tmp_path, "empty.c", "")
+    r = cli("analyze", p)
+    assert r.exit_code == 0
+    assert "SR006" in r.output
+
+
+def test_unsupported_file_type(tmp_path):
+    p = write(tmp_path, "k.f90", "program x\nend\n")
+    r = cli("analyze", p)
+    assert r.exit_code == 2 and "SR003" in r.output
+
+
+def test_missing_user_header_names_its_location(tmp_path):
+    p = write(tmp_path, "inc.c", '#include "nothere.h"\nvoid f(int n, float *x) { x[0] = 1.0f; }\n')
+    r = cli("analyze", p)
+    assert r.exit_code == 1
+    assert re.search(rf"{re.escape(str(p))}:1:\d+: SR005 .*nothere.h", r.output), r.output
+
+
+def test_user_header_through_include_dir(tmp_path):
+    inc = tmp_path / "inc"
+    inc.mkdir()
+    (inc / "sizes.h").write_text("#define LEN 256\n")
+    p = write(tmp_path, "k.c", '#include "sizes.h"\nvoid f(float *x) { for (int i = 0; i < LEN; i++) x[i] = 0.0f; }\n')
+    assert cli("analyze", p).exit_code == 1  # not found without -I
+    r = cli("analyze", p, "-I", inc, "--format", "json")
+    assert r.exit_code == 0, r.output
+    (k,) = json.loads(r.output)["kernels"]
+    assert k["bytes"]["compulsory"] == 4 * 256  # x written LEN = 256 times, 4 bytes each
+
+
+def test_bad_define_and_unknown_kernel_are_usage_errors(tmp_path):
+    p = write(tmp_path, "saxpy.c", SAXPY)
+    assert cli("analyze", p, "-D", "1x=3").exit_code == 2
+    r = cli("analyze", p, "--kernel", "nosuch")
+    assert r.exit_code == 2 and "no kernel named nosuch" in r.output
+
+
+def test_define_binds_a_parameter_without_textual_substitution(tmp_path):
+    p = write(tmp_path, "k.c", "void f(int N, const float *x, float *y) { for (int i = 0; i < N; i++) y[i] = x[i] + 1.0f; }\n")
+    r = cli("analyze", p, "-D", "N=8", "--format", "json")
+    assert r.exit_code == 0, r.output
+    (k,) = json.loads(r.output)["kernels"]
+    assert (k["flops"]["expr"], k["flops"]["total"], k["sizes"]) == ("N", 8, {"N": 8})
+
+
+def test_define_selects_preprocessor_branch_and_binds_macro_size(tmp_path):
+    p = write(tmp_path, "k.c", """
+#ifdef SMALL
+# define N 16
+#else
+# define N 4096
+#endif
+void f(float *x) { for (int i = 0; i < N; i++) x[i] = x[i] * 0.5f; }
+""")
+    big = json.loads(cli("analyze", p, "--format", "json").output)["kernels"][0]
+    small = json.loads(cli("analyze", p, "-D", "SMALL", "--format", "json").output)["kernels"][0]
+    bound = json.loads(cli("analyze", p, "-D", "N=100", "--format", "json").output)["kernels"][0]
+    assert (big["flops"]["expr"], big["flops"]["total"]) == ("N", 4096)
+    assert small["flops"]["total"] == 16
+    assert bound["flops"]["total"] == 100 and bound["size_origins"] == {"N": "-D"}
+
+
+def test_cost_override(tmp_path):
+    p = write(tmp_path, "k.c", "#include <math.h>\nvoid f(int n, float *x) { for (int i = 0; i < n; i++) x[i] = sqrtf(x[i]); }\n")
+    doc = json.loads(cli("analyze", p, "--cost", "sqrtf=8", "--format", "json").output)
+    (k,) = doc["kernels"]
+    # one sqrtf per element, weighted 8: W = 8n, special calls = n
+    assert same(S(k["flops"]["expr"]), S("8*n")) and k["flops"]["special_expr"] == "n"
+
+
+def test_rules_lists_every_code():
+    r = cli("rules")
+    assert r.exit_code == 0
+    for code in ("SR001", "SR101", "SR107", "SR108"):
+        assert code in r.output
+
+
+def test_installed_command_runs_outside_the_source_tree(tmp_path):
+    """The installed package must find its grammars/ data (stub headers, cost table) without the
+    source checkout: run it from an unrelated folder on a copy of a sample."""
+    probe = subprocess.run([sys.executable, "-c", "import staticroof, sys; print(staticroof.__file__)"],
+                           cwd=tmp_path, capture_output=True, text=True)
+    if probe.returncode != 0:
+        pytest.skip("staticroof is not installed in this environment")
+    src = (SAMPLES / "l2norm.c").read_text()
+    (tmp_path / "k.c").write_text(src)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    r = subprocess.run([sys.executable, "-m", "staticroof", "analyze", "k.c", "--format", "json"],
+                       cwd=tmp_path, capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert {k["name"] for k in doc["kernels"]} == {"l2norm_separate", "l2norm_fused"}
+    # sqrtf's prototype and cost come from the shipped grammars/: one special call, fp32
+    fused = next(k for k in doc["kernels"] if k["name"] == "l2norm_fused")
+    assert fused["flops"]["special_expr"] == "1" and fused["flops"]["by_precision_expr"] == {"fp32": "3*n + 1"}
+
+
+def test_version():
+    r = cli("--version")
+    assert r.exit_code == 0 and "staticroof" in r.output

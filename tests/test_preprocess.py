@@ -1,0 +1,68 @@
+"""Preprocessing: stub headers instead of the host's, size macros kept symbolic, both preprocessors."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import SAMPLES, S, analyze_file, same
+from staticroof.frontends import preprocess as pp
+
+
+def test_integer_defines_become_size_markers():
+    text, sizes = pp.rewrite_sizes("#define N 1024\n#define TILE (1 << 5)\n#define T double\n#define _X 3\n")
+    assert sizes == {"N": 1024, "TILE": 32}
+    assert "__SR_SIZE(N, 1024)" in text and "__SR_SIZE(TILE, 32)" in text
+    assert "#define T double" in text and "#define _X 3" in text  # types and reserved names untouched
+
+
+def test_value_tested_macros_stay_macros():
+    # N's value decides an #if: it must remain a real macro; `defined(M)` only tests existence
+    text, sizes = pp.rewrite_sizes("#define N 8\n#define M 4\n#if N > 4 && defined(M)\n#endif\n")
+    assert sizes == {"M": 4}
+
+
+@pytest.mark.parametrize("system", [True, False], ids=["cc", "pcpp"])
+def test_both_preprocessors_agree_on_samples(system, monkeypatch):
+    if system and not pp.system_preprocessor_available():
+        pytest.skip("no system C compiler")
+    if not system:
+        monkeypatch.setenv("STATICROOF_NO_CPP", "1")
+    for path in (SAMPLES / "gemm.c", SAMPLES / "l2norm.c", SAMPLES / "jacobi2d.c"):
+        kernels, _ = analyze_file(path)
+        for k in kernels.values():
+            assert k.exact and k.location.line > 1
+    kernels, _ = analyze_file(SAMPLES / "gemm.c")
+    assert same(kernels["gemm"].total.flops.expr, S("2*N**3")) and kernels["gemm"].sizes == {"N": 1024}
+
+
+@pytest.mark.parametrize("system", [True, False], ids=["cc", "pcpp"])
+def test_line_numbers_survive_preprocessing(system, monkeypatch, tmp_path):
+    if not system:
+        monkeypatch.setenv("STATICROOF_NO_CPP", "1")
+    p = tmp_path / "k.c"
+    p.write_text("#include <math.h>\n#include <stdio.h>\n\n#define N 10\n\nvoid f(float *x) {\n"
+                 "  for (int i = 0; i < N; i++) x[i] = 2.0 * x[i];\n}\n")
+    kernels, _ = analyze_file(p)
+    k = kernels["f"]
+    assert k.location.line == 6
+    (d,) = [d for d in k.diagnostics if d.code == "SR107"]
+    assert d.location.line == 7
+
+
+def test_unknown_system_header_is_an_empty_stub_and_a_note(tmp_path):
+    p = tmp_path / "k.c"
+    p.write_text("#include <vendor/blas_ext.h>\n#include <omp.h>\nvoid f(int n, float *x) {\n"
+                 "#pragma omp parallel for\n  for (int i = 0; i < n; i++) x[i] += 1.0f;\n}\n")
+    kernels, report = analyze_file(p)
+    notes = [d for d in report.file_diagnostics if d.code == "SR004"]
+    assert len(notes) == 1 and "vendor/blas_ext.h" in notes[0].message and notes[0].location.line == 1
+    assert kernels["f"].exact and not report.failed
+
+
+def test_host_headers_are_never_read(tmp_path):
+    # a program that only compiles against the stubs: our <stdio.h> has no `fopen64`, so a call to
+    # it is an unknown function (SR105), proving the host's header was not used
+    p = tmp_path / "k.c"
+    p.write_text("#include <stdio.h>\nvoid f(int n, float *x) { fopen64(\"a\", \"r\"); for (int i = 0; i < n; i++) x[i] = 0.0f; }\n")
+    kernels, _ = analyze_file(p)
+    assert any(d.code == "SR105" and "fopen64" in d.message for d in kernels["f"].diagnostics)
