@@ -76,11 +76,23 @@ def main():
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--cost", "costs", multiple=True, metavar="NAME=W",
               help="Weight of a special function in W (default 1 FLOP per call).")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
+              help="Read [tool.staticroof] from this file (default: the nearest pyproject.toml).")
 @click.option("--color/--no-color", default=None, help="Color the text report (default: when a terminal).")
-def analyze(paths, defines, include_dirs, kernels, fmt, costs, color):
+def analyze(paths, defines, include_dirs, kernels, fmt, costs, config_file, color):
     """Analyze the kernels in PATHS (files or folders)."""
-    defs = _parse_defines(defines)
-    weights = _parse_costs(costs)
+    from .config import ConfigError, load
+
+    try:
+        cfg = load(Path(config_file) if config_file else None)
+    except ConfigError as e:
+        click.echo(f"staticroof: {e}", err=True)
+        sys.exit(2)
+    defs = {name: str(v) for name, v in cfg.sizes.items()}
+    defs.update(_parse_defines(defines))
+    weights = dict(cfg.costs)
+    weights.update(_parse_costs(costs))
+    include_dirs = list(include_dirs) + cfg.include
     from .pipeline import run
 
     files, errors = _collect(paths)

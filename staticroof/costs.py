@@ -2,7 +2,7 @@
 are FMAs, which are free, and the weight a special call adds to W.
 
 Front ends use it to classify calls; the W analysis uses the weights.  Users override weights
-with ``--cost NAME=W`` or ``[tool.staticroof.costs]``.
+with ``--cost NAME=W`` or ``[tool.staticroof.costs]`` (see :mod:`staticroof.config`).
 """
 
 from __future__ import annotations

@@ -56,6 +56,9 @@ _RULES = [
          "Pass project include folders with `-I DIR`."),
     Rule("SR006", "note", False, "empty input",
          "The file contains no function definitions with loops or array accesses."),
+    Rule("SR099", "error", True, "internal error",
+         "staticroof itself failed on this kernel. The other kernels are still reported. Please report "
+         "the kernel and the message."),
     Rule("SR101", "warning", True, "index is not affine",
          "An array index depends on data (`x[idx[i]]`), on a variable that changes inside a loop, or "
          "on a product of loop variables. Distinct elements cannot be counted exactly: every dynamic "

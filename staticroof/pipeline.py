@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, Location
 
 
 @dataclass
@@ -22,7 +22,13 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
 
     report = Report()
     for path in files:
-        res, bindings = load(str(path), defines, include_dirs)
+        try:
+            res, bindings = load(str(path), defines, include_dirs)
+        except Exception as e:  # never a traceback: the other files are still analyzed
+            report.file_diagnostics.append(
+                Diagnostic("SR099", f"internal error: {type(e).__name__}: {e}", Location(str(path))))
+            report.failed = True
+            continue
         report.file_diagnostics.extend(res.diagnostics)
         if any(d.severity == "error" for d in res.diagnostics):
             report.failed = True
@@ -41,8 +47,12 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
                 continue
             if only and item.name not in only:
                 continue
-            result = analyze(item, sizes=_sizes_for(item, bindings), weights=weights)
-            summary = summarize(result, bindings)
+            try:
+                result = analyze(item, sizes=_sizes_for(item, bindings), weights=weights)
+                summary = summarize(result, bindings)
+            except Exception as e:  # never a traceback: one kernel's failure is its own
+                d = Diagnostic("SR099", f"`{item.name}`: internal error: {type(e).__name__}: {e}", item.location)
+                summary = unsupported(item.name, item.location, item.language, d)
             report.kernels.append(summary)
             if summary.failed:
                 report.failed = True

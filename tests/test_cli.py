@@ -239,3 +239,26 @@ def test_installed_command_runs_outside_the_source_tree(tmp_path):
 def test_version():
     r = cli("--version")
     assert r.exit_code == 0 and "staticroof" in r.output
+
+
+def test_pyproject_config_sizes_costs_and_includes(tmp_path, monkeypatch):
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "k.h").write_text("#define SCALE 3.0f\n")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.staticroof]\ninclude = ["inc"]\n[tool.staticroof.sizes]\nn = 100\n[tool.staticroof.costs]\nexpf = 5\n')
+    write(tmp_path, "k.c", '#include <math.h>\n#include "k.h"\n'
+          "void f(int n, float *x) { for (int i = 0; i < n; i++) x[i] = expf(x[i]) * SCALE; }\n")
+    monkeypatch.chdir(tmp_path)
+    (k,) = json.loads(cli("analyze", "k.c", "--format", "json").output)["kernels"]
+    # per element: one multiply + one expf weighted 5 -> W = 6n = 600 at n = 100 (from the config)
+    assert (k["flops"]["expr"], k["flops"]["total"]) == ("6*n", 600)
+    (k,) = json.loads(cli("analyze", "k.c", "-D", "n=7", "--cost", "expf=1", "--format", "json").output)["kernels"]
+    assert k["flops"]["total"] == 14  # the command line wins: 2 * 7
+
+
+def test_malformed_config_is_a_usage_error(tmp_path, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text('[tool.staticroof.sizes]\nn = "big"\n')
+    write(tmp_path, "k.c", SAXPY)
+    monkeypatch.chdir(tmp_path)
+    r = cli("analyze", "k.c")
+    assert r.exit_code == 2 and "tool.staticroof.sizes.n must be a number" in r.output

@@ -76,7 +76,7 @@ def aff(expr, namer: Namer) -> str:
         if rest.is_Symbol or isinstance(rest, (sympy.floor, sympy.Mod)) or rest.is_Add:
             return f"({int(coeff)}*{aff(rest, namer)})"
         if all(f.is_Symbol or (f.is_Pow and f.base.is_Symbol and f.exp.is_Integer and f.exp > 0)
-               for f in rest.args):
+               for f in sympy.Mul.make_args(rest)):
             return f"({int(coeff)}*{namer.param(rest)})"
         raise NotAffine(f"{expr} is not affine")
     if expr.is_Pow and expr.base.is_Symbol and expr.exp.is_Integer and expr.exp > 1:
@@ -252,15 +252,12 @@ def _generic_piece(pw, namer):
     space = pw.get_domain_space()
     names = _param_symbols(space, namer)
     pieces = pw.get_pieces()
-    base = [n for n in names if not n.startswith("pp_")]
+    syms = sorted({x for n in names for x in namer.to_sympy(n).free_symbols}, key=str)
     hits = []
-    perms = itertools.permutations(_LARGE[: len(base)]) if len(base) <= 4 else [tuple(_LARGE[: len(base)])]
+    perms = itertools.permutations(_LARGE[: len(syms)]) if len(syms) <= 4 else [tuple(_LARGE[: len(syms)])]
     for perm in perms:
-        vals = dict(zip(base, perm))
-        syms = {namer.to_sympy(n): v for n, v in vals.items()}
-        for n in names:
-            if n not in vals:
-                vals[n] = int(namer.to_sympy(n).subs(syms))
+        env = dict(zip(syms, perm))
+        vals = {n: int(namer.to_sympy(n).subs(env)) for n in names}
         pt = _point(space, namer, vals)
         for k, (dom, qp) in enumerate(pieces):
             if isl.Set.from_point(pt).is_subset(dom):

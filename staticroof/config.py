@@ -1,0 +1,66 @@
+"""Project configuration: `[tool.staticroof]` in the nearest `pyproject.toml` (or `--config FILE`).
+
+```toml
+[tool.staticroof]
+include = ["include"]          # like -I, relative to the pyproject.toml
+[tool.staticroof.sizes]        # like -D NAME=VALUE for sizes
+N = 1024
+[tool.staticroof.costs]        # like --cost NAME=W
+expf = 4
+```
+Command-line options win over the file.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+class ConfigError(Exception):
+    pass
+
+
+@dataclass
+class Config:
+    path: Path | None = None
+    sizes: dict = field(default_factory=dict)
+    costs: dict = field(default_factory=dict)
+    include: list = field(default_factory=list)
+
+
+def find(start: Path) -> Path | None:
+    for d in [start, *start.parents]:
+        p = d / "pyproject.toml"
+        if p.is_file():
+            return p
+    return None
+
+
+def load(path: Path | None = None, start: Path | None = None) -> Config:
+    if path is None:
+        path = find((start or Path.cwd()).resolve())
+        if path is None:
+            return Config()
+    try:
+        data = tomllib.loads(Path(path).read_text())
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise ConfigError(f"{path}: {e}") from None
+    section = data.get("tool", {}).get("staticroof", {})
+    if not isinstance(section, dict):
+        raise ConfigError(f"{path}: [tool.staticroof] must be a table")
+    cfg = Config(path=Path(path))
+    for key, target in (("sizes", cfg.sizes), ("costs", cfg.costs)):
+        table = section.get(key, {})
+        if not isinstance(table, dict):
+            raise ConfigError(f"{path}: [tool.staticroof.{key}] must be a table")
+        for name, value in table.items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or (key == "sizes" and not isinstance(value, int)):
+                raise ConfigError(f"{path}: tool.staticroof.{key}.{name} must be a number")
+            target[name] = value
+    include = section.get("include", [])
+    if not isinstance(include, list) or not all(isinstance(i, str) for i in include):
+        raise ConfigError(f"{path}: tool.staticroof.include must be a list of folders")
+    cfg.include = [str((Path(path).parent / i).resolve()) for i in include]
+    return cfg
