@@ -336,6 +336,7 @@ class FunctionLowering:
         self.out: list = []  # the body being built (a stack via _nested)
         self.exits = 0
         self.depth = 0  # loops of this function (not of its callers) around the current statement
+        self.in_loop_body = False  # is the block being lowered a loop's body itself?
         self.gscope = {} if gscope is None else gscope  # file-scope variables, shared with callees
         self._params(bindings)
 
@@ -406,9 +407,9 @@ class FunctionLowering:
             self.out.append(Stmt(self.acc.flops, self.acc.special, self.acc.refs, _loc(node, self.tu.path)))
         self.acc = Acc()
 
-    def nested(self, items, scope=True) -> list:
-        saved_out, saved_acc = self.out, self.acc
-        self.out, self.acc = [], Acc()
+    def nested(self, items, scope=True, loop_body=False) -> list:
+        saved_out, saved_acc, saved_body = self.out, self.acc, self.in_loop_body
+        self.out, self.acc, self.in_loop_body = [], Acc(), loop_body
         if scope:
             self.scopes.append({})
         try:
@@ -418,7 +419,7 @@ class FunctionLowering:
         finally:
             if scope:
                 self.scopes.pop()
-            self.out, self.acc = saved_out, saved_acc
+            self.out, self.acc, self.in_loop_body = saved_out, saved_acc, saved_body
 
     # -- statements ----------------------------------------------------------------------
     def lower(self) -> list:
@@ -429,8 +430,11 @@ class FunctionLowering:
         k = 0
         while k < len(items):
             node = items[k]
-            if isinstance(node, c_ast.If) and node.iffalse is None and _exits(node.iftrue):
-                # `if (c) { ...; return; } rest`  ==  `if (c) {...} else {rest}`
+            exit_kind = _exits(node.iftrue) if isinstance(node, c_ast.If) and node.iffalse is None else None
+            if (exit_kind == "return" and self.depth == 0) or (exit_kind == "continue" and self.in_loop_body):
+                # `if (c) { ...; return; } rest`  ==  `if (c) {...} else {rest}`; likewise `continue`
+                # at the top level of a loop body.  A `return` inside a loop ends all the remaining
+                # iterations, which a guard cannot say: that case is left to the SR102 warning.
                 self.guard(node, items[k + 1:])
                 return
             self.statement(node)
@@ -520,7 +524,7 @@ class FunctionLowering:
         if rest is not None:
             self.exits += 1
             try:
-                orelse = self.nested(rest, scope=False)
+                orelse = self.nested(rest, scope=False, loop_body=self.in_loop_body)
             finally:
                 self.exits -= 1
         else:
@@ -564,7 +568,7 @@ class FunctionLowering:
             self.loop_syms.add(var)
             self.depth += 1
             try:
-                body = self.nested([node.stmt])
+                body = self.nested(_body_items(node.stmt), loop_body=True)
             finally:
                 self.depth -= 1
                 self.loop_syms.discard(var)
@@ -648,7 +652,8 @@ class FunctionLowering:
             self._invalidate(body_nodes)
             self.loop_syms.add(t)
             self.depth += 1
-            body = self.nested([b for b in body_nodes if b is not None])
+            items = _body_items(body_nodes[0]) + [b for b in body_nodes[1:] if b is not None]
+            body = self.nested(items, loop_body=True)
             self.depth -= 1
             self.loop_syms.discard(t)
         finally:
@@ -1049,12 +1054,23 @@ class FunctionLowering:
 # ---------------------------------------------------------------------------------------------
 # Small pure helpers
 
-def _exits(node) -> bool:
-    if isinstance(node, (c_ast.Return, c_ast.Continue)):
-        return True
+def _exits(node):
+    """"return" or "continue" if `node` always ends with one, else None."""
+    if isinstance(node, c_ast.Return):
+        return "return"
+    if isinstance(node, c_ast.Continue):
+        return "continue"
     if isinstance(node, c_ast.Compound) and node.block_items:
         return _exits(node.block_items[-1])
-    return False
+    return None
+
+
+def _body_items(stmt) -> list:
+    if stmt is None:
+        return []
+    if isinstance(stmt, c_ast.Compound):
+        return list(stmt.block_items or [])
+    return [stmt]
 
 
 def _strip_exit(node) -> list:
