@@ -11,7 +11,6 @@ module turns IR expressions into isl syntax, counts, and turns the counts into
 
 from __future__ import annotations
 
-import itertools
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -252,18 +251,11 @@ def _generic_piece(pw, namer):
     space = pw.get_domain_space()
     names = _param_symbols(space, namer)
     pieces = pw.get_pieces()
-    syms = sorted({x for n in names for x in namer.to_sympy(n).free_symbols}, key=str)
-    hits = []
-    perms = itertools.permutations(_LARGE[: len(syms)]) if len(syms) <= 4 else [tuple(_LARGE[: len(syms)])]
-    for perm in perms:
-        env = dict(zip(syms, perm))
-        vals = {n: int(namer.to_sympy(n).subs(env)) for n in names}
-        pt = _point(space, namer, vals)
-        for k, (dom, qp) in enumerate(pieces):
-            if isl.Set.from_point(pt).is_subset(dom):
-                if k not in hits:
-                    hits.append(k)
-                break
+    # The pieces that matter for large sizes are those that contain points with every size
+    # (and so every product of sizes) beyond any bound: intersect with "all sizes >= L".
+    large = " and ".join(f"{n} >= {_LARGE[0]}" for n in names) or "1 = 1"
+    region = isl.Set(f"[{', '.join(names)}] -> {{ : {large} }}")
+    hits = [k for k, (dom, _qp) in enumerate(pieces) if not dom.intersect(region).is_empty()]
     if not hits:
         result = (sympy.Integer(0), False)
     else:
@@ -271,7 +263,7 @@ def _generic_piece(pw, namer):
         first = exprs[0]
         ambiguous = any(sympy.expand(e - first) != 0 for e in exprs[1:])
         result = (first, ambiguous)
-        if ambiguous:
+        if ambiguous:  # the count depends on how the sizes compare: say how, or say so
             conds = [_set_cond(pieces[k][0], namer) for k in hits]
             if all(c is not None for c in conds):
                 result = (_piecewise(exprs, conds), False)
@@ -305,9 +297,10 @@ def _piecewise(exprs, conds):
         a, b = exprs
         c = conds[0]
         diff = sympy.expand(c.lhs - c.rhs) * (1 if c.rel_op == ">=" else -1)  # the piece holds when diff >= 0
-        if sympy.expand(diff - (b - a)) == 0:
+        # `a` holds where a <= b (diff = b - a) or a < b (diff = b - a - 1): that is Min(a, b)
+        if sympy.expand(diff - (b - a)) in (0, -1):
             return sympy.Min(a, b)
-        if sympy.expand(diff - (a - b)) == 0:
+        if sympy.expand(diff - (a - b)) in (0, -1):
             return sympy.Max(a, b)
     return sympy.Piecewise(*[(e, c) for e, c in zip(exprs[:-1], conds[:-1])], (exprs[-1], True))
 
