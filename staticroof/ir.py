@@ -68,6 +68,9 @@ class Stmt:
     special: dict = field(default_factory=dict)  # (function, precision) -> calls per execution
     refs: list = field(default_factory=list)  # Ref, in evaluation order
     location: Optional[Location] = None
+    # Statements lowered from one source statement (split around an inlined call) share a group:
+    # identical references within a group are one access, as within one statement.
+    group: int = 0
 
 
 @dataclass

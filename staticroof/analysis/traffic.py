@@ -37,7 +37,9 @@ def dram_refs(kernel: Kernel, insts: list[Instance]):
 def access_counts(kernel: Kernel, refs, namer: P.Namer, traffic: ArrayTraffic) -> None:
     seen = set()
     for ref, inst, _slot in refs:
-        key = (id(inst), ref.kind, ref.index)
+        # one access per distinct reference of a source statement in one iteration
+        stmt_key = inst.stmt.group or id(inst.stmt)
+        key = (stmt_key, tuple(inst.loop_vars), tuple(inst.constraints), ref.kind, ref.index)
         if key in seen:
             continue
         seen.add(key)

@@ -10,6 +10,7 @@ modelled becomes a diagnostic and never a guess.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -320,6 +321,8 @@ class TranslationUnit:
 # ---------------------------------------------------------------------------------------------
 # Lowering one function
 
+_GROUPS = itertools.count(1)  # source-statement ids (see ir.Stmt.group)
+
 _CMP = {"<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge, "==": sympy.Eq, "!=": sympy.Ne}
 
 
@@ -334,9 +337,11 @@ class FunctionLowering:
         self.loop_syms: set = set()
         self.acc = Acc()
         self.out: list = []  # the body being built (a stack via _nested)
-        self.exits = 0
         self.depth = 0  # loops of this function (not of its callers) around the current statement
         self.in_loop_body = False  # is the block being lowered a loop's body itself?
+        self.group = next(_GROUPS)
+        items = fn.body.block_items or []
+        self.final = items[-1] if items else None  # a `return` here ends the function normally
         self.gscope = {} if gscope is None else gscope  # file-scope variables, shared with callees
         self._params(bindings)
 
@@ -404,7 +409,8 @@ class FunctionLowering:
     def emit(self, node=None):
         """Close the statement being assembled and append it to the current body."""
         if not self.acc.empty():
-            self.out.append(Stmt(self.acc.flops, self.acc.special, self.acc.refs, _loc(node, self.tu.path)))
+            self.out.append(Stmt(self.acc.flops, self.acc.special, self.acc.refs, _loc(node, self.tu.path),
+                                 self.group))
         self.acc = Acc()
 
     def nested(self, items, scope=True, loop_body=False) -> list:
@@ -427,20 +433,31 @@ class FunctionLowering:
 
     def block(self, items):
         items = list(items or [])
-        k = 0
-        while k < len(items):
-            node = items[k]
-            exit_kind = _exits(node.iftrue) if isinstance(node, c_ast.If) and node.iffalse is None else None
-            if (exit_kind == "return" and self.depth == 0) or (exit_kind == "continue" and self.in_loop_body):
-                # `if (c) { ...; return; } rest`  ==  `if (c) {...} else {rest}`; likewise `continue`
-                # at the top level of a loop body.  A `return` inside a loop ends all the remaining
-                # iterations, which a guard cannot say: that case is left to the SR102 warning.
-                self.guard(node, items[k + 1:])
+        for k, node in enumerate(items):
+            if isinstance(node, c_ast.If) and self._split_at_exit(node, items[k + 1:]):
                 return
             self.statement(node)
-            k += 1
+
+    def _exit_here(self, branch) -> bool:
+        """Does `branch` end with an exit this block can model as a guard?  A `return` can, outside
+        loops (it skips the rest of the function); a `continue` can, at the top level of a loop body
+        (it skips the rest of the iteration).  A `return` inside a loop ends every later iteration,
+        which no guard can say: that is left to an SR102 warning."""
+        kind = _exits(branch) if branch is not None else None
+        return (kind == "return" and self.depth == 0) or (kind == "continue" and self.in_loop_body)
+
+    def _split_at_exit(self, node: c_ast.If, rest) -> bool:
+        """`if (c) {A; exit;} else {B} rest` == `if (c) {A} else {B; rest}` (and symmetrically)."""
+        t_exit, e_exit = self._exit_here(node.iftrue), self._exit_here(node.iffalse)
+        if not (t_exit or e_exit):
+            return False
+        then = _strip_exit(node.iftrue) if t_exit else [node.iftrue] + rest
+        orelse = _strip_exit(node.iffalse) if e_exit else ([node.iffalse] if node.iffalse is not None else []) + rest
+        self.guard(node, then, orelse)
+        return True
 
     def statement(self, node):
+        self.group = next(_GROUPS)
         if node is None or isinstance(node, (c_ast.EmptyStatement, c_ast.Pragma)):
             if isinstance(node, c_ast.Pragma):
                 self.tu._pragma(node.string)
@@ -463,18 +480,23 @@ class FunctionLowering:
             self.while_loop(node)
         elif isinstance(node, c_ast.If):
             self.emit(node)
-            self.guard(node, None)
+            self.guard(node)
         elif isinstance(node, c_ast.Return):
             if node.expr is not None:
                 self.value(node.expr, self.acc)
             self.emit(node)
-            if self.depth and not self.exits:
+            if self.depth:
                 self.diag("SR102", "`return` inside a loop: the remaining iterations are counted as if executed", node)
+            elif node is not self.final:
+                self.diag("SR102", "`return` before the end of the function: what follows is counted as if executed",
+                          node)
         elif isinstance(node, c_ast.Break):
             if self.depth:
                 self.diag("SR102", "`break`: the loop is counted over its full range (an upper bound)", node)
         elif isinstance(node, c_ast.Continue):
-            pass
+            if self.depth:
+                self.diag("SR102", "`continue` here is not modeled: the rest of the iteration is counted as if "
+                          "executed", node)
         elif isinstance(node, (c_ast.Switch, c_ast.Goto, c_ast.Label, c_ast.Case, c_ast.Default)):
             raise Unsupported(f"`{type(node).__name__.lower()}` statement", node)
         elif isinstance(node, (c_ast.Typedef,)):
@@ -515,20 +537,16 @@ class FunctionLowering:
             var.why = f"`{d.name}` is not initialized"
         self.bind(d.name, var)
 
-    def guard(self, node: c_ast.If, rest):
+    def guard(self, node: c_ast.If, then_items=None, else_items=None):
         cond = self.condition(node.cond, self.acc)
         self.emit(node)
         if cond is None:
             self.diag("SR104", "condition depends on data; both branches are counted", node.cond)
-        then = self.nested(_strip_exit(node.iftrue) if rest is not None else [node.iftrue])
-        if rest is not None:
-            self.exits += 1
-            try:
-                orelse = self.nested(rest, scope=False, loop_body=self.in_loop_body)
-            finally:
-                self.exits -= 1
-        else:
-            orelse = self.nested([node.iffalse]) if node.iffalse is not None else []
+        if then_items is None:
+            then_items = [node.iftrue]
+            else_items = [node.iffalse] if node.iffalse is not None else []
+        then = self.nested(then_items, scope=True, loop_body=self.in_loop_body)
+        orelse = self.nested(else_items, scope=True, loop_body=self.in_loop_body)
         if cond is not None and cond == sympy.true:
             self.out.extend(then)
         elif cond is not None and cond == sympy.false:
@@ -1074,12 +1092,13 @@ def _body_items(stmt) -> list:
 
 
 def _strip_exit(node) -> list:
+    """The branch without its final `return`/`continue` (a returned expression is still evaluated)."""
     if isinstance(node, (c_ast.Return, c_ast.Continue)):
-        return [c_ast.Return(node.expr, node.coord)] if isinstance(node, c_ast.Return) and node.expr else []
+        return [node.expr] if isinstance(node, c_ast.Return) and node.expr is not None else []
     items = list(node.block_items or [])
     last = items.pop()
     if isinstance(last, c_ast.Return) and last.expr is not None:
-        items.append(last)
+        items.append(last.expr)
     return [c_ast.Compound(items, node.coord)]
 
 
