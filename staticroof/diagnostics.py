@@ -92,6 +92,13 @@ _RULES = [
          "variable reassigned in a loop, a cast between element types)."),
     Rule("SR111", "note", False, "size bound from a call site",
          "A size parameter takes its value from a call with constant arguments elsewhere in the file."),
+    Rule("SR113", "warning", True, "needs the launch configuration",
+         "A CUDA index, condition or loop bound uses `threadIdx`/`blockIdx` in a way that is affine only "
+         "once the block size is known (a thread index alone, a tile size that is not `blockDim`). Give "
+         "the launch with a launch site in the file, `--block`/`--grid`, or config."),
+    Rule("SR114", "note", False, "template type assumed",
+         "A template type parameter has no instantiation in the file; the analysis assumes `float`. "
+         "A launch site such as `kernel<double><<<...>>>` in the file decides it."),
     Rule("SR112", "warning", True, "formula valid only for some sizes",
          "The exact count is piecewise in the sizes and the pieces could not be written as one formula; "
          "the formula shown holds for large sizes, numbers computed for given sizes are exact."),

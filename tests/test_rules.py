@@ -1311,3 +1311,37 @@ void fine(int n, float *x)
     assert ks["broken"].failed
     assert "SR001" in codes(ks["broken"])
     assert same(ks["fine"].total.flops.expr, S("n"))
+
+
+def test_conditional_expression_with_affine_condition_is_exact(tmp_path):
+    src = """
+void tern(int n, const float *x, float *y)
+{
+    for (int i = 0; i < 2 * n; i++)
+        y[i] = (i < n) ? x[i] * 2.0f : 0.0f;
+}
+"""
+    k = one(src, tmp_path, "tern")
+    # i runs 0..2n-1; the multiply and the read of x happen only for i < n: W = n, x read 4n B;
+    # y is written for every i: 4 * 2n = 8n B.  Q = 12n, exact (the condition is affine).
+    assert k.exact
+    assert same(k.total.flops.expr, S("n"))
+    assert same(k.total.arrays["x"].read.expr, S("4*n"))
+    assert same(k.total.arrays["y"].write.expr, S("8*n"))
+
+
+def test_halving_loop_is_unrolled_when_its_start_is_known(tmp_path):
+    src = """
+void tree(float *s)
+{
+    for (int h = 128; h > 0; h >>= 1)
+        for (int t = 0; t < h; t++)
+            s[t] += s[t + h];
+}
+"""
+    k = one(src, tmp_path, "tree")
+    # h = 128, 64, ..., 1: 255 additions in all.  s[0..255] are all read first (s[t+h] for
+    # h = 128 reads 128..255, s[t] reads 0..127) and s[0..127] are written: 4*256 + 4*128 B.
+    assert k.exact
+    assert k.total.flops.value == 255
+    assert k.total.compulsory.value == 4 * 256 + 4 * 128

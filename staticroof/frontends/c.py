@@ -339,6 +339,8 @@ class FunctionLowering:
         self.out: list = []  # the body being built (a stack via _nested)
         self.depth = 0  # loops of this function (not of its callers) around the current statement
         self.in_loop_body = False  # is the block being lowered a loop's body itself?
+        self.opaque: dict = {}  # symbol -> why it may not appear in an index, bound or condition
+        self.cond_why = ""
         self.group = next(_GROUPS)
         items = fn.body.block_items or []
         self.final = items[-1] if items else None  # a `return` here ends the function normally
@@ -405,6 +407,16 @@ class FunctionLowering:
                 self.bind(p.name, Var(t, value=self.size_symbol(p.name)))
             else:
                 self.bind(p.name, Var(t))
+
+    def opaque_reason(self, exprs) -> str:
+        """Why these integer expressions cannot be used as affine expressions ("" if they can)."""
+        for e in exprs:
+            if e is None:
+                continue
+            for sym in sympy.sympify(e).free_symbols:
+                if sym in self.opaque:
+                    return self.opaque[sym]
+        return ""
 
     def emit(self, node=None):
         """Close the statement being assembled and append it to the current body."""
@@ -528,6 +540,14 @@ class FunctionLowering:
                     var = Var(t, array=self.new_array(d.name, t, "global", d))
             self.bind(d.name, var)
             return
+        if t.kind == "auto" and d.init is not None:  # `auto x = e;` takes the type of e
+            v = self.value(d.init, self.acc)
+            t = replace(v.ctype, literal=False)
+            if t.is_pointer and v.array is not None:
+                self.bind(d.name, Var(t, array=v.array, prefix=v.prefix, offset=v.offset))
+                return
+            self.bind(d.name, Var(t, value=v.expr if t.is_int else None, why=v.why))
+            return
         var = Var(t)
         if d.init is not None and not isinstance(d.init, c_ast.InitList):
             v = self.value(d.init, self.acc)
@@ -540,8 +560,12 @@ class FunctionLowering:
     def guard(self, node: c_ast.If, then_items=None, else_items=None):
         cond = self.condition(node.cond, self.acc)
         self.emit(node)
-        if cond is None:
+        if cond is None and self.cond_why:
+            self.diag("SR113", f"condition not decidable without the launch configuration: {self.cond_why}; "
+                      "both branches are counted", node.cond)
+        elif cond is None:
             self.diag("SR104", "condition depends on data; both branches are counted", node.cond)
+        self.cond_why = ""
         if then_items is None:
             then_items = [node.iftrue]
             else_items = [node.iffalse] if node.iffalse is not None else []
@@ -572,6 +596,8 @@ class FunctionLowering:
                 self.bind(name, replace(var, prefix=None))
 
     def for_loop(self, node: c_ast.For):
+        if _mult_step(node.next)[0] is not None and self._unroll(node):
+            return
         self.scopes.append({})
         try:
             header = self._loop_header(node)
@@ -598,6 +624,59 @@ class FunctionLowering:
         v = self.lookup(name)
         if v is not None and v.ctype.is_int:
             self.bind(name, replace(v, value=None, why=f"`{name}` after its loop"))
+
+    def _unroll(self, node: c_ast.For, limit: int = 64) -> bool:
+        """Unroll a loop whose variable is multiplied or shifted (`s >>= 1`, `s *= 2`) when its start
+        value is a known constant: its values are then a short known sequence (a tree reduction's
+        `for (s = 128; s > 0; s >>= 1)` runs 8 times).  False if the values are not known."""
+        name, op, factor = _mult_step(node.next)
+        self.scopes.append({})
+        try:
+            acc = Acc()
+            start = None
+            inits = node.init.decls if isinstance(node.init, c_ast.DeclList) else (
+                [node.init] if node.init is not None else [])
+            for it in inits:
+                if isinstance(it, c_ast.Decl):
+                    self.declaration(it)
+                else:
+                    self.value(it, acc)
+            var = self.lookup(name)
+            start = var.value if var is not None and var.ctype.is_int else None
+            if start is None or not start.is_Integer or not acc.empty() or node.cond is None:
+                return False
+            values, v = [], int(start)
+            placeholder = sympy.Symbol(f"__loopvar_{name}")
+            self.scopes.append({name: Var(INT, value=placeholder)})
+            try:
+                cond = self.condition(node.cond, Acc())
+            finally:
+                self.scopes.pop()
+            if cond is None:
+                return False
+            while len(values) <= limit:
+                holds = cond.subs(placeholder, v)
+                if holds not in (sympy.true, sympy.false):
+                    return False
+                if holds == sympy.false:
+                    break
+                values.append(v)
+                v = {"*": v * factor, "/": int(v / factor), "<<": v << factor, ">>": v >> factor}[op]
+            else:
+                return False
+            assigned, declared = _assigned_names(node.stmt)
+            if name in assigned and name not in declared:
+                return False
+            self.emit(node)
+            for v in values:
+                self.scopes.append({name: Var(var.ctype, value=sympy.Integer(v))})
+                try:
+                    self.out.extend(self.nested(_body_items(node.stmt)))
+                finally:
+                    self.scopes.pop()
+            return True
+        finally:
+            self.scopes.pop()
 
     def _loop_header(self, node: c_ast.For):
         """(var name, start, step, cond) for an affine counted loop, else None (with a diagnostic)."""
@@ -626,8 +705,9 @@ class FunctionLowering:
         if not inits or start is None:
             var = self.lookup(name)
             start = var.value if var is not None and var.ctype.is_int else None
-        if start is None:
-            self.diag("SR102", f"the start value of `{name}` is not affine", node)
+        if start is None or self.opaque_reason([start]):
+            why = self.opaque_reason([start]) or "it is not affine"
+            self.diag("SR102", f"the start value of `{name}` is unknown: {why}", node)
             return None
         step_v = step if isinstance(step, int) else self.value(step, Acc()).expr
         if step_v is None or not sympy.sympify(step_v).is_Integer:
@@ -703,6 +783,10 @@ class FunctionLowering:
             a = self.value(node.left, acc)
             b = self.value(node.right, acc)
             if a.ctype.is_int and b.ctype.is_int and a.expr is not None and b.expr is not None:
+                why = self.opaque_reason([a.expr, b.expr])
+                if why:
+                    self.cond_why = why
+                    return None
                 if _affine(a.expr - b.expr, self.loop_syms, allow_size_products=True):
                     return _CMP[node.op](a.expr, b.expr)
             return None
@@ -715,7 +799,8 @@ class FunctionLowering:
         """Use `v` as an rvalue: an array element becomes a read."""
         if v.element is not None:
             array, index, why = v.element
-            acc.refs.append(Ref(array, index, "read", _loc(node, self.tu.path), why))
+            for idx in _lanes_of(index, v.ctype):
+                acc.refs.append(Ref(array, idx, "read", _loc(node, self.tu.path), why))
             return Val(v.ctype, why=f"read from `{array}`")
         return v
 
@@ -888,7 +973,9 @@ class FunctionLowering:
         full = list(b.prefix or ()) + exprs
         if full and not why:
             k = len(b.prefix or ())
-            full[k] = full[k] + b.offset
+            # offsets are in the array's own elements; a vector pointer steps `lanes` of them
+            full[k] = full[k] * _lanes(arr_t) + b.offset
+            why = self.opaque_reason(full)
         rank = self.kernel_rank(b.array)
         if len(full) < rank:
             return Val(arr_t, array=b.array, prefix=tuple(full) if not why else None, offset=0, why=why)
@@ -962,7 +1049,7 @@ class FunctionLowering:
             p, q = (a, b) if a.array is not None else (b, a)
             if q.expr is None or p.prefix is None:
                 return Val(p.ctype, array=p.array, prefix=None, why=q.why or p.why)
-            off = p.offset + (q.expr if op == "+" else -q.expr)
+            off = p.offset + _lanes(p.ctype) * (q.expr if op == "+" else -q.expr)
             return Val(p.ctype, array=p.array, prefix=p.prefix, offset=off)
         if op in _CMP or op in ("&&", "||"):
             return Val(INT, why="comparison")
@@ -986,7 +1073,8 @@ class FunctionLowering:
     def _store(self, lnode, target: Val, v: Val, acc, node) -> Val:
         if target.element is not None:
             array, index, why = target.element
-            acc.refs.append(Ref(array, index, "write", _loc(lnode, self.tu.path), why))
+            for idx in _lanes_of(index, target.ctype):
+                acc.refs.append(Ref(array, idx, "write", _loc(lnode, self.tu.path), why))
             return v
         if isinstance(lnode, c_ast.ID):
             var = self.lookup(lnode.name)
@@ -1045,7 +1133,23 @@ class FunctionLowering:
             for p, n in a_acc.flops.items():
                 acc.flop(p, n)
             return result
-        self.diag("SR104", "`?:` branches differ in work or traffic; both are counted", node)
+        if cond is not None and acc is self.acc:
+            # an affine condition: each branch's work runs only where its condition holds
+            self.emit(node)
+            loc = _loc(node, self.tu.path)
+            then = [Stmt(a_acc.flops, a_acc.special, a_acc.refs, loc, self.group)] if not a_acc.empty() else []
+            orelse = [Stmt(b_acc.flops, b_acc.special, b_acc.refs, loc, self.group)] if not b_acc.empty() else []
+            if cond == sympy.true:
+                self.out.extend(then)
+            elif cond == sympy.false:
+                self.out.extend(orelse)
+            else:
+                self.out.append(Guard(cond, then, orelse, loc))
+            acc.flops, acc.special, acc.refs = {}, {}, []  # the rest of the statement goes on in `acc`
+            self.acc = acc
+            return result
+        self.diag("SR104", "`?:` condition depends on data and its branches differ in work or traffic; "
+                  "both are counted", node)
         for p in set(a_acc.flops) | set(b_acc.flops):
             acc.flop(p, max(a_acc.flops.get(p, 0), b_acc.flops.get(p, 0)))
         for k in set(a_acc.special) | set(b_acc.special):
@@ -1102,6 +1206,19 @@ def _strip_exit(node) -> list:
     return [c_ast.Compound(items, node.coord)]
 
 
+def _lanes(ptr: CType) -> int:
+    """Array elements per step of a pointer (4 for `float4 *` into a float array)."""
+    elem = ptr.base if ptr.kind == "ptr" else ptr.element()
+    return elem.lanes if elem is not None and elem.is_vector else 1
+
+
+def _lanes_of(index, ctype: CType):
+    """The element indices a load/store of `ctype` at `index` touches (a vector touches several)."""
+    if index is None or not ctype.is_vector or ctype.lanes == 1:
+        return [index]
+    return [index[:-1] + (index[-1] + k,) for k in range(ctype.lanes)]
+
+
 def _is_alloc(node) -> bool:
     while isinstance(node, c_ast.Cast):
         node = node.expr
@@ -1127,6 +1244,20 @@ def _step_of(nxt):
             if r.op == "+" and isinstance(r.right, c_ast.ID) and r.right.name == name:
                 return name, _signed(r.left, 1)
     return None, None
+
+
+def _mult_step(nxt):
+    """(name, op, factor) for `s >>= c`, `s <<= c`, `s *= c`, `s /= c` or `s = s op c`, else Nones."""
+    ops = {">>=": ">>", "<<=": "<<", "*=": "*", "/=": "/"}
+    if isinstance(nxt, c_ast.Assignment) and isinstance(nxt.lvalue, c_ast.ID):
+        name, r = nxt.lvalue.name, nxt.rvalue
+        if nxt.op in ops and isinstance(r, c_ast.Constant) and r.type == "int":
+            return name, ops[nxt.op], int(r.value.rstrip("uUlL"), 0)
+        if (nxt.op == "=" and isinstance(r, c_ast.BinaryOp) and r.op in (">>", "<<", "*", "/")
+                and isinstance(r.left, c_ast.ID) and r.left.name == name
+                and isinstance(r.right, c_ast.Constant) and r.right.type == "int"):
+            return name, r.op, int(r.right.value.rstrip("uUlL"), 0)
+    return None, None, None
 
 
 def _signed(node, sign):

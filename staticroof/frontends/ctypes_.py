@@ -34,6 +34,7 @@ class CType:
     base: Optional["CType"] = None  # element type of ptr/array
     dims: tuple = ()  # array extents (pycparser nodes or None), outermost first
     literal: bool = False  # an unsuffixed or suffixed floating literal
+    lanes: int = 1  # vector types (float4: kind "vector", prec "fp32", lanes 4)
 
     @property
     def is_float(self) -> bool:
@@ -42,6 +43,10 @@ class CType:
     @property
     def is_int(self) -> bool:
         return self.kind == "int"
+
+    @property
+    def is_vector(self) -> bool:
+        return self.kind == "vector"
 
     @property
     def is_pointer(self) -> bool:
@@ -111,6 +116,7 @@ class TypeTable:
     def __init__(self):
         self.typedefs: dict[str, c_ast.Node] = {}
         self.struct_names: set = set()
+        self.builtin: dict[str, CType] = {"__sr_auto": CType("auto")}  # names a front end defines
 
     def resolve(self, node) -> CType:
         if isinstance(node, c_ast.Typename):
@@ -129,6 +135,8 @@ class TypeTable:
             return CType("array", base=self.resolve(t), dims=tuple(dims))
         if isinstance(node, c_ast.IdentifierType):
             names = [n for n in node.names if n not in ("const", "volatile", "restrict")]
+            if len(names) == 1 and names[0] in self.builtin:
+                return self.builtin[names[0]]
             for n in names:
                 if n in FLOAT_NAMES:
                     return FLOAT[FLOAT_NAMES[n]]

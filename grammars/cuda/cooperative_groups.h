@@ -1,0 +1,2 @@
+/* staticroof stub: cooperative groups are host/device C++ the analysis does not model. */
+#include <cuda_runtime.h>

@@ -1,0 +1,149 @@
+"""A C/C++ tokenizer that keeps every token's original file:line:col, and the way back to text.
+
+The CUDA front end rewrites C++ into C on tokens, never with regular expressions over text, so
+that a rewritten function still reports diagnostics at the user's own lines and columns.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_PUNCT = sorted("""<<<= >>>= <<< >>> ... <<= >>= -> ++ -- << >> <= >= == != && || += -= *= /= %= &= ^= |= ::
+[ ] ( ) { } . & * + - ~ ! / % < > ^ | ? : ; = , #""".split(), key=len, reverse=True)
+_TOKEN = re.compile(
+    r"(?P<ws>[ \t\r\f\v]+)"
+    r"|(?P<nl>\n)"
+    r"|(?P<comment>//[^\n]*|/\*.*?\*/)"
+    r"|(?P<str>(?:u8|u|U|L|R)?\"(?:\\.|[^\"\\\n])*\")"
+    r"|(?P<char>(?:u8|u|U|L)?'(?:\\.|[^'\\\n])*')"
+    r"|(?P<num>\.?[0-9](?:[eEpP][+-]|[0-9a-zA-Z_.'])*)"
+    r"|(?P<id>[A-Za-z_$][A-Za-z0-9_$]*)"
+    r"|(?P<punct>" + "|".join(re.escape(p) for p in _PUNCT) + r")"
+    r"|(?P<other>.)",
+    re.S,
+)
+_MARKER = re.compile(r'#\s*(?:line\s+)?(\d+)\s+"([^"]*)"')
+
+
+@dataclass
+class Token:
+    kind: str  # id | num | str | char | punct | pragma | other
+    text: str
+    file: str
+    line: int
+    col: int
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"{self.text!r}@{self.line}:{self.col}"
+
+
+def tokenize(text: str, file: str = "") -> list[Token]:
+    """Tokenize preprocessed C/C++ (line markers are consumed, `#pragma` lines kept whole)."""
+    out: list[Token] = []
+    line, line_start, cur_file = 1, 0, file
+    pos, n = 0, len(text)
+    at_bol = True
+    while pos < n:
+        if at_bol:
+            j = pos
+            while j < n and text[j] in " \t":
+                j += 1
+            if j < n and text[j] == "#":
+                end = text.find("\n", j)
+                end = n if end < 0 else end
+                directive = text[j:end]
+                m = _MARKER.match(directive)
+                if m:
+                    cur_file, line = m.group(2), int(m.group(1))
+                else:
+                    body = directive[1:].strip()
+                    if body.startswith("pragma"):
+                        out.append(Token("pragma", body[len("pragma"):].strip(), cur_file, line, j - pos + 1))
+                    line += 1
+                pos = end + 1
+                line_start = pos
+                continue
+            at_bol = False
+        m = _TOKEN.match(text, pos)
+        kind = m.lastgroup
+        value = m.group()
+        if kind == "nl":
+            line += 1
+            line_start = m.end()
+            at_bol = True
+        elif kind == "comment":
+            extra = value.count("\n")
+            if extra:
+                line += extra
+                line_start = pos + value.rfind("\n") + 1
+        elif kind != "ws":
+            out.append(Token(kind, value, cur_file, line, pos - line_start + 1))
+        pos = m.end()
+    return out
+
+
+def render(tokens: list[Token]) -> str:
+    """Text whose tokens sit at their original lines and columns (via `#line` directives)."""
+    parts: list[str] = []
+    cur_file, cur_line, cur_col = None, 0, 1
+    for t in tokens:
+        if t.kind == "pragma":
+            parts.append(f'\n#line {t.line} "{t.file}"\n#pragma {t.text}\n')
+            cur_file, cur_line, cur_col = t.file, t.line + 1, 1
+            continue
+        if t.file != cur_file or t.line != cur_line or t.col < cur_col:
+            if t.file == cur_file and 0 < t.line - cur_line <= 3:
+                parts.append("\n" * (t.line - cur_line))
+            else:
+                parts.append(f'\n#line {t.line} "{t.file}"\n')
+            cur_file, cur_line, cur_col = t.file, t.line, 1
+        if t.col > cur_col:
+            parts.append(" " * (t.col - cur_col))
+            cur_col = t.col
+        elif parts and not parts[-1].endswith((" ", "\n")):
+            parts.append(" ")
+            cur_col += 1
+        parts.append(t.text)
+        cur_col += len(t.text)
+    parts.append("\n")
+    return "".join(parts)
+
+
+def match_close(tokens: list[Token], i: int) -> int:
+    """Index of the bracket closing the one at `i` ( ( [ { ), or len(tokens)."""
+    pairs = {"(": ")", "[": "]", "{": "}"}
+    open_, close = tokens[i].text, pairs[tokens[i].text]
+    depth = 0
+    for j in range(i, len(tokens)):
+        if tokens[j].text == open_:
+            depth += 1
+        elif tokens[j].text == close:
+            depth -= 1
+            if depth == 0:
+                return j
+    return len(tokens)
+
+
+def match_angle(tokens: list[Token], i: int) -> int:
+    """Index of the `>` closing a template argument list opened at `i`, or -1 if it is not one."""
+    depth = 0
+    j = i
+    while j < len(tokens):
+        t = tokens[j].text
+        if t in ("(", "["):
+            j = match_close(tokens, j)
+        elif t == "<":
+            depth += 1
+        elif t == ">":
+            depth -= 1
+            if depth == 0:
+                return j
+        elif t == ">>":
+            depth -= 2
+            if depth <= 0:
+                return j
+        elif t in (";", "{", "}", "&&", "||"):
+            return -1
+        j += 1
+    return -1
