@@ -39,6 +39,22 @@ def _parse_costs(values) -> dict:
     return out
 
 
+def _parse_launches(grids, blocks, configured: dict) -> dict:
+    """{kernel name or None: {"grid": (x, y, z), "block": (x, y, z)}} from --grid/--block and config."""
+    out = {k: dict(v) for k, v in configured.items()}
+    for option, values in (("grid", grids), ("block", blocks)):
+        for v in values:
+            kernel, eq, dims = v.rpartition("=")
+            try:
+                nums = tuple(int(x) for x in dims.split(","))
+            except ValueError:
+                raise click.BadParameter(f"`{v}`: expected [KERNEL=]X[,Y[,Z]]", param_hint=f"--{option}") from None
+            if not 1 <= len(nums) <= 3 or min(nums) < 1:
+                raise click.BadParameter(f"`{v}`: 1 to 3 positive sizes", param_hint=f"--{option}")
+            out.setdefault(kernel or None, {})[option] = nums
+    return out
+
+
 def _collect(paths) -> tuple[list[Path], list]:
     from .diagnostics import Diagnostic, Location
     from .frontends import supported
@@ -76,10 +92,14 @@ def main():
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--cost", "costs", multiple=True, metavar="NAME=W",
               help="Weight of a special function in W (default 1 FLOP per call).")
+@click.option("--grid", "grids", multiple=True, metavar="[KERNEL=]X[,Y[,Z]]",
+              help="CUDA launch grid (for every kernel, or one kernel), when the file has no launch site.")
+@click.option("--block", "blocks", multiple=True, metavar="[KERNEL=]X[,Y[,Z]]",
+              help="CUDA block size (for every kernel, or one kernel).")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
               help="Read [tool.staticroof] from this file (default: the nearest pyproject.toml).")
 @click.option("--color/--no-color", default=None, help="Color the text report (default: when a terminal).")
-def analyze(paths, defines, include_dirs, kernels, fmt, costs, config_file, color):
+def analyze(paths, defines, include_dirs, kernels, fmt, costs, grids, blocks, config_file, color):
     """Analyze the kernels in PATHS (files or folders)."""
     from .config import ConfigError, load
 
@@ -93,6 +113,7 @@ def analyze(paths, defines, include_dirs, kernels, fmt, costs, config_file, colo
     weights = dict(cfg.costs)
     weights.update(_parse_costs(costs))
     include_dirs = list(include_dirs) + cfg.include
+    launches = _parse_launches(grids, blocks, cfg.launch)
     from .pipeline import run
 
     files, errors = _collect(paths)
@@ -100,7 +121,7 @@ def analyze(paths, defines, include_dirs, kernels, fmt, costs, config_file, colo
         for d in errors:
             click.echo(f"{d.location}: {d.code} {d.message}", err=True)
         sys.exit(2)
-    report = run(files, defs, include_dirs, weights, set(kernels))
+    report = run(files, defs, include_dirs, weights, set(kernels), launches)
     if kernels and not report.kernels:
         click.echo(f"staticroof: no kernel named {', '.join(kernels)}", err=True)
         sys.exit(2)

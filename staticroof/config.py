@@ -7,6 +7,9 @@ include = ["include"]          # like -I, relative to the pyproject.toml
 N = 1024
 [tool.staticroof.costs]        # like --cost NAME=W
 expf = 4
+[tool.staticroof.launch.saxpy] # like --grid saxpy=4096 --block saxpy=256 ("*" for every kernel)
+grid = [4096]
+block = [256]
 ```
 Command-line options win over the file.
 """
@@ -28,6 +31,7 @@ class Config:
     sizes: dict = field(default_factory=dict)
     costs: dict = field(default_factory=dict)
     include: list = field(default_factory=list)
+    launch: dict = field(default_factory=dict)  # kernel name -> {"grid": (...), "block": (...)}
 
 
 def find(start: Path) -> Path | None:
@@ -63,4 +67,18 @@ def load(path: Path | None = None, start: Path | None = None) -> Config:
     if not isinstance(include, list) or not all(isinstance(i, str) for i in include):
         raise ConfigError(f"{path}: tool.staticroof.include must be a list of folders")
     cfg.include = [str((Path(path).parent / i).resolve()) for i in include]
+    launch = section.get("launch", {})
+    if not isinstance(launch, dict):
+        raise ConfigError(f"{path}: [tool.staticroof.launch] must be a table")
+    for kernel, spec in launch.items():
+        if not isinstance(spec, dict):
+            raise ConfigError(f"{path}: [tool.staticroof.launch.{kernel}] must be a table")
+        entry = {}
+        for key in ("grid", "block"):
+            if key in spec:
+                v = spec[key]
+                if not (isinstance(v, list) and 1 <= len(v) <= 3 and all(isinstance(x, int) and x > 0 for x in v)):
+                    raise ConfigError(f"{path}: tool.staticroof.launch.{kernel}.{key} must be 1 to 3 positive integers")
+                entry[key] = tuple(v)
+        cfg.launch[None if kernel == "*" else kernel] = entry
     return cfg

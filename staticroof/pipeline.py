@@ -15,15 +15,16 @@ class Report:
     failed: bool = False  # some kernel or file could not be analyzed
 
 
-def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only: set | None = None) -> Report:
+def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only: set | None = None,
+        launches: dict | None = None) -> Report:
     from .analysis import analyze
     from .analysis.summary import summarize, unsupported
-    from .frontends import load
+    from .frontends import language_of, load
 
     report = Report()
     for path in files:
         try:
-            res, bindings = load(str(path), defines, include_dirs)
+            res, bindings = load(str(path), defines, include_dirs, launches)
         except Exception as e:  # never a traceback: the other files are still analyzed
             report.file_diagnostics.append(
                 Diagnostic("SR099", f"internal error: {type(e).__name__}: {e}", Location(str(path))))
@@ -42,7 +43,7 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
                 name, loc, d = item
                 if only and name not in only:
                     continue
-                report.kernels.append(unsupported(name, loc, "c", d))
+                report.kernels.append(unsupported(name, loc, language_of(path), d))
                 report.failed = True
                 continue
             if only and item.name not in only:

@@ -32,6 +32,11 @@ def _part(kernel: Kernel, insts, namer, weights: dict, sizes: dict, t_rank: int)
         access_counts(kernel, refs, namer, t)
         compulsory(kernel, name, refs, namer, sizes, t_rank, t)
         part.arrays[name] = t
+    for name, refs in dram_refs(kernel, insts, ("shared",)).items():
+        arr = kernel.arrays[name]
+        t = ArrayTraffic(name, arr.dtype, arr.elem_bytes)
+        access_counts(kernel, refs, namer, t, hoist=False)
+        part.shared[name] = t
     return part
 
 

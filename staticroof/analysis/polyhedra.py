@@ -138,6 +138,7 @@ def _negate(c):
 # ---------------------------------------------------------------------------------------------
 # Counts: piecewise quasi-polynomials with a generic formula and exact evaluation
 
+_HUGE = 10 ** 15
 _LARGE = (1_000_003, 1_000_211, 1_000_429, 1_000_667, 1_000_871, 1_001_081)
 
 
@@ -253,7 +254,15 @@ def _generic_piece(pw, namer):
     pieces = pw.get_pieces()
     # The pieces that matter for large sizes are those that contain points with every size
     # (and so every product of sizes) beyond any bound: intersect with "all sizes >= L".
-    large = " and ".join(f"{n} >= {_LARGE[0]}" for n in names) or "1 = 1"
+    # A launch's grid is assumed to cover the work (CUDA's `if (i < n)` idiom): grid sizes are
+    # taken far larger than every other size.
+    bounds = []
+    for n in names:
+        if any(str(x).startswith("gridDim_") for x in namer.to_sympy(n).free_symbols):
+            bounds.append(f"{n} >= {_HUGE}")
+        else:
+            bounds.append(f"{_LARGE[0]} <= {n} <= {_HUGE // 1000}")
+    large = " and ".join(bounds) or "1 = 1"
     region = isl.Set(f"[{', '.join(names)}] -> {{ : {large} }}")
     hits = [k for k, (dom, _qp) in enumerate(pieces) if not dom.intersect(region).is_empty()]
     if not hits:

@@ -34,6 +34,7 @@ class Part:
     flops: dict = field(default_factory=dict)  # precision -> Count (specials weighted in)
     special: dict = field(default_factory=dict)  # function name -> Count of calls
     arrays: dict = field(default_factory=dict)  # name -> ArrayTraffic
+    shared: dict = field(default_factory=dict)  # on-chip arrays: name -> ArrayTraffic (access level only)
 
 
 @dataclass

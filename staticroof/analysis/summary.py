@@ -38,6 +38,8 @@ class PartSummary:
     arrays: dict  # name -> ArraySummary
     intensity: Quantity
     intensity_access: Quantity
+    shared: Quantity = None  # bytes of on-chip (CUDA __shared__) loads and stores
+    shared_arrays: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -77,9 +79,16 @@ def _part(part: Part, kernel, sizes: dict, label: str, location) -> PartSummary:
     compulsory = quantity(_sum((t.read + t.write).scaled(t.elem_bytes) for t in part.arrays.values()), sizes)
     access = quantity(_sum((t.access_read + t.access_write).scaled(t.elem_bytes) for t in part.arrays.values()),
                       sizes)
+    shared_arrays = {name: ArraySummary(name, t.dtype, "shared", quantity(Count(), sizes), quantity(Count(), sizes),
+                                        quantity(t.access_read, sizes, t.elem_bytes),
+                                        quantity(t.access_write, sizes, t.elem_bytes))
+                     for name, t in sorted(part.shared.items())}
+    shared = quantity(_sum((t.access_read + t.access_write).scaled(t.elem_bytes) for t in part.shared.values()),
+                      sizes)
     return PartSummary(label, location, flops, by_prec, special,
                        {n: quantity(c, sizes) for n, c in sorted(part.special.items())},
-                       compulsory, access, arrays, ratio(flops, compulsory), ratio(flops, access))
+                       compulsory, access, arrays, ratio(flops, compulsory), ratio(flops, access),
+                       shared, shared_arrays)
 
 
 def resolve_sizes(kernel, bindings: dict) -> tuple[dict, dict]:

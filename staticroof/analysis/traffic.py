@@ -23,18 +23,21 @@ from .domain import Instance, location_of, render
 from .result import ArrayTraffic
 
 
-def dram_refs(kernel: Kernel, insts: list[Instance]):
-    """array name -> [(ref, inst, slot)] for every reference to a DRAM array."""
+def dram_refs(kernel: Kernel, insts: list[Instance], spaces=DRAM_SPACES):
+    """array name -> [(ref, inst, slot)] for every reference to an array in `spaces`."""
     out: dict = {}
     for inst in insts:
         for slot, ref in enumerate(inst.stmt.refs):
             arr = kernel.arrays.get(ref.array)
-            if arr is not None and arr.space in DRAM_SPACES:
+            if arr is not None and arr.space in spaces:
                 out.setdefault(ref.array, []).append((ref, inst, slot))
     return out
 
 
-def access_counts(kernel: Kernel, refs, namer: P.Namer, traffic: ArrayTraffic) -> None:
+def access_counts(kernel: Kernel, refs, namer: P.Namer, traffic: ArrayTraffic, hoist: bool = True) -> None:
+    """Dynamic loads and stores.  With `hoist`, a reference invariant in its innermost loop counts
+    once per execution of that loop (a register holds it); shared memory is written for other
+    threads to read, so there every access counts."""
     seen = set()
     for ref, inst, _slot in refs:
         # one access per distinct reference of a source statement in one iteration
@@ -44,7 +47,7 @@ def access_counts(kernel: Kernel, refs, namer: P.Namer, traffic: ArrayTraffic) -
             continue
         seen.add(key)
         keep = None
-        if ref.index is not None and inst.loop_vars:
+        if hoist and ref.index is not None and inst.loop_vars:
             inner = inst.loop_vars[-1]
             if not any(inner in sympy.sympify(e).free_symbols for e in ref.index):
                 keep = len(inst.dims) - 1

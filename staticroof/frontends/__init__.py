@@ -7,16 +7,22 @@ from pathlib import Path
 from ..diagnostics import Diagnostic, Location
 from ..resources import grammars_dir
 
-C_SUFFIXES = (".c", ".h")
-SUFFIXES = C_SUFFIXES
+C_SUFFIXES = (".c",)
+CUDA_SUFFIXES = (".cu",)
+SUFFIXES = C_SUFFIXES + CUDA_SUFFIXES
 
 
 def supported(path: Path) -> bool:
-    return path.suffix in SUFFIXES and path.suffix != ".h"
+    return path.suffix in SUFFIXES
 
 
-def load(path: str, defines: dict, include_dirs=()):
-    """Read, preprocess and lower one file.  Returns (FrontendResult, size bindings from -D)."""
+def language_of(path) -> str:
+    return "cuda" if Path(path).suffix in CUDA_SUFFIXES else "c"
+
+
+def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None):
+    """Read, preprocess and lower one file.  Returns (FrontendResult, size bindings from -D).
+    `launches` maps a kernel name (or None for all) to {"grid": (...), "block": (...)} for CUDA."""
     from .c import FrontendResult, lower_translation_unit
     from .preprocess import preprocess
 
@@ -29,11 +35,21 @@ def load(path: str, defines: dict, include_dirs=()):
     text = raw.decode("utf-8", errors="replace")
     if text.startswith("\ufeff"):
         text = text[1:]
-    pp = preprocess(path, text, defines, include_dirs)
+    cuda = language_of(path) == "cuda"
+    if cuda:
+        from .cuda import CUDA_MACROS, lower_cuda
+
+        pp = preprocess(path, text, defines, include_dirs, extra_macros=CUDA_MACROS,
+                        stub_dirs=[grammars_dir() / "cuda"])
+    else:
+        pp = preprocess(path, text, defines, include_dirs)
     res.diagnostics.extend(pp.diagnostics)
     if not pp.ok:
         return res, pp.bindings
-    lowered = lower_translation_unit(path, pp.text, pp.size_macros, str(grammars_dir()))
+    if cuda:
+        lowered = lower_cuda(path, pp.text, pp.size_macros, str(grammars_dir()), pp.bindings, launches)
+    else:
+        lowered = lower_translation_unit(path, pp.text, pp.size_macros, str(grammars_dir()))
     lowered.diagnostics = res.diagnostics + lowered.diagnostics
     if not lowered.kernels and not lowered.failed and not any(
             d.severity == "error" for d in lowered.diagnostics):

@@ -678,8 +678,9 @@ class FunctionLowering:
         finally:
             self.scopes.pop()
 
-    def _loop_header(self, node: c_ast.For):
-        """(var name, start, step, cond) for an affine counted loop, else None (with a diagnostic)."""
+    def _loop_header(self, node: c_ast.For, fixed_step=None):
+        """(var name, start, step, cond) for an affine counted loop, else None (with a diagnostic).
+        `fixed_step` replaces the increment's value (a CUDA grid-stride loop steps once per thread)."""
         nxt = node.next
         name, step = _step_of(nxt)
         if name is None:
@@ -709,7 +710,8 @@ class FunctionLowering:
             why = self.opaque_reason([start]) or "it is not affine"
             self.diag("SR102", f"the start value of `{name}` is unknown: {why}", node)
             return None
-        step_v = step if isinstance(step, int) else self.value(step, Acc()).expr
+        step_v = fixed_step if fixed_step is not None else (
+            step if isinstance(step, int) else self.value(step, Acc()).expr)
         if step_v is None or not sympy.sympify(step_v).is_Integer:
             self.diag("SR102", f"the step of `{name}` is not a constant", node)
             return None

@@ -1,65 +1,49 @@
-"""Launch sites: `kernel<<<grid, block>>>(args)` in host code, constant-folded.
+"""Launch sites: `kernel<<<grid, block>>>(args)` in host code, folded to numbers and formulas.
 
 Host code is C++ that the analysis never parses; the launch configuration is recovered from the
-tokens of the host function: integer declarations and `dim3` constructions before the launch are
-folded (`int threads = 256; int blocks = (n + threads - 1) / threads;`), then the grid, block,
-template arguments and integer call arguments are evaluated.  Anything not foldable stays unknown.
+tokens of the host function.  Integer declarations and `dim3` constructions before the launch are
+kept as expressions (`int blocks = (n + threads - 1) / threads;`) and evaluated at the launch:
+
+- to **numbers**, with every host variable's value (`n = 1 << 20` gives 4096 blocks), and
+- to **formulas in the kernel's parameters** where the host passes the same variable to the
+  kernel (`saxpy<<<(n + 255) / 256, 256>>>(n, ...)` gives gridDim.x = floor((n + 255)/256) in the
+  kernel's own `n`), so the analysis stays exact and symbolic without assuming the grid covers `n`.
+
+Anything not foldable stays unknown.
 """
 
 from __future__ import annotations
 
 import ast
-import operator
 from dataclasses import dataclass, field
 from typing import Optional
 
+import sympy
+
 from ..diagnostics import Location
 from .tokens import Token, match_angle, match_close
+
+_SIZEOF = {"float": 4, "double": 8, "int": 4, "half": 2, "__half": 2, "char": 1, "short": 2, "long": 8,
+           "float4": 16, "float2": 8, "__nv_bfloat16": 2, "size_t": 8, "unsigned": 4}
+_DECL_WORDS = {";", "{", "}", "int", "unsigned", "size_t", "long", "auto", "const", "constexpr", "int64_t",
+               "uint32_t", "int32_t", ","}
 
 
 @dataclass
 class LaunchSite:
     kernel: str
     location: Location
-    grid: tuple = (None, None, None)
+    grid: tuple = (None, None, None)  # ints (None where unknown)
     block: tuple = (None, None, None)
-    template_args: list = field(default_factory=list)  # token texts, one string per argument
+    grid_expr: tuple = (None, None, None)  # sympy in the kernel's parameter names, where foldable
+    block_expr: tuple = (None, None, None)
+    template_args: list = field(default_factory=list)  # int for values, type spelling for types
     args: list = field(default_factory=list)  # int or None per call argument
+    arg_names: list = field(default_factory=list)  # host identifier passed, or None
 
 
-_BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-           ast.FloorDiv: lambda a, b: int(a / b) if b else None, ast.Mod: operator.mod,
-           ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.BitAnd: operator.and_,
-           ast.BitOr: operator.or_}
-_SIZEOF = {"float": 4, "double": 8, "int": 4, "half": 2, "__half": 2, "char": 1, "short": 2, "long": 8,
-           "float4": 16, "float2": 8, "__nv_bfloat16": 2, "size_t": 8, "unsigned": 4}
-
-
-def _eval_node(node, env):
-    if isinstance(node, ast.Expression):
-        return _eval_node(node.body, env)
-    if isinstance(node, ast.Constant) and isinstance(node.value, int):
-        return node.value
-    if isinstance(node, ast.Name):
-        return env.get(node.id)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        v = _eval_node(node.operand, env)
-        return None if v is None else -v
-    if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
-        a, b = _eval_node(node.left, env), _eval_node(node.right, env)
-        if a is None or b is None or (isinstance(node.op, (ast.FloorDiv, ast.Mod)) and b == 0):
-            return None
-        return _BINOPS[type(node.op)](a, b)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("min", "max"):
-        vals = [_eval_node(a, env) for a in node.args]
-        if None in vals or not vals:
-            return None
-        return min(vals) if node.func.id == "min" else max(vals)
-    return None
-
-
-def fold(tokens: list[Token], env: dict) -> Optional[int]:
-    """Evaluate an integer C expression given as tokens, or None."""
+def _python(tokens: list[Token]) -> Optional[str]:
+    """The tokens of an integer C expression as Python source (`/` becomes `//`), or None."""
     parts = []
     i = 0
     while i < len(tokens):
@@ -78,8 +62,8 @@ def fold(tokens: list[Token], env: dict) -> Optional[int]:
                 parts.pop()
             i += 1
             continue
-        if t.text == "(" and i + 2 < len(tokens) and tokens[i + 1].kind == "id" and tokens[i + 2].text == ")" \
-                and tokens[i + 1].text in ("int", "long", "unsigned", "size_t", "unsigned int"):
+        if (t.text == "(" and i + 2 < len(tokens) and tokens[i + 2].text == ")"
+                and tokens[i + 1].text in ("int", "long", "unsigned", "size_t")):
             i += 3  # an integer cast
             continue
         if t.text in ("static_cast", "reinterpret_cast") and i + 1 < len(tokens) and tokens[i + 1].text == "<":
@@ -91,34 +75,117 @@ def fold(tokens: list[Token], env: dict) -> Optional[int]:
         if t.kind == "num":
             text = t.text.replace("'", "").rstrip("uUlL")
             try:
-                parts.append(str(int(text, 0) if not text.startswith("0") or text.startswith("0x") or text == "0"
-                                 else int(text, 8)))
+                v = int(text, 8) if len(text) > 1 and text[0] == "0" and text[1].isdigit() else int(text, 0)
             except ValueError:
                 return None
+            parts.append(str(v))
         elif t.kind == "id":
-            if t.text == "std" or t.text == "__SR_SIZE":
+            if t.text in ("std", "__SR_SIZE"):
                 i += 1
                 continue
             parts.append(t.text)
         elif t.text == "/":
             parts.append("//")
-        elif t.text in ("+", "-", "*", "%", "(", ")", "<<", ">>", "&", "|", ","):
+        elif t.text in ("+", "-", "*", "%", "(", ")", "<<", ">>", ","):
             parts.append(t.text)
         else:
             return None
         i += 1
-    text = " ".join(parts)
-    # __SR_SIZE(N, 1024) arrives as ( N , 1024 ): take the bound size's value, else the default
-    try:
-        tree = ast.parse(text, mode="eval")
-    except SyntaxError:
+    return " ".join(parts)
+
+
+class Folder:
+    """Evaluates host integer expressions given as tokens, in a scope of earlier declarations."""
+
+    def __init__(self, values: dict, exprs: Optional[dict] = None):
+        self.values = dict(values)  # name -> int (file-scope constants, -D bindings)
+        self.exprs = dict(exprs or {})  # name -> tokens (host declarations, latest wins)
+
+    def evaluate(self, tokens, params: Optional[dict] = None):
+        """sympy value of `tokens`: host variables in `params` (host name -> kernel parameter name)
+        become that parameter's symbol; other variables are replaced by what they stand for."""
+        src = _python(tokens)
+        if src is None:
+            return None
+        try:
+            tree = ast.parse(src, mode="eval").body
+        except SyntaxError:
+            return None
+        return self._eval(tree, params or {}, 0)
+
+    def _eval(self, node, params, depth):
+        if depth > 50:
+            return None
+        if isinstance(node, ast.Tuple) and len(node.elts) == 2:  # __SR_SIZE(N, 1024) arrives as (N, 1024)
+            name, default = node.elts
+            if isinstance(name, ast.Name) and (name.id in params or name.id in self.values):
+                return self._eval(name, params, depth + 1)
+            return self._eval(default, params, depth + 1)
+        if isinstance(node, ast.Constant) and isinstance(node.value, int):
+            return sympy.Integer(node.value)
+        if isinstance(node, ast.Name):
+            if node.id in params:
+                return sympy.Symbol(params[node.id])
+            if node.id in self.exprs:
+                v = self.evaluate_name(node.id, params, depth)
+                if v is not None:
+                    return v
+            if node.id in self.values and self.values[node.id] is not None:
+                return sympy.Integer(self.values[node.id])
+            return None
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            v = self._eval(node.operand, params, depth + 1)
+            return None if v is None else (-v if isinstance(node.op, ast.USub) else v)
+        if isinstance(node, ast.BinOp):
+            a, b = self._eval(node.left, params, depth + 1), self._eval(node.right, params, depth + 1)
+            if a is None or b is None:
+                return None
+            op = type(node.op)
+            if op is ast.Add:
+                return a + b
+            if op is ast.Sub:
+                return a - b
+            if op is ast.Mult:
+                return sympy.expand(a * b)
+            if op is ast.FloorDiv:
+                return sympy.floor(a / b) if b != 0 else None
+            if op is ast.Mod:
+                return sympy.Mod(a, b) if b != 0 else None
+            if op is ast.LShift and b.is_Integer:
+                return a * 2 ** int(b)
+            if op is ast.RShift and b.is_Integer:
+                return sympy.floor(a / 2 ** int(b))
+            return None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("min", "max"):
+            vals = [self._eval(a, params, depth + 1) for a in node.args]
+            if None in vals or not vals:
+                return None
+            return sympy.Min(*vals) if node.func.id == "min" else sympy.Max(*vals)
         return None
-    if isinstance(tree.body, ast.Tuple) and len(tree.body.elts) == 2:
-        name, default = tree.body.elts
-        if isinstance(name, ast.Name) and name.id in env and env[name.id] is not None:
-            return env[name.id]
-        return _eval_node(default, env)
-    return _eval_node(tree, env)
+
+    def evaluate_name(self, name, params, depth):
+        tokens = self.exprs[name]
+        saved = self.exprs.pop(name)  # no self-reference
+        try:
+            src = _python(tokens)
+            if src is None:
+                return None
+            try:
+                tree = ast.parse(src, mode="eval").body
+            except SyntaxError:
+                return None
+            return self._eval(tree, params, depth + 1)
+        finally:
+            self.exprs[name] = saved
+
+    def number(self, tokens) -> Optional[int]:
+        v = self.evaluate(tokens)
+        return int(v) if v is not None and v.is_Integer else None
+
+
+def fold(tokens: list[Token], env: dict) -> Optional[int]:
+    """The integer value of `tokens` with `env` (name -> int), or None."""
+    return Folder(env).number(tokens)
 
 
 def _split_args(tokens: list[Token]) -> list[list[Token]]:
@@ -138,77 +205,106 @@ def _split_args(tokens: list[Token]) -> list[list[Token]]:
     return args
 
 
-def _dim3(tokens: list[Token], env: dict, dims: dict) -> tuple:
+def _dim3_parts(tokens: list[Token], dims: dict) -> list:
+    """The x, y, z expressions (token lists) of a launch-configuration argument."""
     if len(tokens) == 1 and tokens[0].text in dims:
         return dims[tokens[0].text]
     if tokens and tokens[0].text == "dim3" and len(tokens) > 1 and tokens[1].text in ("(", "{"):
-        inner = tokens[2:match_close(tokens, 1)]
-        vals = [fold(a, env) for a in _split_args(inner)]
-        return tuple((vals + [1, 1, 1])[:3])
-    v = fold(tokens, env)
-    return (v, 1, 1)
+        return _split_args(tokens[2:match_close(tokens, 1)])
+    if tokens and tokens[0].text == "{":
+        return _split_args(tokens[1:match_close(tokens, 0)])
+    return [tokens]
 
 
 def find_launches(body: list[Token], env: dict) -> list[LaunchSite]:
-    """Launch sites in one host function body, folding declarations in order."""
-    env = dict(env)
-    dims: dict = {}
+    """Launch sites in one host function body, with the declarations before each one."""
+    folder = Folder(env)
+    dims: dict = {}  # dim3 name -> [x tokens, y tokens, z tokens]
     sites = []
-    i = 0
-    n = len(body)
+    i, n = 0, len(body)
     while i < n:
         t = body[i]
-        # dim3 NAME(a, b, c);  dim3 NAME = dim3(...);  dim3 NAME = {a, b};  dim3 NAME(a);
         if t.text == "dim3" and i + 1 < n and body[i + 1].kind == "id":
             name = body[i + 1].text
             j = i + 2
             if j < n and body[j].text in ("(", "{"):
                 k = match_close(body, j)
-                vals = [fold(a, env) for a in _split_args(body[j + 1:k])]
-                dims[name] = tuple((vals + [1, 1, 1])[:3])
+                dims[name] = _split_args(body[j + 1:k])
                 i = k + 1
                 continue
             if j < n and body[j].text == "=":
                 end = _stmt_end(body, j)
-                dims[name] = _dim3(body[j + 1:end], env, dims)
+                dims[name] = _dim3_parts(body[j + 1:end], dims)
                 i = end + 1
                 continue
-        # [const] int|unsigned|size_t|long|auto NAME = expr;   NAME = expr;  (also NAME.x = e for dim3)
-        if t.kind == "id" and i + 1 < n and body[i + 1].text == "=" and (i == 0 or body[i - 1].text in (
-                ";", "{", "}", "int", "unsigned", "size_t", "long", "auto", "const", "constexpr", "int64_t",
-                "uint32_t", "int32_t", ",")):
+        if t.kind == "id" and i + 2 < n and body[i + 1].text == "." and body[i + 2].text in ("x", "y", "z") \
+                and i + 3 < n and body[i + 3].text == "=" and t.text in dims:
+            end = _stmt_end(body, i + 3)
+            parts = list(dims[t.text]) + [[], []]
+            parts["xyz".index(body[i + 2].text)] = body[i + 4:end]
+            dims[t.text] = parts[:3]
+            i = end + 1
+            continue
+        if t.kind == "id" and i + 1 < n and body[i + 1].text == "=" and (i == 0 or body[i - 1].text in _DECL_WORDS):
             end = _stmt_end(body, i + 1)
-            env[t.text] = fold(body[i + 2:end], env)
+            folder.exprs[t.text] = body[i + 2:end]
             i = end + 1
             continue
         if t.kind == "id" and i + 1 < n and body[i + 1].text in ("<<<", "<"):
-            j = i + 1
-            targs = False
-            if body[j].text == "<":
-                k = match_angle(body, j)
-                if k < 0 or k + 1 >= n or body[k + 1].text != "<<<":
-                    i += 1
-                    continue
-                targs = True
-                j = k + 1
-            close = next((k for k in range(j, n) if body[k].text == ">>>"), None)
-            if close is None or close + 1 >= n or body[close + 1].text != "(":
-                i += 1
-                continue
-            cfg = _split_args(body[j + 1:close])
-            call_end = match_close(body, close + 1)
-            args = [fold(a, env) for a in _split_args(body[close + 2:call_end])]
-            grid = _dim3(cfg[0], env, dims) if cfg else (None, None, None)
-            block = _dim3(cfg[1], env, dims) if len(cfg) > 1 else (None, None, None)
-            tvals = []
-            for a in _split_args(body[i + 2:j - 1]) if targs else []:
-                v = fold(a, env)  # a non-type argument's value, else the type's spelling
-                tvals.append(v if v is not None else " ".join(x.text for x in a))
-            sites.append(LaunchSite(t.text, Location(t.file, t.line, t.col), grid, block, tvals, args))
-            i = call_end + 1
+            site, i = _launch(body, i, folder, dims)
+            if site is not None:
+                sites.append(site)
             continue
         i += 1
     return sites
+
+
+def _launch(body, i, folder: Folder, dims):
+    n = len(body)
+    t = body[i]
+    j = i + 1
+    targ_tokens = None
+    if body[j].text == "<":
+        k = match_angle(body, j)
+        if k < 0 or k + 1 >= n or body[k + 1].text != "<<<":
+            return None, i + 1
+        targ_tokens = body[j + 1:k]
+        j = k + 1
+    close = next((k for k in range(j, n) if body[k].text == ">>>"), None)
+    if close is None or close + 1 >= n or body[close + 1].text != "(":
+        return None, i + 1
+    cfg = _split_args(body[j + 1:close])
+    call_end = match_close(body, close + 1)
+    call_args = _split_args(body[close + 2:call_end])
+    names = [a[0].text if len(a) == 1 and a[0].kind == "id" else None for a in call_args]
+    args = [folder.number(a) for a in call_args]
+    tvals = []
+    for a in _split_args(targ_tokens) if targ_tokens else []:
+        v = folder.number(a)
+        tvals.append(v if v is not None else " ".join(x.text for x in a))
+    grid_parts = (_dim3_parts(cfg[0], dims) if cfg else []) + [[], [], []]
+    block_parts = (_dim3_parts(cfg[1], dims) if len(cfg) > 1 else []) + [[], [], []]
+    grid = tuple(folder.number(p) if p else (1 if cfg else None) for p in grid_parts[:3])
+    block = tuple(folder.number(p) if p else (1 if len(cfg) > 1 else None) for p in block_parts[:3])
+    site = LaunchSite(t.text, Location(t.file, t.line, t.col), grid, block, template_args=tvals, args=args,
+                      arg_names=names)
+    site.grid_expr = tuple(folder.evaluate(p, {}) if p else None for p in grid_parts[:3])
+    site.block_expr = tuple(folder.evaluate(p, {}) if p else None for p in block_parts[:3])
+    site.folder = folder  # evaluated again once the kernel's parameter names are known
+    site.grid_tokens = grid_parts[:3]
+    return site, call_end + 1
+
+
+def grid_in_params(site: LaunchSite, param_names: list) -> tuple:
+    """The grid as formulas in the kernel's parameters (where the host passes the variable)."""
+    folder = getattr(site, "folder", None)
+    if folder is None:
+        return (None, None, None)
+    params = {host: p for host, p in zip(site.arg_names, param_names) if host is not None}
+    out = []
+    for toks in site.grid_tokens:
+        out.append(folder.evaluate(toks, params) if toks else sympy.Integer(1))
+    return tuple(out)
 
 
 def _stmt_end(tokens: list[Token], i: int) -> int:

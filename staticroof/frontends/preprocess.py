@@ -116,11 +116,10 @@ def _empty_stubs_root() -> str:
     return tempfile.mkdtemp(prefix="staticroof-stubs-")
 
 
-def _missing_system_headers(path: Path, text: str, include_dirs, seen=None):
+def _missing_system_headers(path: Path, text: str, include_dirs, stubs, seen=None):
     """(header, Location) for each <...> include that neither the stubs nor -I dirs provide."""
     seen = set() if seen is None else seen
     out = []
-    stubs = _stub_dir()
     for m in _INCLUDE.finditer(text):
         kind, name = m.groups()
         line = text.count("\n", 0, m.start()) + 1
@@ -133,9 +132,9 @@ def _missing_system_headers(path: Path, text: str, include_dirs, seen=None):
                     sub = found.read_text(errors="replace")
                 except OSError:
                     continue
-                out += _missing_system_headers(found, sub, include_dirs, seen)
+                out += _missing_system_headers(found, sub, include_dirs, stubs, seen)
             continue
-        if (stubs / name).is_file():
+        if any((d / name).is_file() for d in stubs):
             continue
         if kind == "<":
             out.append((name, Location(str(path), line, m.start(2) - m.start() + 1)))
@@ -151,7 +150,7 @@ def _compiler():
 
 
 def preprocess(path: str, text: str, defines: dict, include_dirs=(), extra_macros: dict | None = None,
-               use_system: bool | None = None) -> Preprocessed:
+               use_system: bool | None = None, stub_dirs=()) -> Preprocessed:
     """Preprocess `text` (the contents of `path`).  `defines` is the user's -D NAME -> value|None."""
     out = Preprocessed()
     src, out.size_macros = rewrite_sizes(text)
@@ -171,7 +170,8 @@ def preprocess(path: str, text: str, defines: dict, include_dirs=(), extra_macro
             macros[name] = "1" if value is None else str(value)
     include_dirs = [str(d) for d in include_dirs]
     p = Path(path)
-    missing = _missing_system_headers(p, text, include_dirs)
+    stubs = [Path(d) for d in stub_dirs] + [_stub_dir()]
+    missing = _missing_system_headers(p, text, include_dirs, stubs)
     stub_root = None
     if missing:
         stub_root = Path(_empty_stubs_root())
@@ -180,7 +180,7 @@ def preprocess(path: str, text: str, defines: dict, include_dirs=(), extra_macro
             f.parent.mkdir(parents=True, exist_ok=True)
             f.touch()
             out.diagnostics.append(Diagnostic("SR004", f"no stub for <{name}>; using an empty header", loc))
-    search = [str(p.parent)] + include_dirs + [str(_stub_dir())] + ([str(stub_root)] if stub_root else [])
+    search = [str(p.parent)] + include_dirs + [str(d) for d in stubs] + ([str(stub_root)] if stub_root else [])
     if use_system is None:
         use_system = system_preprocessor_available()
     cc = _compiler() if use_system else None

@@ -37,6 +37,11 @@ def part(p: PartSummary) -> dict:
         "bytes": {
             "compulsory": p.compulsory.number, "compulsory_expr": _expr(p.compulsory),
             "access": p.access.number, "access_expr": _expr(p.access),
+            "shared": p.shared.number, "shared_expr": _expr(p.shared),
+            "shared_arrays": {name: {
+                "dtype": a.dtype, "access_read": a.access_read.number, "access_write": a.access_write.number,
+                "access_read_expr": _expr(a.access_read), "access_write_expr": _expr(a.access_write),
+            } for name, a in p.shared_arrays.items()},
             "arrays": {name: {
                 "dtype": a.dtype, "space": a.space,
                 "read": a.read.number, "write": a.write.number,

@@ -60,6 +60,8 @@ def _part_rows(p: PartSummary) -> list[str]:
         rows.append(_row("special", f"{calls} calls (counted in W)"))
     rows.append(_row("Q compulsory", _q(p.compulsory, "B")))
     rows.append(_row("Q access", _q(p.access, "B") + "   (no reuse beyond registers)"))
+    if p.shared is not None and p.shared.expr != 0:
+        rows.append(_row("Q shared", _q(p.shared, "B") + "   (on-chip __shared__ loads and stores)"))
     i = _q(p.intensity, "FLOP/B")
     rows.append(_row("I", i + f"   (access level: {_q(p.intensity_access, 'FLOP/B')})"))
     return rows

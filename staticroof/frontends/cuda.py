@@ -1,0 +1,746 @@
+"""CUDA front end: `.cu` files to the same loop IR as C.
+
+pycparser parses C, not CUDA C++.  The route (measured on real files before it was built):
+
+1. preprocess in-process with CUDA's predefined macros and staticroof's stub headers;
+2. tokenize, keeping each token's file:line:col, and split the file at top level (namespaces and
+   `extern "C"` blocks are transparent);
+3. rewrite each `__global__`/`__device__` function's C++ into C on tokens (qualifiers removed,
+   `__shared__` kept as a storage class, `static_cast<T>(e)`, `A::B`, references, default
+   arguments, `constexpr`, `auto`, template headers) and parse it on its own, so one unsupported
+   construct costs one function;
+4. lower with the C lowering plus the GPU execution model: the launch grid becomes parallel loops
+   over blockIdx/threadIdx, the global-index idiom `blockIdx.x*blockDim.x + threadIdx.x` becomes
+   one thread index, grid-stride loops cover their range once, `__shared__` arrays are on-chip;
+5. launch sites `k<<<grid, block>>>(...)` in host code give the launch configuration, template
+   arguments and integer arguments.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Optional
+
+import sympy
+from pycparser import c_ast
+
+from ..diagnostics import Diagnostic, Location
+from ..ir import Array, Kernel, Loop
+from ..resources import grammar_path
+from . import c as C
+from .ctypes_ import FLOAT, INT, VOID, CType, arith
+from .launch import LaunchSite, find_launches, fold, grid_in_params
+from .tokens import Token, match_angle, match_close, render, tokenize
+
+DIMS = ("x", "y", "z")
+CUDA_MACROS = {"__CUDACC__": "1", "__NVCC__": "1", "__CUDA_ARCH__": "800", "__cplusplus": "201703L",
+               "__CUDACC_VER_MAJOR__": "12"}
+
+
+@lru_cache(maxsize=1)
+def table() -> dict:
+    with open(grammar_path("cuda.toml"), "rb") as f:
+        return tomllib.load(f)
+
+
+def builtin_types() -> dict:
+    out = {"__half": FLOAT["fp16"], "half": FLOAT["fp16"], "__nv_bfloat16": FLOAT["bf16"],
+           "nv_bfloat16": FLOAT["bf16"]}
+    for name, (prec, lanes) in table()["vector_types"].items():
+        kind_prec = prec
+        out[name] = CType("vector", kind_prec, lanes=lanes)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Top-level items
+
+@dataclass
+class Item:
+    tokens: list
+    is_function: bool = False
+    name: str = ""
+    header: list = field(default_factory=list)  # tokens before the body
+    body: list = field(default_factory=list)  # tokens inside the braces
+    template: list = field(default_factory=list)  # tokens of `template <...>` parameters
+
+    @property
+    def qualifiers(self) -> set:
+        return {t.text for t in self.header}
+
+
+def split_items(tokens: list[Token]) -> list[Item]:
+    items: list[Item] = []
+    i, n = 0, len(tokens)
+    open_scopes = 0
+    while i < n:
+        t = tokens[i]
+        if t.kind == "pragma":
+            items.append(Item([t]))
+            i += 1
+            continue
+        if t.text == "namespace":
+            j = i + 1
+            while j < n and tokens[j].text not in ("{", ";"):
+                j += 1
+            if j < n and tokens[j].text == "{":
+                open_scopes += 1
+            i = j + 1
+            continue
+        if t.text == "extern" and i + 2 < n and tokens[i + 1].kind == "str" and tokens[i + 2].text == "{":
+            open_scopes += 1
+            i += 3
+            continue
+        if t.text == "}" and open_scopes:
+            open_scopes -= 1
+            i += 1
+            continue
+        if t.text in ("using",):
+            while i < n and tokens[i].text != ";":
+                i += 1
+            i += 1
+            continue
+        if t.text == ";":
+            i += 1
+            continue
+        start = i
+        template = []
+        if t.text == "template" and i + 1 < n and tokens[i + 1].text == "<":
+            close = match_angle(tokens, i + 1)
+            if close < 0:
+                i += 1
+                continue
+            template = tokens[i + 2:close]
+            i = close + 1
+        j = i
+        item = None
+        while j < n:
+            x = tokens[j].text
+            if x in ("(", "["):
+                j = match_close(tokens, j) + 1
+                continue
+            if x == "{":
+                prev = tokens[j - 1].text if j > i else ""
+                close = match_close(tokens, j)
+                if prev == ")" or prev in ("const", "noexcept", "override"):
+                    head = tokens[i:j]
+                    item = Item(tokens[start:close + 1], True, _func_name(head), head, tokens[j + 1:close], template)
+                    j = close + 1
+                    break
+                j = close + 1
+                continue
+            if x == ";":
+                item = Item(tokens[start:j + 1], template=template)
+                j += 1
+                break
+            j += 1
+        if item is None:
+            item = Item(tokens[start:j])
+        items.append(item)
+        i = j
+    return items
+
+
+def _func_name(head: list[Token]) -> str:
+    depth = 0
+    for k in range(len(head) - 1, -1, -1):
+        x = head[k].text
+        if x == ")":
+            depth += 1
+        elif x == "(":
+            depth -= 1
+            if depth == 0 and k > 0 and head[k - 1].kind == "id":
+                return head[k - 1].text
+    return ""
+
+
+# ---------------------------------------------------------------------------------------------
+# C++ to C on tokens
+
+_CASTS = ("static_cast", "reinterpret_cast", "const_cast", "dynamic_cast")
+_RENAME = {"constexpr": "const", "auto": "__sr_auto", "nullptr": "0", "true": "1", "false": "0",
+           "bool": "_Bool", "__restrict__": "restrict", "__restrict": "restrict"}
+
+
+def _tok(like: Token, text: str, kind: str = "punct") -> Token:
+    return Token(kind, text, like.file, like.line, like.col)
+
+
+def to_c(tokens: list[Token], templates: set, type_renames: dict) -> list[Token]:
+    """Rewrite the C++ that kernels use into C, token by token (locations kept)."""
+    q = table()["qualifiers"]
+    drop, shared, constant = set(q["drop"]), set(q["shared"]), set(q["constant"])
+    out: list[Token] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        t = tokens[i]
+        x = t.text
+        if t.kind == "pragma":
+            if not x.startswith("unroll") and not x.startswith("nounroll"):
+                out.append(t)
+            i += 1
+            continue
+        if x in ("__launch_bounds__", "__maxnreg__") and i + 1 < n and tokens[i + 1].text == "(":
+            i = match_close(tokens, i + 1) + 1
+            continue
+        if x in drop:
+            i += 1
+            continue
+        if x == "extern" and i + 1 < n and tokens[i + 1].kind == "str":
+            i += 2
+            continue
+        if x in shared:
+            out.append(_tok(t, "register", "id"))
+            i += 1
+            continue
+        if x in constant:
+            i += 1
+            continue
+        if x == "template" and i + 1 < n and tokens[i + 1].text == "<":
+            close = match_angle(tokens, i + 1)
+            i = close + 1 if close > 0 else i + 1
+            continue
+        if x in _CASTS and i + 1 < n and tokens[i + 1].text == "<":
+            close = match_angle(tokens, i + 1)
+            if close > 0 and close + 1 < n and tokens[close + 1].text == "(":
+                end = match_close(tokens, close + 1)
+                ty = to_c(tokens[i + 2:close], templates, type_renames)
+                inner = to_c(tokens[close + 2:end], templates, type_renames)
+                out += [_tok(t, "("), _tok(t, "("), *ty, _tok(t, ")"), _tok(t, "("), *inner, _tok(t, ")"),
+                        _tok(t, ")")]
+                i = end + 1
+                continue
+        if x == "::":
+            if out and out[-1].kind == "id":
+                out.pop()  # `ns::name` and `Class::name` keep the last name
+            i += 1
+            continue
+        if t.kind == "id" and i + 1 < n and tokens[i + 1].text == "<" and (x in templates or x in ("min", "max")):
+            close = match_angle(tokens, i + 1)
+            if close > 0 and close + 1 < n and tokens[close + 1].text == "(":
+                out.append(t)
+                i = close + 1  # drop explicit template arguments of a call
+                continue
+        if x in type_renames:
+            out.append(_tok(t, type_renames[x], "id"))
+            i += 1
+            continue
+        if x in _RENAME:
+            out.append(_tok(t, _RENAME[x], "id" if _RENAME[x][0].isalpha() or _RENAME[x][0] == "_" else "num"))
+            i += 1
+            continue
+        out.append(t)
+        i += 1
+    return out
+
+
+def clean_params(head: list[Token]) -> list[Token]:
+    """In a function header: drop references (`float &x`) and default arguments (`int n = 0`)."""
+    out, depth, skipping = [], 0, False
+    for k, t in enumerate(head):
+        if t.text == "(":
+            depth += 1
+        elif t.text == ")":
+            depth -= 1
+            if depth == 0:
+                skipping = False
+        if depth == 1 and t.text == "," and skipping:
+            skipping = False
+        if skipping:
+            continue
+        if depth == 1 and t.text == "=":
+            skipping = True
+            continue
+        if depth == 1 and t.text in ("&", "&&"):
+            continue
+        out.append(t)
+    return out
+
+
+@dataclass
+class TemplateParam:
+    name: str
+    is_type: bool
+    default: object = None  # int for non-type parameters, type spelling for type parameters
+
+
+def template_params(tokens: list[Token]) -> list[TemplateParam]:
+    params, cur = [], []
+    depth = 0
+    for t in tokens + [Token("punct", ",", "", 0, 0)]:
+        if t.text in ("<", "("):
+            depth += 1
+        elif t.text in (">", ")"):
+            depth -= 1
+        if t.text == "," and depth == 0:
+            if cur:
+                eq = next((k for k, x in enumerate(cur) if x.text == "="), len(cur))
+                names = [x for x in cur[:eq] if x.kind == "id"]
+                if names:
+                    is_type = cur[0].text in ("typename", "class")
+                    default = None
+                    if eq < len(cur):
+                        default = fold(cur[eq + 1:], {}) if not is_type else " ".join(x.text for x in cur[eq + 1:])
+                    params.append(TemplateParam(names[-1].text, is_type, default))
+            cur = []
+        else:
+            cur.append(t)
+    return params
+
+
+# ---------------------------------------------------------------------------------------------
+# The GPU execution model in the lowering
+
+@dataclass
+class Launch:
+    grid: tuple = (None, None, None)
+    block: tuple = (None, None, None)
+    origin: str = ""
+    grid_expr: tuple = (None, None, None)  # the grid in the kernel's own parameters, where known
+
+
+class CudaLowering(C.FunctionLowering):
+    """The C lowering plus CUDA's builtins, memory spaces and thread loops."""
+
+    def __init__(self, tu, kernel, fn, launch: Launch, tparams: dict, constants: set, stack=(),
+                 bindings=None, gscope=None):
+        self.launch = launch
+        self.tparams = tparams
+        self.constants = constants
+        self.threads: dict = {}  # dim -> dict of symbols
+        super().__init__(tu, kernel, fn, stack, bindings, gscope)
+
+    # -- thread symbols ---------------------------------------------------------------------
+    def setup_threads(self):
+        used = _builtin_dims(self.fn)
+        for d in DIMS:
+            if d not in used:
+                continue
+            k = DIMS.index(d)
+            b, g = self.launch.block[k], self.launch.grid[k]
+            # the grid stays a symbol (its value, when known, is the default): formulas are then
+            # "assuming the grid covers the guard"; a known block size must be a number to keep
+            # threadIdx affine
+            B = sympy.Integer(b) if b else self.size_symbol(f"blockDim_{d}", origin="launch (unknown)")
+            G = self.launch.grid_expr[k]
+            if G is None or not G.free_symbols <= {sympy.Symbol(p) for p in self.kernel.params}:
+                G = self.size_symbol(f"gridDim_{d}", g, origin=self.launch.origin or "launch (unknown)")
+            info = {"B": B, "G": G}
+            if B.is_Integer:
+                info["bx"], info["tx"] = sympy.Dummy(f"blockIdx.{d}"), sympy.Dummy(f"threadIdx.{d}")
+                self.loop_syms |= {info["bx"], info["tx"]}
+            else:
+                # one global thread index g = blockIdx*blockDim + threadIdx over gridDim*blockDim threads;
+                # blockIdx and threadIdx alone stay opaque until the idiom combines them
+                info["g"] = sympy.Dummy(f"thread.{d}")
+                info["bx"], info["tx"] = sympy.Symbol(f"blockIdx_{d}"), sympy.Symbol(f"threadIdx_{d}")
+                why = f"`threadIdx.{d}`/`blockIdx.{d}` alone needs the block size"
+                self.opaque[info["bx"]] = why
+                self.opaque[info["tx"]] = why
+                self.loop_syms.add(info["g"])
+            self.threads[d] = info
+
+    def combine(self, expr):
+        """Rewrite blockIdx*blockDim + threadIdx into the global thread index."""
+        if expr is None:
+            return None
+        for info in self.threads.values():
+            if "g" in info and expr.free_symbols & {info["bx"], info["tx"]}:
+                expr = sympy.expand(expr.subs(info["bx"] * info["B"], info["g"] - info["tx"]))
+        return expr
+
+    def wrap(self, body: list) -> list:
+        """Put the kernel body inside its thread loops (grid-stride loops consume their dimension)."""
+        out = []
+        groups: list = []  # consecutive statements share one set of thread loops
+        for node in body:
+            skip = node.kind.split(".")[1] if isinstance(node, Loop) and node.kind.startswith("gridstride.") else None
+            if groups and groups[-1][0] is None and skip is None:
+                groups[-1][1].append(node)
+            else:
+                groups.append((skip, [node]))
+        for skip, nodes in groups:
+            wrapped = list(nodes)
+            for d in reversed(DIMS):
+                info = self.threads.get(d)
+                if info is None or d == skip:
+                    continue
+                if "g" in info:
+                    wrapped = [Loop(info["g"], sympy.Integer(0), sympy.Lt(info["g"], info["G"] * info["B"]), 1,
+                                    wrapped, f"thread.{d}", self.kernel.location)]
+                else:
+                    wrapped = [Loop(info["tx"], sympy.Integer(0), sympy.Lt(info["tx"], info["B"]), 1, wrapped,
+                                    f"block.{d}", self.kernel.location)]
+            for d in reversed(DIMS):
+                info = self.threads.get(d)
+                if info is None or d == skip or "g" in info:
+                    continue
+                wrapped = [Loop(info["bx"], sympy.Integer(0), sympy.Lt(info["bx"], info["G"]), 1, wrapped,
+                                f"grid.{d}", self.kernel.location)]
+            out.extend(wrapped)
+        return out
+
+    # -- expressions --------------------------------------------------------------------------
+    def _binary(self, op, a, b, acc, node):
+        v = super()._binary(op, a, b, acc, node)
+        if v.ctype.is_int and v.expr is not None:
+            v.expr = self.combine(v.expr)
+        return v
+
+    def _e_ID(self, node, acc):
+        if self.lookup(node.name) is None and node.name in self.tparams:
+            value = self.tparams[node.name]
+            if value is not None:  # a compile-time constant of this instantiation
+                return C.Val(INT, sympy.Integer(value))
+            return C.Val(INT, self.size_symbol(node.name, None, origin="template parameter"))
+        if node.name == "warpSize":
+            return C.Val(INT, sympy.Integer(32))
+        var = self.lookup(node.name)
+        if var is not None and getattr(var, "scalar_array", False):
+            return C.Val(var.ctype, element=(var.array, (sympy.Integer(0),), ""))
+        return super()._e_ID(node, acc)
+
+    def _e_StructRef(self, node, acc):
+        field_ = node.field.name
+        if isinstance(node.name, c_ast.ID) and node.name.name in table()["variables"] and field_ in DIMS \
+                and self.lookup(node.name.name) is None:
+            role = table()["variables"][node.name.name]
+            info = self.threads.get(field_)
+            if info is None:  # a dimension used only through blockDim/gridDim
+                k = DIMS.index(field_)
+                b, g = self.launch.block[k], self.launch.grid[k]
+                if role == "block_size":
+                    return C.Val(INT, sympy.Integer(b) if b else self.size_symbol(f"blockDim_{field_}",
+                                                                                  origin="launch (unknown)"))
+                if role == "grid_size":
+                    return C.Val(INT, self.size_symbol(f"gridDim_{field_}", g,
+                                                       origin=self.launch.origin or "launch (unknown)"))
+                return C.Val(INT, sympy.Integer(0))
+            sym = {"thread": info["tx"], "block": info["bx"], "block_size": info["B"], "grid_size": info["G"]}[role]
+            return C.Val(INT, sym)
+        base = self.expr(node.name, acc)
+        lane = "xyzw".find(field_) if len(field_) == 1 else -1
+        if base.ctype.is_vector and lane >= 0:
+            elem = CType("float", base.ctype.prec) if base.ctype.prec in FLOAT else CType("int", base.ctype.prec)
+            if base.element is not None:
+                array, index, why = base.element
+                if index is not None:
+                    index = index[:-1] + (index[-1] + lane,)
+                return C.Val(elem, element=(array, index, why))
+            return C.Val(elem)
+        raise C.Unsupported("struct member access", node)
+
+    def _global(self, name):
+        var = super()._global(name)
+        if name in self.constants and var.array is None:
+            decl, t = self.tu.globals[name]
+            if t.kind == "array":
+                var = C.Var(t, array=self.new_array(name, t, "constant", decl))
+                self.gscope[name] = var
+        elif name in self.constants and var.array is not None:
+            self.kernel.arrays[var.array].space = "constant"
+        return var
+
+    def declaration(self, d: c_ast.Decl):
+        if "register" in (d.storage or []) and d.name:  # `__shared__` (see to_c)
+            t = self.tu.types.resolve(d.type)
+            if t.kind == "array":
+                name = self.new_array(d.name, t, "shared", d)
+                self.bind(d.name, C.Var(t, array=name))
+            else:
+                arr = self.new_array(d.name, CType("array", base=t, dims=()), "shared", d)
+                self.kernel.arrays[arr].dims = (sympy.Integer(1),)
+                var = C.Var(t, array=arr)
+                var.scalar_array = True
+                self.bind(d.name, var)
+            return
+        super().declaration(d)
+
+    def _e_FuncCall(self, node, acc):
+        name = node.name.name if isinstance(node.name, c_ast.ID) else None
+        entry = table()["intrinsics"].get(name) if name else None
+        if entry is None or name in self.tu.funcs:
+            if name in self.tu.funcs:
+                return self._inline(name, node, node.args.exprs if node.args else [], acc)
+            return super()._e_FuncCall(node, acc)
+        args = node.args.exprs if node.args is not None else []
+        kind = entry["kind"]
+        prec = entry.get("precision")
+        if kind == "atomic":
+            ptr = self.value(args[0], acc)
+            vals = [self.value(a, acc) for a in args[1:]]
+            if ptr.array is None:
+                raise C.Unsupported(f"`{name}` on something that is not a known array", node)
+            target = self._subscript(ptr, [C.Val(INT, sympy.Integer(0))], node)
+            self.load(target, acc, node)
+            if entry.get("flops") and target.ctype.is_float:
+                acc.flop(target.ctype.prec, entry["flops"])
+            self._store(node, target, vals[0] if vals else C.Val(target.ctype), acc, node)
+            return C.Val(target.ctype)
+        if kind in ("load", "store"):
+            ptr = self.value(args[0], acc)
+            if ptr.array is None:
+                raise C.Unsupported(f"`{name}` on something that is not a known array", node)
+            target = self._subscript(ptr, [C.Val(INT, sympy.Integer(0))], node)
+            if kind == "load":
+                return self.load(target, acc, node)
+            v = self.value(args[1], acc)
+            return self._store(node, target, v, acc, node)
+        vals = [self.value(a, acc) for a in args]
+        if kind == "shuffle":
+            return C.Val(vals[1].ctype if len(vals) > 1 else FLOAT["fp32"])
+        if kind == "sync":
+            return C.Val(INT, why=f"result of `{name}`")
+        lanes = entry.get("lanes", 1)
+        if prec == "same":
+            t = vals[0].ctype
+            for v in vals[1:]:
+                t = arith(t, v.ctype) if (t.is_float or v.ctype.is_float) else t
+            return C.Val(t, why=f"result of `{name}`")
+        if prec == "int":
+            return C.Val(INT, why=f"result of `{name}`")
+        result = CType("vector", prec, lanes=lanes) if lanes > 1 else (
+            FLOAT[prec] if prec in FLOAT else CType("int", prec))
+        if kind in ("arith", "fma"):
+            acc.flop(prec, entry["flops"])
+        elif kind == "special":
+            acc.special[(name, prec)] = acc.special.get((name, prec), 0) + 1
+        return C.Val(result)
+
+    def _gridstride(self, node: c_ast.For):
+        """A grid-stride loop at the top of the kernel: (dim, var name, offset, cond) or None."""
+        name, step = C._step_of(node.next)
+        if name is None or isinstance(step, int) or self.depth:
+            return None
+        step_v = self.value(step, C.Acc()).expr
+        for d, info in self.threads.items():
+            total = info["B"] * info["G"]
+            if step_v is None or sympy.expand(step_v - total) != 0:
+                continue
+            glob = info["g"] if "g" in info else info["bx"] * info["B"] + info["tx"]
+            return d, glob
+        return None
+
+    def for_loop(self, node: c_ast.For):
+        gs = self._gridstride(node)
+        if gs is None:
+            return super().for_loop(node)
+        d, glob = gs
+        info = self.threads[d]
+        # i = global index + offset, stepping by all threads: together the threads cover
+        # [offset, bound) exactly once, so the loop is one sequential loop over that range.
+        self.scopes.append({})
+        try:
+            header = self._loop_header(node, fixed_step=1)
+            if header is None:
+                return super().for_loop(node)
+            name, start, step, cond = header
+            offset = sympy.expand(start - glob)
+            if offset.free_symbols & {info.get("g"), info["bx"], info["tx"]}:
+                return super().for_loop(node)
+            var = sympy.Dummy(name)
+            self.scopes.append({name: C.Var(INT, value=var)})
+            self.loop_syms.add(var)
+            self.depth += 1
+            try:
+                body = self.nested(C._body_items(node.stmt), loop_body=True)
+            finally:
+                self.depth -= 1
+                self.loop_syms.discard(var)
+                self.scopes.pop()
+            placeholder = sympy.Symbol(f"__loopvar_{name}")
+            self.out.append(Loop(var, offset, cond.xreplace({placeholder: var}), 1, body, f"gridstride.{d}",
+                                 C._loc(node, self.tu.path)))
+        finally:
+            self.scopes.pop()
+
+
+def _builtin_dims(fn) -> set:
+    used = set()
+
+    def visit(n):
+        if isinstance(n, c_ast.StructRef) and isinstance(n.name, c_ast.ID) and n.name.name in ("threadIdx", "blockIdx"):
+            used.add(n.field.name)
+        for _, child in n.children():
+            visit(child)
+
+    visit(fn)
+    return used
+
+
+# ---------------------------------------------------------------------------------------------
+# Entry point
+
+_CXX_ONLY = {"::", "class", "template", "operator", "namespace", "using", "public", "private", "new", "delete",
+             "typename", "<<<", "std", "virtual", "this"}
+
+
+def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindings: dict,
+               launches: Optional[dict] = None) -> "C.FrontendResult":
+    res = C.FrontendResult()
+    tokens = tokenize(text, path)
+    items = split_items(tokens)
+    templates = {it.name for it in items if it.is_function and it.template}
+    constants = set()
+    # launch sites: fold host code with file-scope integer constants and the user's bindings
+    env = dict(bindings)
+    for it in items:
+        if not it.is_function and any(t.text in ("const", "constexpr") for t in it.tokens):
+            toks = [t for t in it.tokens if t.text not in ("static", "const", "constexpr", "int", "unsigned",
+                                                           "long", "size_t", "auto", ";")]
+            if len(toks) >= 3 and toks[0].kind == "id" and toks[1].text == "=":
+                env.setdefault(toks[0].text, fold(toks[2:], env))
+        if not it.is_function and "__constant__" in {t.text for t in it.tokens}:
+            constants |= {t.text for t in it.tokens if t.kind == "id"}
+    sites: dict = {}
+    for it in items:
+        if it.is_function and not ({"__global__", "__device__"} & it.qualifiers):
+            for site in find_launches(it.body, env):
+                sites.setdefault(site.kernel, site)
+    # the C text: context declarations that are plain C, then every device function rewritten
+    chunks = []
+    kernel_items = {}
+    type_aliases = {}
+    tparam_info = {}
+    for it in items:
+        if it.is_function and {"__global__", "__device__"} & it.qualifiers:
+            params = template_params(it.template) if it.template else []
+            renames, tvals = {}, {}
+            site = sites.get(it.name)
+            for k, p in enumerate(params):
+                arg = site.template_args[k] if site and k < len(site.template_args) else p.default
+                if p.is_type:
+                    alias = f"__sr_{it.name}_{p.name}"
+                    renames[p.name] = alias
+                    type_aliases[alias] = (arg if isinstance(arg, str) else None, p.name, it)
+                else:
+                    tvals[p.name] = arg if isinstance(arg, int) else None
+            tparam_info[it.name] = tvals
+            head = clean_params(to_c(it.header, templates, renames))
+            body = to_c(it.body, templates, renames)
+            brace = _brace_of(it)
+            chunks.append(render(head + [brace] + body + [_tok(it.tokens[-1], "}")]))
+            kernel_items[it.name] = it
+        elif not it.is_function and it.tokens and not (_CXX_ONLY & {t.text for t in it.tokens}):
+            chunks.append(render(to_c(it.tokens, templates, {})))
+    prelude = "".join(f"typedef int {name};\n" for name in sorted(builtin_types()))
+    prelude += "typedef int __sr_auto;\n"
+    prelude += "".join(f"typedef int {alias};\n" for alias in sorted(type_aliases))
+    ctext = '#line 1 "<staticroof-cuda-prelude>"\n' + prelude + "".join(chunks)
+    ext, diags, failed = C.parse_translation_unit(ctext, path)
+    in_kernels = _line_ranges(kernel_items.values())
+    for d in diags:
+        if d.location and _inside(d.location, in_kernels):
+            res.diagnostics.append(d)
+    for name, loc, d in failed:
+        if name in kernel_items and "__global__" in kernel_items[name].qualifiers:
+            res.failed.append((name, loc, d))
+    tu = C.TranslationUnit(path, ext, size_macros, grammars_dir)
+    types = builtin_types()
+    for alias, (spelling, pname, it) in type_aliases.items():
+        t = types.get(spelling) or _spelled(spelling, tu)
+        if t is None:
+            t = FLOAT["fp32"]
+            loc = Location(it.tokens[0].file, it.tokens[0].line, it.tokens[0].col)
+            res.diagnostics.append(Diagnostic("SR114", f"`{it.name}`: template type `{pname}` has no instantiation "
+                                              "in this file; assuming float", loc))
+        types[alias] = t
+    tu.types.builtin.update(types)
+    for name, it in kernel_items.items():
+        if "__global__" not in it.qualifiers or name not in tu.funcs:
+            continue
+        fn = tu.funcs[name]
+        site = sites.get(name)
+        launch = _launch_for(name, site, launches or {}, _param_names(fn))
+        kernel = Kernel(name, "cuda", C._loc(fn.decl, path))
+        try:
+            low = CudaLowering(tu, kernel, fn, launch, tparam_info.get(name, {}), constants)
+            low.setup_threads()
+            kernel.body = low.wrap(low.lower())
+        except (C.Unsupported, RecursionError) as e:
+            what = f"unsupported {e}" if isinstance(e, C.Unsupported) else "expression nesting too deep"
+            node = getattr(e, "node", None)
+            res.failed.append((name, kernel.location,
+                               Diagnostic("SR002", f"`{name}`: {what}", C._loc(node, path) if node else kernel.location)))
+            continue
+        if site is not None:
+            _bind_site(kernel, fn, tu, site)
+        res.kernels.append(kernel)
+    for kernel in res.kernels:
+        for name, value in tu.pragma_sizes.items():
+            s = kernel.sizes.get(name)
+            if s is not None:
+                s.default, s.origin = value, "pragma"
+    return res
+
+
+def _param_names(fn) -> list:
+    decl = fn.decl.type
+    params = decl.args.params if decl.args is not None else []
+    return [p.name for p in params if not isinstance(p, c_ast.EllipsisParam)]
+
+
+def _brace_of(it: Item) -> Token:
+    k = len(it.tokens) - len(it.body) - 2
+    return it.tokens[k]
+
+
+def _spelled(spelling, tu) -> Optional[CType]:
+    if not spelling:
+        return None
+    names = spelling.replace("const", "").split()
+    node = c_ast.IdentifierType(names)
+    t = tu.types.resolve(node)
+    return t if t.kind in ("float", "int", "vector") else None
+
+
+def _launch_for(name: str, site: Optional[LaunchSite], overrides: dict, params=()) -> Launch:
+    grid = block = grid_expr = (None, None, None)
+    origin = ""
+    if site is not None:
+        grid, block, origin = site.grid, site.block, f"launch at {site.location}"
+        grid_expr = grid_in_params(site, list(params))
+    for key in (None, name):
+        o = overrides.get(key)
+        if o:
+            if o.get("grid"):
+                grid, origin = tuple((list(o["grid"]) + [1, 1, 1])[:3]), "--grid/--block"
+                grid_expr = (None, None, None)
+            if o.get("block"):
+                block, origin = tuple((list(o["block"]) + [1, 1, 1])[:3]), "--grid/--block"
+    return Launch(grid, block, origin, grid_expr)
+
+
+def _bind_site(kernel: Kernel, fn, tu, site: LaunchSite):
+    decl = fn.decl.type
+    params = [p for p in (decl.args.params if decl.args is not None else [])
+              if not isinstance(p, c_ast.EllipsisParam) and p.name is not None]
+    for p, v in zip(params, site.args):
+        s = kernel.sizes.get(p.name)
+        if s is not None and v is not None and s.default is None:
+            s.default, s.origin = v, f"launch at {site.location}"
+    for d, value in zip(DIMS, site.grid):
+        s = kernel.sizes.get(f"gridDim_{d}")
+        if s is not None and value is not None:
+            s.default, s.origin = value, f"launch at {site.location}"
+    for d, value in zip(DIMS, site.block):
+        s = kernel.sizes.get(f"blockDim_{d}")
+        if s is not None and value is not None:
+            s.default, s.origin = value, f"launch at {site.location}"
+
+
+def _line_ranges(items) -> list:
+    out = []
+    for it in items:
+        if it.tokens:
+            out.append((it.tokens[0].file, it.tokens[0].line, it.tokens[-1].line))
+    return out
+
+
+def _inside(loc: Location, ranges) -> bool:
+    return any(loc.file == f and a <= loc.line <= b for f, a, b in ranges)
+
+
+__all__ = ["lower_cuda", "CUDA_MACROS", "Array", "VOID"]
