@@ -99,6 +99,14 @@ _RULES = [
     Rule("SR114", "note", False, "template type assumed",
          "A template type parameter has no instantiation in the file; the analysis assumes `float`. "
          "A launch site such as `kernel<double><<<...>>>` in the file decides it."),
+    Rule("SR115", "note", False, "compile-time constant folded",
+         "A `#define`d, `const` or template size that multiplies or divides a loop or thread index is "
+         "folded to its value, as the compiler does, so that the index stays affine. Formulas hold for "
+         "that value; `-D NAME=VALUE` folds another."),
+    Rule("SR116", "error", True, "counting too complex",
+         "Exact counting of this kernel exceeded staticroof's work budget (a linearized index with large "
+         "constant strides, many overlapping references). Give the sizes with `-D`, or raise the budget "
+         "with STATICROOF_ISL_BUDGET (isl operations per kernel, default 400000)."),
     Rule("SR112", "warning", True, "formula valid only for some sizes",
          "The exact count is piecewise in the sizes and the pieces could not be written as one formula; "
          "the formula shown holds for large sizes, numbers computed for given sizes are exact."),

@@ -3,6 +3,10 @@ per top-level loop nest.  Reads IR only; never sees syntax."""
 
 from __future__ import annotations
 
+import os
+
+import islpy as isl
+
 from ..ir import Kernel, Loop
 from . import polyhedra as P
 from .domain import instances
@@ -46,6 +50,22 @@ def analyze(kernel: Kernel, sizes: dict | None = None, weights: dict | None = No
     sizes = sizes or {}
     weights = weights or {}
     namer = P.Namer()
+    ctx = isl.DEFAULT_CONTEXT
+    ctx.reset_operations()
+    ctx.set_max_operations(int(os.environ.get("STATICROOF_ISL_BUDGET", "400000")))
+    try:
+        return _analyze(kernel, sizes, weights, namer)
+    except isl.Error as e:
+        if "maximal number of operations" not in str(e):
+            raise
+        kernel.diag("SR116", "exact counting exceeded the work budget; give the sizes with -D or raise "
+                    "STATICROOF_ISL_BUDGET", kernel.location)
+        return KernelResult(kernel, Part(), [], failed=True)
+    finally:
+        ctx.set_max_operations(0)
+
+
+def _analyze(kernel: Kernel, sizes: dict, weights: dict, namer) -> KernelResult:
     try:
         insts = instances(kernel, namer)
     except P.NotAffine as e:

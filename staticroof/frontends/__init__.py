@@ -49,7 +49,7 @@ def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None
     if cuda:
         lowered = lower_cuda(path, pp.text, pp.size_macros, str(grammars_dir()), pp.bindings, launches)
     else:
-        lowered = lower_translation_unit(path, pp.text, pp.size_macros, str(grammars_dir()))
+        lowered = lower_translation_unit(path, pp.text, pp.size_macros, str(grammars_dir()), bindings=pp.bindings)
     lowered.diagnostics = res.diagnostics + lowered.diagnostics
     if not lowered.kernels and not lowered.failed and not any(
             d.severity == "error" for d in lowered.diagnostics):

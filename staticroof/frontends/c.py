@@ -260,6 +260,7 @@ class TranslationUnit:
         self.enums: dict[str, int] = {}
         self.size_macros = size_macros
         self.pragma_sizes: dict = {}
+        self.bindings: dict = {}  # the user's size values (-D), for compile-time folding
         self.callsite_sizes: dict = {}  # func -> param -> (value, Location)
         for node in ext:
             if isinstance(node, c_ast.Typedef):
@@ -340,6 +341,7 @@ class FunctionLowering:
         self.depth = 0  # loops of this function (not of its callers) around the current statement
         self.in_loop_body = False  # is the block being lowered a loop's body itself?
         self.opaque: dict = {}  # symbol -> why it may not appear in an index, bound or condition
+        self.folded: set = set()  # compile-time sizes folded to their value (SR115, said once)
         self.cond_why = ""
         self.group = next(_GROUPS)
         items = fn.body.block_items or []
@@ -1056,8 +1058,41 @@ class FunctionLowering:
         if op in _CMP or op in ("&&", "||"):
             return Val(INT, why="comparison")
         if a.ctype.is_int and b.ctype.is_int:
+            if op in ("*", "/", "%") and a.expr is not None and b.expr is not None:
+                a, b = self._fold_constants(op, a, b, node)
             return Val(INT, *_int_op(op, a, b))
         return Val(INT, why=f"`{op}` on non-numbers")
+
+    _COMPILE_TIME = ("macro", "global constant", "template argument")
+
+    def _fold_constants(self, op, a: Val, b: Val, node):
+        """A compile-time size (a `#define`d, `const` or template value) that scales a loop index,
+        or divides one, is folded to its value as the compiler does: `blockIdx.x * TILE` and
+        `i / TILE` stay affine.  Runtime sizes (parameters) stay symbols."""
+        def varying(e):
+            return bool(e.free_symbols & (self.loop_syms | set(self.opaque)))
+
+        def fold(e):
+            subs = {}
+            for sym in e.free_symbols:
+                size = self.kernel.sizes.get(sym.name)
+                if size is not None and size.origin in self._COMPILE_TIME:
+                    value = self.tu.bindings.get(sym.name, size.default)
+                    if value is not None:
+                        subs[sym] = value
+                        if sym.name not in self.folded:
+                            self.folded.add(sym.name)
+                            self.diag("SR115", f"`{sym.name}` is folded to {value} where it scales or divides a "
+                                      "loop index (a compile-time constant)", node)
+            return e.subs(subs) if subs else e
+
+        if op == "*" and varying(a.expr) and not varying(b.expr):
+            b = replace(b, expr=fold(b.expr))
+        elif op == "*" and varying(b.expr) and not varying(a.expr):
+            a = replace(a, expr=fold(a.expr))
+        elif op in ("/", "%") and not b.expr.is_Integer:
+            b = replace(b, expr=fold(b.expr))
+        return a, b
 
     def _e_Assignment(self, node, acc):
         rhs = self.value(node.rvalue, acc)
@@ -1393,12 +1428,13 @@ class FrontendResult:
 
 
 def lower_translation_unit(path: str, text: str, size_macros: dict, grammars_dir: str,
-                           language: str = "c") -> FrontendResult:
+                           language: str = "c", bindings: Optional[dict] = None) -> FrontendResult:
     res = FrontendResult()
     ext, diags, failed = parse_translation_unit(text, path)
     res.diagnostics.extend(diags)
     res.failed.extend(failed)
     tu = TranslationUnit(path, ext, size_macros, grammars_dir)
+    tu.bindings = dict(bindings or {})
     for name, fn in tu.funcs.items():
         if fn.coord is not None and fn.coord.file and fn.coord.file.startswith(grammars_dir):
             continue

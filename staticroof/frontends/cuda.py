@@ -638,6 +638,7 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
         if name in kernel_items and "__global__" in kernel_items[name].qualifiers:
             res.failed.append((name, loc, d))
     tu = C.TranslationUnit(path, ext, size_macros, grammars_dir)
+    tu.bindings = dict(bindings)
     types = builtin_types()
     for alias, (spelling, pname, it) in type_aliases.items():
         t = types.get(spelling) or _spelled(spelling, tu)
