@@ -114,6 +114,9 @@ class Kernel:
     body: list = field(default_factory=list)
     diagnostics: list = field(default_factory=list)  # Diagnostic
     params: list = field(default_factory=list)  # parameter names in order
+    # The same kernel modeled another way, for when this one's formulas depend on something the
+    # other pins down (CUDA: the launch grid as formulas in the kernel's parameters).
+    alternative: Optional["Kernel"] = None
 
     def diag(self, code: str, message: str, location: Optional[Location] = None) -> None:
         d = Diagnostic(code, message, location)

@@ -49,8 +49,19 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
             if only and item.name not in only:
                 continue
             try:
-                result = analyze(item, sizes=_sizes_for(item, bindings), weights=weights)
+                chosen = item
+                if item.alternative is not None:
+                    # the covering-grid model is kept only if the work does not depend on the grid
+                    w = analyze(item, sizes=_sizes_for(item, bindings), weights=weights, flops_only=True)
+                    if w.failed or any(str(x).startswith("gridDim_") for c in w.total.flops.values()
+                                       for x in c.generic().free_symbols):
+                        chosen = item.alternative
+                result = analyze(chosen, sizes=_sizes_for(chosen, bindings), weights=weights)
                 summary = summarize(result, bindings)
+                if chosen is item and item.alternative is not None and _depends_on_grid(summary):
+                    alt = item.alternative
+                    result = analyze(alt, sizes=_sizes_for(alt, bindings), weights=weights)
+                    summary = summarize(result, bindings)
             except Exception as e:  # never a traceback: one kernel's failure is its own
                 d = Diagnostic("SR099", f"`{item.name}`: internal error: {type(e).__name__}: {e}", item.location)
                 summary = unsupported(item.name, item.location, item.language, d)
@@ -58,6 +69,15 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
             if summary.failed:
                 report.failed = True
     return report
+
+
+def _depends_on_grid(summary) -> bool:
+    """Did the covering-grid model leave the grid in the formulas (or fail to be exact)?"""
+    if summary.failed or not summary.exact:
+        return True
+    t = summary.total
+    exprs = [t.flops.expr, t.compulsory.expr, t.access.expr]
+    return any(str(s).startswith("gridDim_") for e in exprs for s in e.free_symbols)
 
 
 def _sizes_for(kernel, bindings: dict) -> dict:

@@ -18,7 +18,7 @@ def _add(d: dict, key, count: P.Count) -> None:
     d[key] = d[key] + count if key in d else count
 
 
-def _part(kernel: Kernel, insts, namer, weights: dict, sizes: dict, t_rank: int) -> Part:
+def _part(kernel: Kernel, insts, namer, weights: dict, sizes: dict, t_rank: int, flops_only=False) -> Part:
     part = Part()
     for inst in insts:
         if not inst.stmt.flops and not inst.stmt.special:
@@ -30,6 +30,8 @@ def _part(kernel: Kernel, insts, namer, weights: dict, sizes: dict, t_rank: int)
         for (fname, prec), calls in inst.stmt.special.items():
             _add(part.special, fname, dom.scaled(calls))
             _add(part.flops, prec, dom.scaled(calls * weights.get(fname, 1)))
+    if flops_only:
+        return part
     for name, refs in dram_refs(kernel, insts).items():
         arr = kernel.arrays[name]
         t = ArrayTraffic(name, arr.dtype, arr.elem_bytes)
@@ -44,7 +46,8 @@ def _part(kernel: Kernel, insts, namer, weights: dict, sizes: dict, t_rank: int)
     return part
 
 
-def analyze(kernel: Kernel, sizes: dict | None = None, weights: dict | None = None) -> KernelResult:
+def analyze(kernel: Kernel, sizes: dict | None = None, weights: dict | None = None,
+            flops_only: bool = False) -> KernelResult:
     """Count W and Q for a kernel.  `sizes` (name -> int) is used only where a symbolic count is
     impossible (a linearized index that is not provably injective)."""
     sizes = sizes or {}
@@ -54,7 +57,7 @@ def analyze(kernel: Kernel, sizes: dict | None = None, weights: dict | None = No
     ctx.reset_operations()
     ctx.set_max_operations(int(os.environ.get("STATICROOF_ISL_BUDGET", "400000")))
     try:
-        return _analyze(kernel, sizes, weights, namer)
+        return _analyze(kernel, sizes, weights, namer, flops_only)
     except isl.Error as e:
         if "maximal number of operations" not in str(e):
             raise
@@ -65,7 +68,7 @@ def analyze(kernel: Kernel, sizes: dict | None = None, weights: dict | None = No
         ctx.set_max_operations(0)
 
 
-def _analyze(kernel: Kernel, sizes: dict, weights: dict, namer) -> KernelResult:
+def _analyze(kernel: Kernel, sizes: dict, weights: dict, namer, flops_only: bool = False) -> KernelResult:
     try:
         insts = instances(kernel, namer)
     except P.NotAffine as e:
@@ -73,7 +76,9 @@ def _analyze(kernel: Kernel, sizes: dict, weights: dict, namer) -> KernelResult:
         return KernelResult(kernel, Part(), [], failed=True)
     t_rank = max((len(i.schedule) + 1 for i in insts), default=1)
     try:
-        total = _part(kernel, insts, namer, weights, sizes, t_rank)
+        total = _part(kernel, insts, namer, weights, sizes, t_rank, flops_only)
+        if flops_only:
+            return KernelResult(kernel, total, [])
         nests = []
         loops = [k for k, n in enumerate(kernel.body) if isinstance(n, Loop)]
         if len(loops) > 1:

@@ -28,7 +28,7 @@ def _split(index: sympy.Expr, loop_vars: set):
         coeff, factors = term.as_coeff_mul()
         vars_ = [f for f in factors if f.free_symbols & loop_vars]
         sizes = [f for f in factors if not (f.free_symbols & loop_vars)]
-        if len(vars_) > 1 or (vars_ and not vars_[0].is_Symbol):
+        if len(vars_) > 1 or (vars_ and not (vars_[0].is_Symbol or isinstance(vars_[0], (sympy.floor, sympy.Mod)))):
             return None
         stride = sympy.Mul(*sizes)
         if vars_:

@@ -67,8 +67,109 @@ class Quantity:
         return int(self.value) if Fraction(self.value).denominator == 1 else float(self.value)
 
 
+def drop_floors(expr: sympy.Expr, budget: int = 2000) -> sympy.Expr:
+    """`expr` without its floors when that is the same function (proved, not sampled).
+
+    A quasi-polynomial such as `cols*floor(cols/32 + 31/32) - cols*floor(cols/32) + ...` is often a
+    plain polynomial in disguise.  On each residue class of its variables modulo the floors'
+    periods it is a polynomial of degree <= d, so agreeing with the floor-free candidate on a
+    (d+1)^k grid of points in every class proves the two equal.  Skipped past `budget` points."""
+    floors = list(expr.atoms(sympy.floor))
+    if not floors:
+        return expr
+    variables = sorted(expr.free_symbols, key=str)
+    periods = {}
+    for f in floors:
+        arg = sympy.expand(f.args[0])
+        for v in variables:
+            c = arg.coeff(v)
+            if not c.is_Rational:
+                return expr
+            if c.q > 1:
+                periods[v] = sympy.ilcm(periods.get(v, 1), c.q)
+    # the candidate: the polynomial on the residue class where every variable is a multiple of its
+    # period (v = P*w makes every floor argument an integer plus a constant)
+    w = {v: sympy.Dummy(f"w_{v}", integer=True) for v in variables}
+    scaled = expr.xreplace({v: periods.get(v, 1) * w[v] for v in variables})
+
+    def integer_part(a):
+        a = sympy.expand(a)
+        const = a.as_coeff_Add()[0] if a.as_coeff_Add()[0].is_Rational else sympy.Integer(0)
+        rest = a - const
+        if all(rest.coeff(x).is_Integer for x in w.values()) and not (rest.free_symbols - set(w.values())):
+            return rest + sympy.floor(const)
+        return sympy.floor(a)
+
+    candidate = scaled.replace(sympy.floor, integer_part)
+    if candidate.atoms(sympy.floor):
+        return expr
+    candidate = sympy.expand(candidate.xreplace({w[v]: v / periods.get(v, 1) for v in variables}))
+    if any(not (a.is_Symbol or a.is_Number or isinstance(a, (sympy.Add, sympy.Mul, sympy.Pow, sympy.floor)))
+           for a in sympy.preorder_traversal(expr)):
+        return expr
+    # per class, floor(a) = a - c for a constant c: the degree in each variable is that of `expr`
+    # with every floor(a) written a + t (t a fresh constant)
+    shifted = expr.xreplace({f: f.args[0] + sympy.Dummy() for f in floors})
+    try:
+        degrees = {v: sympy.Poly(shifted, v).degree() for v in variables}
+    except sympy.PolynomialError:
+        return expr
+    points = 1
+    for v in variables:
+        points *= int(periods.get(v, 1)) * (degrees[v] + 1)
+    if points > budget:
+        return expr
+    from itertools import product
+
+    f_q, f_p = _exact_function(expr, variables), _exact_function(candidate, variables)
+    axes = [[r + int(periods.get(v, 1)) * t for r in range(int(periods.get(v, 1))) for t in range(degrees[v] + 1)]
+            for v in variables]
+    for point in product(*axes):
+        if f_q(point) != f_p(point):
+            return expr
+    return candidate
+
+
+def _exact_function(expr, variables):
+    """A fast exact evaluator of a quasi-polynomial: integer arithmetic throughout, one Fraction at
+    the end (floors of rational affine arguments become integer floor divisions)."""
+    floors = sorted(expr.atoms(sympy.floor), key=str)
+    fresh = [sympy.Dummy() for _ in floors]
+    poly = sympy.Poly(expr.xreplace(dict(zip(floors, fresh))), *(list(variables) + fresh))
+    denom = 1
+    for c in poly.coeffs():
+        denom = sympy.ilcm(denom, sympy.Rational(c).q)
+    terms = [(int(c * denom), m) for m, c in zip(poly.monoms(), poly.coeffs())]
+    index = {v: k for k, v in enumerate(variables)}
+    floor_args = []
+    for f in floors:
+        arg = sympy.expand(f.args[0])
+        d = 1
+        for c in [arg.coeff(v) for v in variables] + [arg.as_coeff_Add()[0]]:
+            d = sympy.ilcm(d, sympy.Rational(c).q)
+        coeffs = [(index[v], int(arg.coeff(v) * d)) for v in variables if arg.coeff(v) != 0]
+        const = arg.as_coeff_Add()[0]
+        floor_args.append((coeffs, int(const * d) if const.is_Rational else 0, int(d)))
+    denom = int(denom)
+
+    def evaluate(point):
+        vals = list(point)
+        for coeffs, const, d in floor_args:
+            vals.append((sum(c * point[k] for k, c in coeffs) + const) // d)
+        total = 0
+        for c, m in terms:
+            prod = c
+            for x, e in zip(vals, m):
+                if e:
+                    prod *= x ** e
+            total += prod
+        return Fraction(total, denom)
+
+    return evaluate
+
+
 def quantity(count: Count, sizes: dict, scale=1) -> Quantity:
-    expr = sympy.expand(count.generic() * scale)
+    expr = drop_floors(sympy.expand(count.generic() * scale))
     value = count.value(sizes)
     if value is None:
         partial = expr.subs(sizes)

@@ -443,7 +443,12 @@ class FunctionLowering:
 
     # -- statements ----------------------------------------------------------------------
     def lower(self) -> list:
-        return self.nested(self.fn.body.block_items or [], scope=False)
+        body = self.nested(self.fn.body.block_items or [], scope=False)
+        if self.folded and self.stack[:-1] == ():
+            # a compile-time size folded somewhere is folded everywhere, for one coherent formula
+            subs = {sympy.Symbol(n): self.tu.bindings.get(n, self.kernel.sizes[n].default) for n in self.folded}
+            _substitute(body, subs)
+        return body
 
     def block(self, items):
         items = list(items or [])
@@ -713,7 +718,7 @@ class FunctionLowering:
             self.diag("SR102", f"the start value of `{name}` is unknown: {why}", node)
             return None
         step_v = fixed_step if fixed_step is not None else (
-            step if isinstance(step, int) else self.value(step, Acc()).expr)
+            step if isinstance(step, int) else self._folded_step(step, node))
         if step_v is None or not sympy.sympify(step_v).is_Integer:
             self.diag("SR102", f"the step of `{name}` is not a constant", node)
             return None
@@ -902,6 +907,14 @@ class FunctionLowering:
             self.diag("SR105", f"call to `{name}`, which is not defined in this file: its work is not counted", node)
         return Val(ret or INT, why=f"result of `{name}`")
 
+    def sub_lowering(self, callee, bindings) -> "FunctionLowering":
+        """The lowering of an inlined callee: same kernel, its own scopes, the caller's loops."""
+        sub = type(self)(self.tu, self.kernel, callee, self.stack, bindings, self.gscope)
+        sub.loop_syms = set(self.loop_syms)
+        sub.opaque = self.opaque
+        sub.folded = self.folded
+        return sub
+
     def _with_defaults(self, expr):
         """An integer argument's value using the sizes' defaults (`ni = NI` with `#define NI 1000`)."""
         if expr is None:
@@ -942,8 +955,7 @@ class FunctionLowering:
         saved = self.acc
         self.acc = acc
         self.emit(node)  # what the statement did before the call happens before the callee
-        sub = FunctionLowering(self.tu, self.kernel, callee, self.stack, bindings, self.gscope)
-        sub.loop_syms = set(self.loop_syms)
+        sub = self.sub_lowering(callee, bindings)
         self.out.extend(sub.lower())
         acc.flops, acc.special, acc.refs = {}, {}, []
         self.acc = acc if saved is acc else saved
@@ -1064,6 +1076,15 @@ class FunctionLowering:
         return Val(INT, why=f"`{op}` on non-numbers")
 
     _COMPILE_TIME = ("macro", "global constant", "template argument")
+
+    def _folded_step(self, step_node, node):
+        """A loop step given by a compile-time size (`k += ROWS`) is that size's value."""
+        v = self.value(step_node, Acc())
+        if v.expr is None or v.expr.is_Integer:
+            return v.expr
+        one = Val(INT, sympy.Integer(1))
+        _, folded = self._fold_constants("/", one, v, node)
+        return folded.expr
 
     def _fold_constants(self, op, a: Val, b: Val, node):
         """A compile-time size (a `#define`d, `const` or template value) that scales a loop index,
@@ -1281,6 +1302,23 @@ def _step_of(nxt):
             if r.op == "+" and isinstance(r.right, c_ast.ID) and r.right.name == name:
                 return name, _signed(r.left, 1)
     return None, None
+
+
+def _substitute(nodes, subs: dict) -> None:
+    """Replace symbols throughout an IR body, in place."""
+    for n in nodes:
+        if isinstance(n, Loop):
+            n.start, n.cond = n.start.xreplace(subs), n.cond.xreplace(subs)
+            _substitute(n.body, subs)
+        elif isinstance(n, Guard):
+            if n.cond is not None:
+                n.cond = n.cond.xreplace(subs)
+            _substitute(n.then, subs)
+            _substitute(n.orelse, subs)
+        elif isinstance(n, Stmt):
+            for r in n.refs:
+                if r.index is not None:
+                    r.index = tuple(sympy.sympify(e).xreplace(subs) for e in r.index)
 
 
 def _mult_step(nxt):

@@ -312,6 +312,15 @@ class CudaLowering(C.FunctionLowering):
         self.threads: dict = {}  # dim -> dict of symbols
         super().__init__(tu, kernel, fn, stack, bindings, gscope)
 
+    def sub_lowering(self, callee, bindings):
+        sub = CudaLowering(self.tu, self.kernel, callee, self.launch, self.tparams, self.constants,
+                           self.stack, bindings, self.gscope)
+        sub.loop_syms = set(self.loop_syms)
+        sub.opaque = self.opaque
+        sub.folded = self.folded
+        sub.threads = self.threads
+        return sub
+
     # -- thread symbols ---------------------------------------------------------------------
     def setup_threads(self):
         used = _builtin_dims(self.fn)
@@ -655,26 +664,38 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
         fn = tu.funcs[name]
         site = sites.get(name)
         launch = _launch_for(name, site, launches or {}, _param_names(fn))
-        kernel = Kernel(name, "cuda", C._loc(fn.decl, path))
+        # Primary: the grid as symbols assumed to cover the guards (clean formulas when the guards
+        # bound the work).  Alternative: the grid as the launch site's formula in the kernel's own
+        # parameters, for kernels whose work depends on the grid (no guard): exact and symbolic.
+        covering = Launch(launch.grid, launch.block, launch.origin)
         try:
-            low = CudaLowering(tu, kernel, fn, launch, tparam_info.get(name, {}), constants)
-            low.setup_threads()
-            kernel.body = low.wrap(low.lower())
+            kernel = _lower_kernel(tu, fn, path, covering, tparam_info.get(name, {}), constants, site)
+            if any(e is not None for e in launch.grid_expr):
+                kernel.alternative = _lower_kernel(tu, fn, path, launch, tparam_info.get(name, {}), constants, site)
         except (C.Unsupported, RecursionError) as e:
             what = f"unsupported {e}" if isinstance(e, C.Unsupported) else "expression nesting too deep"
             node = getattr(e, "node", None)
-            res.failed.append((name, kernel.location,
-                               Diagnostic("SR002", f"`{name}`: {what}", C._loc(node, path) if node else kernel.location)))
+            loc = C._loc(fn.decl, path)
+            res.failed.append((name, loc, Diagnostic("SR002", f"`{name}`: {what}", C._loc(node, path) if node else loc)))
             continue
-        if site is not None:
-            _bind_site(kernel, fn, tu, site)
         res.kernels.append(kernel)
     for kernel in res.kernels:
-        for name, value in tu.pragma_sizes.items():
-            s = kernel.sizes.get(name)
-            if s is not None:
-                s.default, s.origin = value, "pragma"
+        for k in (kernel, kernel.alternative):
+            for name, value in tu.pragma_sizes.items():
+                s = k.sizes.get(name) if k is not None else None
+                if s is not None:
+                    s.default, s.origin = value, "pragma"
     return res
+
+
+def _lower_kernel(tu, fn, path, launch: Launch, tparams: dict, constants: set, site) -> Kernel:
+    kernel = Kernel(fn.decl.name, "cuda", C._loc(fn.decl, path))
+    low = CudaLowering(tu, kernel, fn, launch, tparams, constants)
+    low.setup_threads()
+    kernel.body = low.wrap(low.lower())
+    if site is not None:
+        _bind_site(kernel, fn, tu, site)
+    return kernel
 
 
 def _param_names(fn) -> list:
