@@ -117,6 +117,9 @@ class Kernel:
     # The same kernel modeled another way, for when this one's formulas depend on something the
     # other pins down (CUDA: the launch grid as formulas in the kernel's parameters).
     alternative: Optional["Kernel"] = None
+    # GPU kernels: {"grid": (x, y, z), "block": (x, y, z), "origin": str, "model": str}; None entries
+    # are unknown sizes.  "model" says how the grid enters the counts.
+    launch: dict = field(default_factory=dict)
 
     def diag(self, code: str, message: str, location: Optional[Location] = None) -> None:
         d = Diagnostic(code, message, location)

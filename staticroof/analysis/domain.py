@@ -24,6 +24,7 @@ class Instance:
     nest: int  # index of the top-level node this statement belongs to
     dims: list  # isl dim names of the enclosing loops, outermost first
     loop_vars: list  # the matching IR loop-variable symbols
+    loop_kinds: list  # and their kinds ("seq", or a parallel kind such as "block.x")
     constraints: list  # isl constraint strings
     schedule: list  # isl expressions: the program-order time vector without the ref slot
     bindings: dict  # loop symbol -> isl dim name at this statement
@@ -53,8 +54,8 @@ def _walk(nodes, nest, dims, loop_vars, constraints, schedule, namer, out, count
         if isinstance(node, Stmt):
             pos = counter[0]
             counter[0] += 1
-            out.append(Instance(node, nest, list(dims), list(loop_vars), list(constraints),
-                                schedule + [str(pos)], dict(namer.dims)))
+            out.append(Instance(node, nest, list(dims), [v for v, _ in loop_vars], [k for _, k in loop_vars],
+                                list(constraints), schedule + [str(pos)], dict(namer.dims)))
         elif isinstance(node, Guard):
             if node.cond is None:
                 c_then = c_else = []
@@ -76,7 +77,7 @@ def _walk(nodes, nest, dims, loop_vars, constraints, schedule, namer, out, count
                 if abs(node.step) != 1:
                     cs.append(f"({dim} - {start}) mod {abs(node.step)} = 0")
                 order = dim if node.step > 0 else f"-{dim}"
-                _walk(node.body, nest, dims + [dim], loop_vars + [node.var], constraints + cs,
+                _walk(node.body, nest, dims + [dim], loop_vars + [(node.var, node.kind)], constraints + cs,
                       schedule + [str(pos), order], namer, out, [0])
             finally:
                 if saved is None:

@@ -55,6 +55,7 @@ class KernelSummary:
     total: Optional[PartSummary]
     nests: list = field(default_factory=list)
     diagnostics: list = field(default_factory=list)
+    launch: dict = field(default_factory=dict)  # GPU kernels (see ir.Kernel.launch)
 
 
 def _sum(counts) -> Count:
@@ -121,7 +122,7 @@ def summarize(result: KernelResult, bindings: dict) -> KernelSummary:
         k.diag("SR112", "a count is piecewise in how the sizes compare and the pieces could not be "
                "written as one formula; the formula shown holds for one ordering of the sizes", k.location)
     return KernelSummary(k.name, k.location.file, k.location, k.language, sizes, origins, result.exact, False,
-                         total, nests, list(k.diagnostics))
+                         total, nests, list(k.diagnostics), dict(k.launch))
 
 
 def _symbols(p: PartSummary) -> set:

@@ -47,7 +47,9 @@ def access_counts(kernel: Kernel, refs, namer: P.Namer, traffic: ArrayTraffic, h
             continue
         seen.add(key)
         keep = None
-        if hoist and ref.index is not None and inst.loop_vars:
+        # a register holds a reference across a sequential loop only: in a parallel (thread) loop
+        # every thread makes its own access
+        if hoist and ref.index is not None and inst.loop_vars and inst.loop_kinds[-1] in ("seq", "unknown"):
             inner = inst.loop_vars[-1]
             if not any(inner in sympy.sympify(e).free_symbols for e in ref.index):
                 keep = len(inst.dims) - 1

@@ -376,7 +376,7 @@ class FunctionLowering:
             k += 1
             name = f"{base}#{k}"
         elem = ctype.element()
-        dtype = elem.prec if elem.kind in ("float", "int") else "uint8"
+        dtype = elem.prec if elem.kind in ("float", "int", "vector") else "uint8"
         dims = tuple(self.dim_expr(d) for d in ctype.all_dims())
         self.kernel.arrays[name] = Array(name, dtype, dims, space, _loc(node, self.tu.path))
         return name
@@ -530,7 +530,7 @@ class FunctionLowering:
         t = self.tu.types.resolve(d.type)
         if t.kind == "array":
             dims = [self.dim_expr(x) for x in t.all_dims()]
-            const = all(x is not None and x.is_Integer for x in dims)
+            const = all(x is not None and self.compile_time(x).is_Integer for x in dims)
             space = "local" if const else "global"
             name = self.new_array(d.name, t, space, d)
             self.bind(d.name, Var(t, array=name))
@@ -650,6 +650,8 @@ class FunctionLowering:
                     self.value(it, acc)
             var = self.lookup(name)
             start = var.value if var is not None and var.ctype.is_int else None
+            if start is not None:
+                start = self.compile_time(start)  # `BLOCK_SIZE / 2` with BLOCK_SIZE #defined
             if start is None or not start.is_Integer or not acc.empty() or node.cond is None:
                 return False
             values, v = [], int(start)
@@ -661,6 +663,7 @@ class FunctionLowering:
                 self.scopes.pop()
             if cond is None:
                 return False
+            cond = self.compile_time(cond) if not isinstance(cond, bool) else cond
             while len(values) <= limit:
                 holds = cond.subs(placeholder, v)
                 if holds not in (sympy.true, sympy.false):
@@ -1076,6 +1079,17 @@ class FunctionLowering:
         return Val(INT, why=f"`{op}` on non-numbers")
 
     _COMPILE_TIME = ("macro", "global constant", "template argument")
+
+    def compile_time(self, expr):
+        """`expr` with every compile-time size replaced by its value (a runtime size stays)."""
+        subs = {}
+        for sym in sympy.sympify(expr).free_symbols:
+            size = self.kernel.sizes.get(sym.name)
+            if size is not None and size.origin in self._COMPILE_TIME:
+                value = self.tu.bindings.get(sym.name, size.default)
+                if value is not None:
+                    subs[sym] = value
+        return sympy.sympify(expr).subs(subs) if subs else sympy.sympify(expr)
 
     def _folded_step(self, step_node, node):
         """A loop step given by a compile-time size (`k += ROWS`) is that size's value."""

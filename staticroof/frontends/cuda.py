@@ -400,10 +400,10 @@ class CudaLowering(C.FunctionLowering):
 
     def _e_ID(self, node, acc):
         if self.lookup(node.name) is None and node.name in self.tparams:
+            # a symbol with the instantiation's value; folded where it scales an index (SR115)
             value = self.tparams[node.name]
-            if value is not None:  # a compile-time constant of this instantiation
-                return C.Val(INT, sympy.Integer(value))
-            return C.Val(INT, self.size_symbol(node.name, None, origin="template parameter"))
+            return C.Val(INT, self.size_symbol(node.name, value,
+                                               origin="template argument" if value is not None else "template parameter"))
         if node.name == "warpSize":
             return C.Val(INT, sympy.Integer(32))
         var = self.lookup(node.name)
@@ -503,6 +503,8 @@ class CudaLowering(C.FunctionLowering):
         if kind == "sync":
             return C.Val(INT, why=f"result of `{name}`")
         lanes = entry.get("lanes", 1)
+        if prec == "fp16" and any(v.ctype.prec == "bf16" for v in vals):
+            prec = "bf16"  # the half intrinsics are overloaded for __nv_bfloat16
         if prec == "same":
             t = vals[0].ctype
             for v in vals[1:]:
@@ -670,7 +672,7 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
         covering = Launch(launch.grid, launch.block, launch.origin)
         try:
             kernel = _lower_kernel(tu, fn, path, covering, tparam_info.get(name, {}), constants, site)
-            if any(e is not None for e in launch.grid_expr):
+            if any(e is not None and e.free_symbols for e in launch.grid_expr):
                 kernel.alternative = _lower_kernel(tu, fn, path, launch, tparam_info.get(name, {}), constants, site)
         except (C.Unsupported, RecursionError) as e:
             what = f"unsupported {e}" if isinstance(e, C.Unsupported) else "expression nesting too deep"
@@ -695,6 +697,10 @@ def _lower_kernel(tu, fn, path, launch: Launch, tparams: dict, constants: set, s
     kernel.body = low.wrap(low.lower())
     if site is not None:
         _bind_site(kernel, fn, tu, site)
+    formula = any(e is not None and e.free_symbols for e in launch.grid_expr)
+    kernel.launch = {"grid": tuple(launch.grid), "block": tuple(launch.block), "origin": launch.origin or None,
+                     "model": "grid from the launch, in the kernel's parameters" if formula
+                     else "grid assumed to cover the guards"}
     return kernel
 
 

@@ -246,9 +246,9 @@ def find_launches(body: list[Token], env: dict) -> list[LaunchSite]:
             i = end + 1
             continue
         if t.kind == "id" and i + 1 < n and body[i + 1].text == "=" and (i == 0 or body[i - 1].text in _DECL_WORDS):
-            end = _stmt_end(body, i + 1)
+            end = _stmt_end(body, i + 1, comma=True)  # `const int nx = 256, ny = 256;`
             folder.exprs[t.text] = body[i + 2:end]
-            i = end + 1
+            i = end + 1 if end < n and body[end].text == ";" else end
             continue
         if t.kind == "id" and i + 1 < n and body[i + 1].text in ("<<<", "<"):
             site, i = _launch(body, i, folder, dims)
@@ -307,7 +307,7 @@ def grid_in_params(site: LaunchSite, param_names: list) -> tuple:
     return tuple(out)
 
 
-def _stmt_end(tokens: list[Token], i: int) -> int:
+def _stmt_end(tokens: list[Token], i: int, comma: bool = False) -> int:
     depth = 0
     for j in range(i, len(tokens)):
         t = tokens[j].text
@@ -315,6 +315,6 @@ def _stmt_end(tokens: list[Token], i: int) -> int:
             depth += 1
         elif t in (")", "]", "}"):
             depth -= 1
-        elif t == ";" and depth <= 0:
+        elif (t == ";" or (comma and t == ",")) and depth <= 0:
             return j
     return len(tokens)

@@ -65,6 +65,9 @@ def kernel(k: KernelSummary) -> dict:
         "size_origins": dict(sorted(k.size_origins.items())),
         "exact": k.exact,
     }
+    if k.launch:
+        out["launch"] = {"grid": list(k.launch["grid"]), "block": list(k.launch["block"]),
+                         "origin": k.launch["origin"], "model": k.launch["model"]}
     if k.total is not None:
         out.update(part(k.total))
         out["nests"] = [dict(label=n.label, line=n.location.line if n.location else 0, **part(n)) for n in k.nests]

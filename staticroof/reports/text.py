@@ -79,6 +79,11 @@ def kernel_block(k: KernelSummary, color: bool = False) -> str:
             parts.append(f"{name} = {v:,} ({k.size_origins[name]})" if v is not None
                          else f"{name} ({k.size_origins[name]}, unbound)")
         lines.append(_row("sizes", "; ".join(parts)))
+    if k.launch:
+        dims = lambda t: " x ".join("?" if v is None else str(v) for v in t)  # noqa: E731
+        where = f" ({k.launch['origin']})" if k.launch["origin"] else " (unknown: --grid/--block)"
+        lines.append(_row("launch", f"grid {dims(k.launch['grid'])}, block {dims(k.launch['block'])}{where}; "
+                                    f"{k.launch['model']}"))
     if k.total is not None:
         lines += _part_rows(k.total)
         first = True
