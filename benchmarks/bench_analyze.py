@@ -56,7 +56,7 @@ def main():
     from staticroof.pipeline import run
     print(f"imports                    {(time.perf_counter() - t) * 1000:8.1f} ms")
 
-    files = sorted(path.rglob("*.c")) if path.is_dir() else [path]
+    files = sorted(list(path.rglob("*.c")) + list(path.rglob("*.cu"))) if path.is_dir() else [path]
     rows = []
     for f in files:
         t = time.perf_counter()

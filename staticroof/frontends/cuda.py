@@ -613,6 +613,8 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
     # the C text: context declarations that are plain C, then every device function rewritten
     chunks = []
     kernel_items = {}
+    used = {t.text for it in items if it.is_function and {"__global__", "__device__"} & it.qualifiers
+            for t in it.tokens if t.kind == "id"}
     type_aliases = {}
     tparam_info = {}
     for it in items:
@@ -635,6 +637,9 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
             chunks.append(render(head + [brace] + body + [_tok(it.tokens[-1], "}")]))
             kernel_items[it.name] = it
         elif not it.is_function and it.tokens and not (_CXX_ONLY & {t.text for t in it.tokens}):
+            name = _prototype_name(it.tokens)
+            if name is not None and name not in used:
+                continue  # a library prototype no kernel calls: parsing it would only cost time
             chunks.append(render(to_c(it.tokens, templates, {})))
     prelude = "".join(f"typedef int {name};\n" for name in sorted(builtin_types()))
     prelude += "typedef int __sr_auto;\n"
@@ -688,6 +693,15 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
                 if s is not None:
                     s.default, s.origin = value, "pragma"
     return res
+
+
+def _prototype_name(tokens) -> Optional[str]:
+    """The function a declaration item declares (`float sqrtf(float);`), or None."""
+    texts = [t.text for t in tokens]
+    if not texts or texts[0] in ("typedef", "struct", "union", "enum") or "(" not in texts or "=" in texts:
+        return None
+    k = texts.index("(")
+    return texts[k - 1] if k > 0 and tokens[k - 1].kind == "id" else None
 
 
 def _lower_kernel(tu, fn, path, launch: Launch, tparams: dict, constants: set, site) -> Kernel:
