@@ -1,7 +1,8 @@
 /* rowsum_block.cu -- row sums of a rows-by-cols float matrix, one block
  * per row (template parameter BLOCK_SIZE threads): a block-stride loop
- * accumulates in a register, then a shared-memory tree adds the
- * BLOCK_SIZE partial sums and thread 0 writes out[row].
+ * accumulates in a register, then a shared-memory tree (unrolled over the
+ * template constant BLOCK_SIZE) adds the BLOCK_SIZE partial sums and
+ * thread 0 writes out[row].
  *
  * Launch: row_sum<256><<<rows, 256>>>: BLOCK_SIZE = 256 = blockDim_x, and
  * the halving loop is unrolled for it (stride = 128, 64, ..., 1); 256 is
@@ -10,8 +11,9 @@
  * rows blocks of 256 threads work.
  *
  * Derivation, per row (tid = threadIdx.x = 0 .. 255):
- *   W: the loop j = tid, tid + 256, ... < cols visits every column of the
- *      row exactly once over the 256 threads: cols adds.  The tree: 128 +
+ *   W: the loop j = tid, tid + blockDim.x, ... < cols visits every column
+ *      of the row exactly once over the block's threads (for any block
+ *      size): cols adds.  The tree: 128 +
  *      64 + ... + 1 = 255 adds.  W = rows*cols + 255*rows, fp32.
  *   Q (compulsory), element size 4 bytes:
  *      A: A[row*cols + j]: rows*cols distinct elements, read -> 4*rows*cols
@@ -55,7 +57,7 @@ __global__ void row_sum(const float* __restrict__ A, float* __restrict__ out, in
         return;
 
     float s = 0.0f;
-    for (int j = threadIdx.x; j < cols; j += BLOCK_SIZE)
+    for (int j = threadIdx.x; j < cols; j += blockDim.x)
         s += A[row * cols + j];
     sdata[threadIdx.x] = s;
     __syncthreads();
