@@ -165,3 +165,26 @@ __global__ void lam(float* y) {
     assert not kernels["ok"].failed
     bad = kernels["lam"]
     assert bad.failed and bad.diagnostics[0].location.line == 4
+
+
+def test_cxx_spellings_in_kernels(tmp_path):
+    k = analyze_source("""
+#include <cuda_runtime.h>
+namespace ops {
+template <typename T, int UNROLL = 4>
+__global__ void __launch_bounds__(256) scale(const T* __restrict__ x, T* __restrict__ y, int n,
+                                             const float& alpha, bool flag = true) {
+    constexpr int kStride = 1;
+    const auto i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (i < n) y[i] = x[i] * T(alpha) + float(kStride) * 0.0f;
+}
+}
+int main() {
+    float *x, *y;
+    int n = 1000;
+    ops::scale<float, 4><<<(n + 255) / 256, 256>>>(x, y, n, 2.0f);
+}""", tmp_path, name="k.cu")["scale"]
+    # T = float from the launch; per element: x*alpha, kStride*0, + : 3 fp32 FLOPs; x read, y written
+    assert k.exact, [str(d) for d in k.diagnostics]
+    assert same(k.total.by_precision["fp32"].expr, S("3*n"))
+    assert same(k.total.compulsory.expr, S("8*n")) and k.sizes == {"n": 1000}

@@ -164,6 +164,12 @@ _RENAME = {"constexpr": "const", "auto": "__sr_auto", "nullptr": "0", "true": "1
            "bool": "_Bool", "__restrict__": "restrict", "__restrict": "restrict"}
 
 
+_CTOR_TYPES = {"float", "double", "int", "unsigned", "long", "short", "char", "bool", "size_t", "half", "__half",
+               "__nv_bfloat16", "int64_t", "uint32_t", "int32_t"}
+_EXPR_BEFORE = {"=", "(", ",", "return", "+", "-", "*", "/", "%", "?", ":", "<", ">", "<=", ">=", "==", "!=",
+                "&&", "||", "!", "[", "+=", "-=", "*=", "/="}
+
+
 def _tok(like: Token, text: str, kind: str = "punct") -> Token:
     return Token(kind, text, like.file, like.line, like.col)
 
@@ -212,6 +218,15 @@ def to_c(tokens: list[Token], templates: set, type_renames: dict) -> list[Token]
                         _tok(t, ")")]
                 i = end + 1
                 continue
+        if ((x in _CTOR_TYPES or x in type_renames) and i + 1 < n and tokens[i + 1].text == "("
+                and (not out or out[-1].text in _EXPR_BEFORE)):
+            end = match_close(tokens, i + 1)  # constructor-style cast `float(e)` -> `((float)(e))`
+            inner = to_c(tokens[i + 2:end], templates, type_renames)
+            ty = type_renames.get(x, _RENAME.get(x, x))
+            out += [_tok(t, "("), _tok(t, "("), _tok(t, ty, "id"), _tok(t, ")"), _tok(t, "("), *inner,
+                    _tok(t, ")"), _tok(t, ")")]
+            i = end + 1
+            continue
         if x == "::":
             if out and out[-1].kind == "id":
                 out.pop()  # `ns::name` and `Class::name` keep the last name
