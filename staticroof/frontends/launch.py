@@ -94,6 +94,16 @@ def _python(tokens: list[Token]) -> Optional[str]:
     return " ".join(parts)
 
 
+def _parse(tokens: list[Token]):
+    src = _python(tokens)
+    if src is None:
+        return None
+    try:
+        return ast.parse(src, mode="eval").body
+    except SyntaxError:
+        return None
+
+
 class Folder:
     """Evaluates host integer expressions given as tokens, in a scope of earlier declarations."""
 
@@ -104,14 +114,8 @@ class Folder:
     def evaluate(self, tokens, params: Optional[dict] = None):
         """sympy value of `tokens`: host variables in `params` (host name -> kernel parameter name)
         become that parameter's symbol; other variables are replaced by what they stand for."""
-        src = _python(tokens)
-        if src is None:
-            return None
-        try:
-            tree = ast.parse(src, mode="eval").body
-        except SyntaxError:
-            return None
-        return self._eval(tree, params or {}, 0)
+        tree = _parse(tokens)
+        return None if tree is None else self._eval(tree, params or {}, 0)
 
     def _eval(self, node, params, depth):
         if depth > 50:
@@ -164,17 +168,10 @@ class Folder:
         return None
 
     def evaluate_name(self, name, params, depth):
-        tokens = self.exprs[name]
         saved = self.exprs.pop(name)  # no self-reference
         try:
-            src = _python(tokens)
-            if src is None:
-                return None
-            try:
-                tree = ast.parse(src, mode="eval").body
-            except SyntaxError:
-                return None
-            return self._eval(tree, params, depth + 1)
+            tree = _parse(saved)
+            return None if tree is None else self._eval(tree, params, depth + 1)
         finally:
             self.exprs[name] = saved
 
