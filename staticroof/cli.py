@@ -141,6 +141,81 @@ def analyze(paths, defines, include_dirs, kernels, fmt, costs, grids, blocks, co
 
 
 @main.command()
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Sizes to run at (and macros).")
+@click.option("-I", "include_dirs", multiple=True, type=click.Path(file_okay=False), metavar="DIR")
+@click.option("--kernel", "kernels", multiple=True, metavar="NAME", help="Only this kernel (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def trace(path, defines, include_dirs, kernels, fmt):
+    """Run kernels at concrete sizes with instrumentation and compare with the static counts.
+
+    Exit 1 when an exact kernel's static and traced numbers differ."""
+    import json as json_module
+
+    from .pipeline import run
+    from .trace import TraceError, compare
+    from .trace import run as run_trace
+
+    defs = _parse_defines(defines)
+    files, errors = _collect([path])
+    if errors:
+        for d in errors:
+            click.echo(f"{d.location}: {d.code} {d.message}", err=True)
+        sys.exit(2)
+    report = run(files, defs, include_dirs, None, set(kernels))
+    if not report.kernels:
+        click.echo(f"staticroof: no kernel to trace in {path}", err=True)
+        sys.exit(2)
+    status, out = 0, []
+    for k in report.kernels:
+        if k.failed:
+            click.echo(f"{k.location}: {k.name}: not analyzed, not traced", err=True)
+            status = max(status, 1)
+            continue
+        unbound = sorted(n for n in k.size_origins if k.sizes.get(n) is None)
+        if unbound:
+            click.echo(f"staticroof: `{k.name}` needs sizes to run: give -D {unbound[0]}=VALUE", err=True)
+            sys.exit(2)
+        try:
+            traced = run_trace(str(files[0]), k.name, dict(k.sizes), k.language, defs, include_dirs,
+                               launch=k.launch or None)
+        except TraceError as e:
+            click.echo(f"staticroof: {k.location}: {k.name}: {e}", err=True)
+            sys.exit(2)
+        rows = compare(k, traced)
+        mismatch = [r for r in rows if not r.ok]
+        if mismatch and k.exact:
+            status = 1
+        out.append((k, rows, mismatch))
+    if fmt == "json":
+        doc = {"version": 1, "kernels": [{
+            "name": k.name, "file": k.file, "line": k.location.line, "sizes": k.sizes, "exact": k.exact,
+            "rows": [{"quantity": r.quantity, "static": _num(r.static), "traced": _num(r.traced), "ok": r.ok}
+                     for r in rows]} for k, rows, _ in out]}
+        click.echo(json_module.dumps(doc, indent=2))
+    else:
+        for k, rows, mismatch in out:
+            sizes = ", ".join(f"{n}={v}" for n, v in sorted(k.sizes.items()))
+            verdict = "agree" if not mismatch else ("DIFFER" if k.exact else "differ (approximate kernel)")
+            click.echo(f"{k.location}: {k.name} at {sizes or 'no sizes'}: {verdict}")
+            click.echo(f"  {'quantity':<22}{'static':>16}{'traced':>16}")
+            for r in rows:
+                mark = "" if r.ok else "   <-"
+                click.echo(f"  {r.quantity:<22}{_num(r.static)!s:>16}{_num(r.traced)!s:>16}{mark}")
+            click.echo("")
+    sys.exit(status)
+
+
+def _num(v):
+    from fractions import Fraction
+
+    if v is None:
+        return None
+    f = Fraction(v)
+    return int(f) if f.denominator == 1 else float(f)
+
+
+@main.command()
 def rules():
     """List the diagnostic codes and what each means."""
     from .diagnostics import RULES

@@ -107,6 +107,11 @@ _RULES = [
          "Exact counting of this kernel exceeded staticroof's work budget (a linearized index with large "
          "constant strides, many overlapping references). Give the sizes with `-D`, or raise the budget "
          "with STATICROOF_ISL_BUDGET (isl operations per kernel, default 400000)."),
+    Rule("SR117", "warning", False, "formula holds at the given sizes only",
+         "A linearized index such as `A[i*m + j]` could not be proven injective for all sizes (the column "
+         "range is not provably below the row length), so the distinct elements were counted with the "
+         "given sizes substituted: the numbers are exact, but the formula shown for this array holds "
+         "only at those sizes."),
     Rule("SR112", "warning", True, "formula valid only for some sizes",
          "The exact count is piecewise in the sizes and the pieces could not be written as one formula; "
          "the formula shown holds for large sizes, numbers computed for given sizes are exact."),

@@ -201,6 +201,7 @@ def _param_symbols(space, namer: Namer):
 def _qp_to_sympy(text: str, names: tuple):
     body = text[text.index("{") + 1: text.rindex("}")].strip()
     body = body.replace("^", "**")
+    body = re.sub(r"(\d)\s*([A-Za-z_(])", r"\1*\2", body)  # isl writes `3p_n` inside floors
     loc = {n: sympy.Symbol(n) for n in names}
     loc["floor"] = sympy.floor
     return sympy.sympify(body, locals=loc)

@@ -72,8 +72,8 @@ def _coords(kernel: Kernel, name: str, refs, namer: P.Namer, sizes: dict):
         if sizes and all(s.name in sizes for s in _size_syms(affine)):
             subs = {s: sizes[s.name] for s in _size_syms(affine)}
             coords = [(sympy.expand(sympy.sympify(ref.index[0]).subs(subs)),) for ref, _ in affine]
-            kernel.diag("SR108", f"`{name}`: linearized index is not provably injective; the count is "
-                        "exact at the given sizes only, and its formula holds only there",
+            kernel.diag("SR117", f"`{name}`: linearized index is not provably injective; counted at the "
+                        "given sizes: the numbers are exact, the formula holds only at these sizes",
                         location_of(affine[0][0], affine[0][1]))
             return coords
         kernel.diag("SR108", f"`{name}`: linearized index is not provably injective; counting every "

@@ -1,0 +1,297 @@
+"""Instrument C kernels so that running them counts what they really do.
+
+Every floating `+ - * /` reports its precision as the C compiler decides it (`_Generic` on the
+result's type, not staticroof's own typing), every math-library call is counted by name, and every
+array element access reports its address and kind before it happens, with the right-hand side of
+an assignment evaluated before the store (so a first read is seen as first).  The access-level
+register rule is applied the way the analysis states it: a reference that does not change in its
+innermost enclosing loop counts once per execution of that loop, and identical references in one
+statement count once.  The output is C (GNU statement expressions, `__typeof__`), for gcc or clang.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from pycparser import c_ast, c_generator
+
+from .. import costs
+
+_ARITH = ("+", "-", "*", "/")
+
+
+@dataclass
+class Site:
+    key: str  # array text + index text + kind: identical references share it within a statement
+    hoisted: bool
+
+
+@dataclass
+class _Loop:
+    var: str
+    assigned: set  # names assigned or declared inside the loop (they change with it)
+    token: str  # C variable holding this loop execution's instance id
+
+
+@dataclass
+class Instrumenter:
+    specials: list = field(default_factory=list)  # site id -> function name
+    groups: dict = field(default_factory=dict)  # (statement id, key) -> group id
+    _names: itertools.count = field(default_factory=lambda: itertools.count(1))
+
+    def __post_init__(self):
+        self.gen = c_generator.CGenerator()
+        self.loops: list = []
+        self.stmt_token = "0"
+        self.stmt_id = 0
+
+    def fresh(self, base: str) -> str:
+        return f"__sr_{base}{next(self._names)}"
+
+    # -- functions -------------------------------------------------------------------------
+    def function(self, fn: c_ast.FuncDef, register: list | None = None) -> str:
+        """The instrumented definition of `fn`; `register` lists (name, rank, bytes) of the arrays to
+        register on entry (the traced kernel's pointer parameters and file-scope arrays)."""
+        head = self.gen.visit(fn.decl)
+        body = []
+        for name, rank, nbytes in register or []:
+            elem = name + "[0]" * rank
+            body.append(f'__sr_register("{name}", (void *){name}, sizeof({elem}), {nbytes}, __SR_FILL({elem}));')
+        body += [self.stmt(s) for s in (fn.body.block_items or [])]
+        return head + "\n{\n" + "\n".join(body) + "\n}\n"
+
+    # -- statements ------------------------------------------------------------------------
+    def stmt(self, node) -> str:
+        if node is None:
+            return ";"
+        if isinstance(node, c_ast.Compound):
+            return "{\n" + "\n".join(self.stmt(s) for s in (node.block_items or [])) + "\n}"
+        if isinstance(node, c_ast.For):
+            return self.loop(node)
+        if isinstance(node, (c_ast.While, c_ast.DoWhile)):
+            return self.loop(node)
+        if isinstance(node, c_ast.If):
+            return self.with_statement(lambda: f"if ({self.expr(node.cond)}) {self.stmt(node.iftrue)}"
+                                       + (f" else {self.stmt(node.iffalse)}" if node.iffalse else ""))
+        if isinstance(node, c_ast.Return):
+            return self.with_statement(lambda: f"return {self.expr(node.expr)};" if node.expr else "return;")
+        if isinstance(node, (c_ast.Break, c_ast.Continue, c_ast.EmptyStatement, c_ast.Pragma)):
+            return self.gen.visit(node) + (";" if isinstance(node, (c_ast.Break, c_ast.Continue)) else "")
+        if isinstance(node, c_ast.Decl):
+            return self.with_statement(lambda: self.decl(node), wrap_block=False)
+        if isinstance(node, c_ast.DeclList):
+            return "\n".join(self.stmt(d) for d in node.decls)
+        if isinstance(node, c_ast.Typedef):
+            return self.gen.visit(node) + ";"
+        return self.with_statement(lambda: self.expr(node) + ";")
+
+    def with_statement(self, make, wrap_block=True) -> str:
+        """A source statement: its accesses share one instance id (for the identical-reference rule)."""
+        saved = self.stmt_token, self.stmt_id
+        self.stmt_id = next(self._names)
+        token = self.fresh("s")
+        self.stmt_token = token
+        try:
+            body = make()
+        finally:
+            self.stmt_token, self.stmt_id = saved
+        if token not in body:
+            return body
+        # the token must be visible to the statement: declared just before it (a declaration stays
+        # in its block so that what it declares stays in scope)
+        if wrap_block:
+            return f"{{ long {token} = __sr_next(); {body} }}"
+        return f"long {token} = __sr_next(); {body}"
+
+    def decl(self, d: c_ast.Decl) -> str:
+        if d.init is None or isinstance(d.init, c_ast.InitList):
+            return self.gen.visit(d) + ";"
+        saved = d.init
+        d.init = c_ast.ID("__SR_INIT__")
+        text = self.gen.visit(d)
+        d.init = saved
+        return text.replace("__SR_INIT__", self.expr(saved)) + ";"
+
+    def loop(self, node) -> str:
+        token = self.fresh("l")
+        var = None
+        if isinstance(node, c_ast.For) and isinstance(node.next, (c_ast.UnaryOp, c_ast.Assignment)):
+            target = node.next.expr if isinstance(node.next, c_ast.UnaryOp) else node.next.lvalue
+            var = target.name if isinstance(target, c_ast.ID) else None
+        assigned = _names_changed(node.stmt)
+        self.loops.append(_Loop(var or "", assigned, token))
+        try:
+            if isinstance(node, c_ast.For):
+                init = ""
+                if isinstance(node.init, c_ast.DeclList):
+                    init = " ".join(self.decl(d) for d in node.init.decls)
+                elif node.init is not None:
+                    init = self.expr(node.init) + ";"
+                else:
+                    init = ";"
+                cond = self.expr(node.cond) if node.cond is not None else ""
+                nxt = self.expr(node.next) if node.next is not None else ""
+                text = f"for ({init} {cond}; {nxt}) {self.stmt(node.stmt)}"
+            elif isinstance(node, c_ast.While):
+                text = f"while ({self.expr(node.cond)}) {self.stmt(node.stmt)}"
+            else:
+                text = f"do {self.stmt(node.stmt)} while ({self.expr(node.cond)});"
+        finally:
+            self.loops.pop()
+        return f"{{ long {token} = __sr_next();\n{text}\n}}"
+
+    # -- expressions -----------------------------------------------------------------------
+    def expr(self, node) -> str:
+        if node is None:
+            return ""
+        if isinstance(node, c_ast.ArrayRef) or (isinstance(node, c_ast.UnaryOp) and node.op == "*"):
+            return f"(*{self.access(node, 0)})"
+        if isinstance(node, c_ast.Assignment):
+            return self.assignment(node)
+        if isinstance(node, c_ast.BinaryOp):
+            a, b = self.expr(node.left), self.expr(node.right)
+            text = f"(({a}) {node.op} ({b}))"
+            return self.counted(text) if node.op in _ARITH else text
+        if isinstance(node, c_ast.UnaryOp):
+            return self.unary(node)
+        if isinstance(node, c_ast.FuncCall):
+            return self.call(node)
+        if isinstance(node, c_ast.TernaryOp):
+            return f"(({self.expr(node.cond)}) ? ({self.expr(node.iftrue)}) : ({self.expr(node.iffalse)}))"
+        if isinstance(node, c_ast.Cast):
+            return f"(({self.gen.visit(node.to_type)})({self.expr(node.expr)}))"
+        if isinstance(node, c_ast.ExprList):
+            return "(" + ", ".join(self.expr(e) for e in node.exprs) + ")"
+        return self.gen.visit(node)
+
+    def counted(self, text: str) -> str:
+        v = self.fresh("v")
+        return f"({{ __typeof__({text}) {v} = {text}; __sr_flop(__SR_PREC({v}), 1); {v}; }})"
+
+    def address(self, node) -> str:
+        """The address of an array element, its index expressions evaluated (and their reads traced)."""
+        if isinstance(node, c_ast.ArrayRef):
+            return f"(&({self.expr_base(node.name)})[{self.expr(node.subscript)}])"
+        return f"({self.expr(node.expr)})"  # `*p`
+
+    def expr_base(self, node) -> str:
+        # the base of a subscript chain is an address, not an element read
+        if isinstance(node, c_ast.ArrayRef):
+            return f"({self.expr_base(node.name)})[{self.expr(node.subscript)}]"
+        return self.expr(node)
+
+    def site(self, node, kind: int) -> tuple[int, str]:
+        """(group id, token variable) for the register and identical-reference rules."""
+        key = self.gen.visit(node) + ("/w" if kind else "/r")
+        inner = self.loops[-1] if self.loops else None
+        if inner is not None and not (_names_used(node) & (inner.assigned | {inner.var})):
+            group_key, token = (inner.token, self.stmt_id, key), inner.token  # once per loop execution
+        else:
+            group_key, token = (self.stmt_id, key), self.stmt_token
+        group = self.groups.setdefault(group_key, len(self.groups))
+        return group, token
+
+    def access(self, node, kind: int) -> str:
+        addr = self.address(node)
+        group, token = self.site(node, kind)
+        return f"((__typeof__({addr}))__sr_access((void *){addr}, sizeof(*{addr}), {kind}, {group}, {token}))"
+
+    def assignment(self, node: c_ast.Assignment) -> str:
+        lv = node.lvalue
+        is_mem = isinstance(lv, c_ast.ArrayRef) or (isinstance(lv, c_ast.UnaryOp) and lv.op == "*")
+        rhs = self.expr(node.rvalue)
+        r = self.fresh("r")
+        if node.op == "=":
+            if not is_mem:
+                return f"({self.gen.visit(lv)} = {rhs})"
+            return f"({{ __typeof__({self.gen.visit(lv)}) {r} = {rhs}; *{self.access(lv, 1)} = {r}; }})"
+        op = node.op[:-1]
+        if not is_mem:
+            target = self.gen.visit(lv)
+            value = f"(({target}) {op} ({r}))"
+            value = self.counted(value) if op in _ARITH else value
+            return f"({{ __typeof__({rhs}) {r} = {rhs}; {target} = {value}; }})"
+        p, o = self.fresh("p"), self.fresh("o")
+        addr = self.address(lv)
+        g_r, t_r = self.site(lv, 0)
+        g_w, t_w = self.site(lv, 1)
+        value = f"(({o}) {op} ({r}))"
+        value = self.counted(value) if op in _ARITH else value
+        return (f"({{ __typeof__({rhs}) {r} = {rhs}; __typeof__({addr}) {p} = {addr}; "
+                f"__typeof__(*{p}) {o} = *(__typeof__({p}))__sr_access((void *){p}, sizeof(*{p}), 0, {g_r}, {t_r}); "
+                f"*(__typeof__({p}))__sr_access((void *){p}, sizeof(*{p}), 1, {g_w}, {t_w}) = {value}; }})")
+
+    def unary(self, node: c_ast.UnaryOp) -> str:
+        op = node.op
+        if op in ("++", "--", "p++", "p--"):
+            target = node.expr
+            sign = "+" if "+" in op else "-"
+            if isinstance(target, c_ast.ArrayRef) or (isinstance(target, c_ast.UnaryOp) and target.op == "*"):
+                p, o = self.fresh("p"), self.fresh("o")
+                addr = self.address(target)
+                g_r, t_r = self.site(target, 0)
+                g_w, t_w = self.site(target, 1)
+                result = o if op.startswith("p") else f"({o} {sign} 1)"
+                return (f"({{ __typeof__({addr}) {p} = {addr}; "
+                        f"__typeof__(*{p}) {o} = *(__typeof__({p}))__sr_access((void *){p}, sizeof(*{p}), 0, {g_r}, {t_r}); "
+                        f"__sr_flop(__SR_PREC({o}), 1); "
+                        f"*(__typeof__({p}))__sr_access((void *){p}, sizeof(*{p}), 1, {g_w}, {t_w}) = {o} {sign} 1; {result}; }})")
+            text = self.gen.visit(target)
+            c_op = op[1:] if op.startswith("p") else op
+            expr = f"{text}{c_op}" if op.startswith("p") else f"{c_op}{text}"
+            return f"({{ __sr_flop(__SR_PREC({text}), 1); {expr}; }})"
+        if op == "&":
+            inner = node.expr
+            if isinstance(inner, c_ast.ArrayRef):
+                return self.address(inner)
+            return f"(&{self.expr(inner)})" if not isinstance(inner, c_ast.ID) else f"(&{inner.name})"
+        if op == "sizeof":
+            return self.gen.visit(node)
+        return f"({op}({self.expr(node.expr)}))"
+
+    def call(self, node: c_ast.FuncCall) -> str:
+        name = node.name.name if isinstance(node.name, c_ast.ID) else None
+        args = ", ".join(self.expr(a) for a in (node.args.exprs if node.args else []))
+        text = f"{self.gen.visit(node.name)}({args})"
+        entry = costs.classify(name) if name else None
+        if entry is None or entry["kind"] == "free":
+            return text
+        v = self.fresh("v")
+        if entry["kind"] == "fma":
+            return f"({{ __typeof__({text}) {v} = {text}; __sr_flop(__SR_PREC({v}), {entry['flops']}); {v}; }})"
+        site = len(self.specials)
+        self.specials.append(name)
+        return f"({{ __typeof__({text}) {v} = {text}; __sr_special({site}, __SR_PREC({v})); {v}; }})"
+
+
+def _names_used(node) -> set:
+    out = set()
+
+    def visit(n):
+        if isinstance(n, c_ast.ID):
+            out.add(n.name)
+        for _, child in n.children():
+            visit(child)
+
+    visit(node)
+    return out
+
+
+def _names_changed(node) -> set:
+    """Names assigned, incremented or declared anywhere under `node`."""
+    out = set()
+
+    def visit(n):
+        if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID):
+            out.add(n.lvalue.name)
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--") and isinstance(n.expr, c_ast.ID):
+            out.add(n.expr.name)
+        elif isinstance(n, c_ast.Decl) and n.name:
+            out.add(n.name)
+        for _, child in n.children():
+            visit(child)
+
+    if node is not None:
+        visit(node)
+    return out

@@ -1,0 +1,98 @@
+/* staticroof trace runtime (see runtime.h).  Elements are identified by their address inside
+ * the arrays the kernel registered; accesses elsewhere (locals, the stack) are not DRAM. */
+#include "runtime.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ARRAYS 64
+#define MAX_GROUPS 65536
+
+typedef struct {
+    const char *name;
+    char *base;
+    size_t elem, bytes;
+    unsigned char *state;   /* 0 untouched, 1 first access was a read, 2 first access was a write */
+    unsigned char *written;
+    long loads, stores;
+} array_t;
+
+static array_t arrays[MAX_ARRAYS];
+static int n_arrays;
+static long flops[3];
+static long special_calls[4096][3];
+static long group_last[MAX_GROUPS][2];
+static long counter;
+
+long __sr_next(void) { return ++counter; }
+
+void __sr_flop(int precision, long n) {
+    if (precision >= 0) flops[precision] += n;
+}
+
+void __sr_special(int site, int precision) {
+    if (precision >= 0 && site < 4096) special_calls[site][precision] += 1;
+}
+
+static unsigned long rng = 88172645463325252UL;
+static unsigned long next_random(void) {
+    rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
+    return rng;
+}
+
+void __sr_register(const char *name, void *base, unsigned long elem, unsigned long bytes, int fill) {
+    for (int k = 0; k < n_arrays; k++)
+        if (arrays[k].base == (char *)base) return;
+    if (n_arrays == MAX_ARRAYS || elem == 0) return;
+    array_t *a = &arrays[n_arrays++];
+    a->name = name; a->base = base; a->elem = elem; a->bytes = bytes;
+    a->state = calloc(bytes / elem + 1, 1);
+    a->written = calloc(bytes / elem + 1, 1);
+    size_t n = bytes / elem;
+    for (size_t i = 0; i < n; i++) {   /* random values, never zero */
+        double r = 0.5 + (double)(next_random() % 1000003) / 1000003.0;
+        if (fill == 1) ((double *)base)[i] = r;
+        else if (fill == 2) ((float *)base)[i] = (float)r;
+        else if (fill == 3) ((_Float16 *)base)[i] = (_Float16)r;
+        else if (elem == 4) ((int *)base)[i] = 1 + (int)(next_random() % 7);
+        else if (elem == 8) ((long *)base)[i] = 1 + (long)(next_random() % 7);
+    }
+}
+
+void *__sr_access(void *p, unsigned long size, int kind, long group, long token) {
+    char *c = p;
+    for (int k = 0; k < n_arrays; k++) {
+        array_t *a = &arrays[k];
+        if (c < a->base || c >= a->base + a->bytes) continue;
+        if (size > 64) return p;      /* a whole row (`A[i]` of a 2-D array), not an element */
+        int counted = 1;
+        if (group >= 0 && group < MAX_GROUPS) {
+            if (group_last[group][kind] == token) counted = 0;
+            else group_last[group][kind] = token;
+        }
+        if (counted) { if (kind) a->stores++; else a->loads++; }
+        for (size_t off = 0; off < size; off += a->elem) {
+            size_t e = (size_t)(c + off - a->base) / a->elem;
+            if (a->state[e] == 0) a->state[e] = kind ? 2 : 1;
+            if (kind) a->written[e] = 1;
+        }
+        /* a vector access moves size/elem elements: count them as that many accesses */
+        if (counted && size > a->elem) { if (kind) a->stores += size / a->elem - 1; else a->loads += size / a->elem - 1; }
+        return p;
+    }
+    return p;
+}
+
+void __sr_report(void) {
+    static const char *names[3] = {"fp64", "fp32", "fp16"};
+    for (int p = 0; p < 3; p++) printf("flops %s %ld\n", names[p], flops[p]);
+    for (int s = 0; s < 4096; s++)
+        for (int p = 0; p < 3; p++)
+            if (special_calls[s][p]) printf("special %d %s %ld\n", s, names[p], special_calls[s][p]);
+    for (int k = 0; k < n_arrays; k++) {
+        array_t *a = &arrays[k];
+        long first_read = 0, written = 0, n = (long)(a->bytes / a->elem);
+        for (long e = 0; e < n; e++) { first_read += a->state[e] == 1; written += a->written[e]; }
+        printf("array %s %zu %ld %ld %ld %ld\n", a->name, a->elem, first_read, written, a->loads, a->stores);
+    }
+}

@@ -1,0 +1,17 @@
+/* staticroof trace runtime: the counters an instrumented kernel calls (see instrument.py).
+ * Compiled with the instrumented kernel and a generated driver; prints what ran at exit. */
+#ifndef STATICROOF_TRACE_RUNTIME_H
+#define STATICROOF_TRACE_RUNTIME_H
+
+
+void __sr_flop(int precision, long n);           /* precision: 0 fp64, 1 fp32, 2 fp16, -1 none */
+void __sr_special(int site, int precision);      /* one call of a special function */
+void *__sr_access(void *p, unsigned long size, int kind, long group, long token); /* kind 0 read, 1 write */
+long __sr_next(void);                            /* a fresh statement/loop instance id */
+void __sr_register(const char *name, void *base, unsigned long elem, unsigned long bytes, int fill);
+void __sr_report(void);
+
+/* the precision of an expression's type, decided by the C compiler (independent of staticroof) */
+#define __SR_PREC(v) _Generic((v), double: 0, long double: 0, float: 1, _Float16: 2, default: -1)
+#define __SR_FILL(v) _Generic((v), double: 1, long double: 1, float: 2, _Float16: 3, default: 0)
+#endif

@@ -1,0 +1,546 @@
+"""The machine database and roofline placement, against hand-derived numbers.
+
+Every expectation is worked out by hand in the comments; the peaks and bandwidths are the
+vendors' published figures (see staticroof/roofline/machines.toml for the sources).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+
+from staticroof.roofline import (
+    PEAK_KEYS,
+    Machine,
+    MachineError,
+    choose_roof,
+    dominant_precision,
+    get,
+    load_database,
+    mixed_shares,
+    plain,
+    position,
+    position_from_intensity,
+    to_json,
+)
+
+
+@pytest.fixture(scope="module")
+def db():
+    return load_database()
+
+
+def rel(a, b):
+    return abs(float(a) - float(b)) / abs(float(b))
+
+
+# ---------------------------------------------------------------------------------------------
+# Ridge points: peak / bandwidth
+
+
+def test_ridge_a100_fp32_via_alias(db):
+    a100 = get("a100", db)
+    assert a100.name == "a100-80gb-sxm"
+    # 19.5e12 FLOP/s / 2.039e12 B/s = 9.5635 FLOP/B  (datasheet, A100 80GB SXM)
+    assert a100.ridge("fp32") == pytest.approx(19.5e12 / 2.039e12, rel=1e-12)
+    # the rounded reference 19.5 / 2.0 = 9.75 is within 2% (9.5635 / 9.75 = 0.981)
+    assert rel(a100.ridge("fp32"), 9.75) < 0.02
+
+
+def test_ridge_a100_fp16_tensor_via_alias(db):
+    # 312e12 / 2.039e12 = 153.02 FLOP/B; reference 312 / 2.0 = 156 (153.02 / 156 = 0.981)
+    r = get("a100", db).ridge("fp16_tensor")
+    assert r == pytest.approx(312e12 / 2.039e12, rel=1e-12)
+    assert rel(r, 156) < 0.02
+
+
+def test_ridge_h100_sxm_bf16_tensor(db):
+    # 989.4e12 / 3.35e12 = 295.34 FLOP/B
+    r = get("h100-sxm", db).ridge("bf16_tensor")
+    assert r == pytest.approx(989.4e12 / 3.35e12, rel=1e-12)
+    assert rel(r, 295) < 0.02
+
+
+def test_ridge_v100_fp16_tensor(db):
+    # 125e12 / 900e9 = 138.89 FLOP/B
+    r = get("v100", db).ridge("fp16_tensor")
+    assert r == pytest.approx(125e12 / 900e9, rel=1e-12)
+    assert rel(r, 139) < 0.02
+
+
+def test_ridge_tpu_v5e_bf16(db):
+    # 197e12 / 819e9 = 240.54 FLOP/B
+    r = get("tpu-v5e", db).ridge("bf16_tensor")
+    assert r == pytest.approx(197e12 / 819e9, rel=1e-12)
+    assert rel(r, 240) < 0.02
+
+
+def test_a100_40gb_is_a_separate_part(db):
+    # A100 40GB SXM: 1,555 GB/s, so its fp32 ridge is 19.5e12 / 1.555e12 = 12.54 FLOP/B
+    m = get("a100-40gb", db)
+    assert m.name == "a100-40gb-sxm"
+    assert m.bandwidth == 1_555_000_000_000
+    assert m.ridge("fp32") == pytest.approx(12.54, abs=0.01)
+
+
+def test_ridge_of_a_missing_roof_names_what_exists(db):
+    with pytest.raises(MachineError, match=r"l4 has no fp64_tensor roof; it has: fp64, fp32, fp16, "
+                                           r"tf32_tensor, fp16_tensor, bf16_tensor, fp8_tensor"):
+        get("l4", db).ridge("fp64_tensor")
+
+
+# ---------------------------------------------------------------------------------------------
+# The shipped database
+
+
+REQUIRED = ["v100-sxm2-32gb", "a100-40gb-sxm", "a100-80gb-sxm", "h100-sxm", "h100-pcie", "h200-sxm",
+            "b200", "l4", "l40s", "rtx-4090", "mi250x", "mi300x", "tpu-v5e", "epyc-9654",
+            "xeon-8480-plus"]
+
+
+def test_required_machines_are_shipped(db):
+    for name in REQUIRED:
+        assert name in db, name
+
+
+def test_every_machine_is_sourced_and_positive(db):
+    for m in db.values():
+        assert re.fullmatch(r"[a-z0-9][a-z0-9-]*", m.name), m.name
+        assert m.source.strip(), m.name
+        assert m.description.strip(), m.name
+        assert m.bandwidth > 0, m.name
+        assert m.peaks, m.name
+        assert set(m.peaks) <= set(PEAK_KEYS), m.name
+        for k, v in m.peaks.items():
+            assert isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0, (m.name, k)
+        for k in ("l2_bytes", "smem_bytes_per_sm", "sms"):
+            v = getattr(m, k)
+            assert v is None or (isinstance(v, int) and v > 0), (m.name, k)
+        for k in m.notes:
+            assert k in PEAK_KEYS + ("bandwidth", "l2_bytes", "smem_bytes_per_sm", "sms"), (m.name, k)
+        # an fp32 roof everywhere except the TPU, whose only published roof is bf16 on the MXU
+        if m.name == "tpu-v5e":
+            assert set(m.peaks) == {"bf16_tensor"}
+        else:
+            assert "fp32" in m.peaks, m.name
+
+
+def test_peaks_are_dense_plain_flops(db):
+    # Plain FLOP/s, not TFLOP/s: every GPU peak is above 1e11, every bandwidth above 1e11 B/s.
+    for m in db.values():
+        assert m.bandwidth > 1e11, m.name
+        for k, v in m.peaks.items():
+            assert v > 1e11, (m.name, k)
+    # Dense, not sparse: H100 SXM FP16 tensor is 989.4 TFLOPS (1,979 on the datasheet is sparse).
+    assert get("h100", db).peaks["fp16_tensor"] == 989_400_000_000_000
+    # L40S: 362.05 dense (733 with sparsity); L4: 242 / 2 = 121.
+    assert get("l40s", db).peaks["bf16_tensor"] == 362_050_000_000_000
+    assert get("l4", db).peaks["fp16_tensor"] == 121_000_000_000_000
+
+
+def test_integral_numbers_are_exact_ints(db):
+    # 19.5e12 in TOML is the float 19500000000000.0; the loader keeps it as the int, so that
+    # placements with integer W and Q stay exact Fractions.
+    a = get("a100", db)
+    assert a.peaks["fp32"] == 19_500_000_000_000 and type(a.peaks["fp32"]) is int
+    assert a.bandwidth == 2_039_000_000_000 and type(a.bandwidth) is int
+
+
+def test_cpu_peaks_are_cores_times_clock_times_flops_per_cycle(db):
+    # EPYC 9654: 96 cores x 2.4 GHz x 16 FP64 FLOPs/cycle (two 256-bit FMA pipes: 2 x 4 x 2)
+    genoa = get("genoa", db)
+    assert genoa.peaks["fp64"] == 96 * 2_400_000_000 * 16 == 3_686_400_000_000
+    assert genoa.peaks["fp32"] == 2 * genoa.peaks["fp64"]
+    # 12 channels x 8 B x 4.8e9 transfers/s = 460.8 GB/s
+    assert genoa.bandwidth == 12 * 8 * 4_800_000_000
+    # Xeon 8480+: 56 cores x 2.0 GHz x 32 FP64 FLOPs/cycle (two 512-bit FMA units: 2 x 8 x 2)
+    spr = get("sapphire-rapids", db)
+    assert spr.peaks["fp64"] == 56 * 2_000_000_000 * 32 == 3_584_000_000_000
+    assert spr.peaks["fp32"] == 2 * spr.peaks["fp64"]
+    assert spr.bandwidth == 8 * 8 * 4_800_000_000
+    assert "computed" in spr.source and "computed" in genoa.source
+
+
+def test_aliases_resolve_case_insensitively(db):
+    assert get("A100", db) is get("a100-80gb-sxm", db)
+    assert get(" h100 ", db).name == "h100-sxm"
+    assert get("xeon-8480+", db).name == "xeon-8480-plus"
+    # no alias is shared between machines
+    seen = {}
+    for m in db.values():
+        for a in (m.name, *m.aliases):
+            assert a not in seen, (a, m.name, seen.get(a))
+            seen[a] = m.name
+
+
+def test_unknown_machine_lists_valid_names_sorted(db):
+    with pytest.raises(MachineError) as e:
+        get("a1000", db)
+    msg = str(e.value)
+    assert "unknown machine 'a1000'" in msg
+    names = msg.split("valid names: ")[1].split(" (aliases")[0].split(", ")
+    assert names == sorted(db)
+    assert "a100-80gb-sxm" in names and "tpu-v5e" in names
+    assert "aliases: " in msg and "a100" in msg.split("aliases: ")[1]
+
+
+# ---------------------------------------------------------------------------------------------
+# Placing kernels
+
+
+def test_saxpy_is_memory_bound_on_a100(db):
+    a = get("a100", db)
+    # SAXPY at n = 1e6: W = 2n = 2e6 FLOP, Q = 12n = 1.2e7 B, I = 1/6 FLOP/B
+    r = position(2 * 10**6, 12 * 10**6, a.peaks["fp32"], a.bandwidth)
+    assert r["intensity"] == Fraction(1, 6)
+    assert r["ridge"] == Fraction(19_500, 2_039)  # 19.5e12 / 2.039e12
+    assert r["bound"] == "memory"  # 1/6 < 9.56
+    # attainable = bandwidth * I = 2.039e12 / 6 = 339.8 GFLOP/s (the brief's 2.0e12/6 within 2%)
+    assert r["attainable"] == Fraction(2_039_000_000_000, 6)
+    assert rel(r["attainable"], 2.0e12 / 6) < 0.02
+    # fraction of peak = (2.039e12/6) / 19.5e12 = 2039 / 117000 = 1.74%
+    assert r["fraction_of_peak"] == Fraction(2039, 117_000)
+    # time floor: Q/bandwidth = 1.2e7 / 2.039e12 = 5.885 us dominates W/peak = 2e6/19.5e12 = 0.103 us
+    assert r["time_floor"] == Fraction(12 * 10**6, 2_039_000_000_000)
+    assert r["time_no_overlap"] == Fraction(2 * 10**6, 19_500_000_000_000) + Fraction(12 * 10**6, 2_039_000_000_000)
+
+
+def test_saxpy_from_intensity_alone(db):
+    # Unknown n: I = 1/6 is still known; the times are not.
+    a = get("a100", db)
+    r = position(None, None, a.peaks["fp32"], a.bandwidth, intensity=Fraction(1, 6))
+    assert r["bound"] == "memory" and r["attainable"] == Fraction(2_039_000_000_000, 6)
+    assert r["time_floor"] is None and r["time_no_overlap"] is None
+    assert position_from_intensity(Fraction(1, 6), a.peaks["fp32"], a.bandwidth) == r
+
+
+def test_unknown_everything_keeps_only_the_ridge(db):
+    a = get("a100", db)
+    r = position(None, None, a.peaks["fp32"], a.bandwidth)
+    assert r == {"intensity": None, "ridge": Fraction(19_500, 2_039), "attainable": None, "bound": None,
+                 "fraction_of_peak": None, "time_floor": None, "time_no_overlap": None}
+
+
+GEMM_N = 1024
+GEMM_W = 2 * GEMM_N**3  # 2,147,483,648 FLOP
+GEMM_Q = 12 * GEMM_N**2  # 12,582,912 B (A and B read, C written, 4 bytes each)
+
+
+def test_gemm_1024_is_compute_bound_on_a100(db):
+    a = get("a100", db)
+    r = position(GEMM_W, GEMM_Q, a.peaks["fp32"], a.bandwidth)
+    # I = 2N^3 / 12N^2 = N/6 = 1024/6 = 170.67 FLOP/B > ridge 9.56
+    assert r["intensity"] == Fraction(1024, 6)
+    assert r["bound"] == "compute"
+    assert r["attainable"] == 19_500_000_000_000 == a.peaks["fp32"]
+    assert r["fraction_of_peak"] == 1
+
+
+def test_gemm_1024_times_on_a100(db):
+    a = get("a100", db)
+    r = position(GEMM_W, GEMM_Q, a.peaks["fp32"], a.bandwidth)
+    # W/peak = 2 * 1024^3 / 19.5e12 = 110.1 us; Q/bandwidth = 12 * 1024^2 / 2.039e12 = 6.17 us
+    t_compute = Fraction(2 * 1024**3, 19_500_000_000_000)
+    t_memory = Fraction(12 * 1024**2, 2_039_000_000_000)
+    assert r["time_floor"] == t_compute  # max of the two
+    assert float(r["time_floor"]) == pytest.approx(1.10127e-4, rel=1e-4)
+    # no overlap: 110.127 us + 6.171 us = 116.298 us
+    assert r["time_no_overlap"] == t_compute + t_memory
+    assert float(r["time_no_overlap"]) == pytest.approx(1.16298e-4, rel=1e-4)
+
+
+def test_ridge_boundary_is_compute_bound():
+    # I exactly at the ridge (peak 100, bandwidth 10: ridge 10): compute-bound, attainable = peak
+    r = position(100, 10, 100, 10)
+    assert r["intensity"] == 10 and r["ridge"] == 10 and r["bound"] == "compute" and r["attainable"] == 100
+
+
+def test_floats_and_degenerate_inputs():
+    r = position(2e6, 1.2e7, 19.5e12, 2.039e12)  # floats in, floats out
+    assert isinstance(r["intensity"], float) and r["bound"] == "memory"
+    assert r["attainable"] == pytest.approx(2.039e12 / 6)
+    # no DRAM traffic: infinite intensity, compute-bound at peak, time W/peak
+    r = position(1000, 0, 100, 10)
+    assert r["intensity"] == float("inf") and r["bound"] == "compute" and r["attainable"] == 100
+    assert r["time_floor"] == 10 and r["time_no_overlap"] == 10
+    # no work at all: no intensity, zero time
+    r = position(0, 0, 100, 10)
+    assert r["intensity"] is None and r["bound"] is None and r["time_floor"] == 0
+    # pure copy: I = 0, memory-bound, attains nothing
+    r = position(0, 80, 100, 10)
+    assert r["intensity"] == 0 and r["bound"] == "memory" and r["attainable"] == 0 and r["time_floor"] == 8
+    with pytest.raises(ValueError):
+        position(-1, 10, 100, 10)
+    with pytest.raises(TypeError):
+        position("many", 10, 100, 10)
+
+
+def test_sympy_numbers_are_accepted():
+    sympy = pytest.importorskip("sympy")
+    r = position(sympy.Integer(2 * 10**6), sympy.Integer(12 * 10**6), 100, 10)
+    assert r["intensity"] == Fraction(1, 6)
+    r = position(None, None, 100, 10, intensity=sympy.Rational(1, 6))
+    assert r["intensity"] == Fraction(1, 6) and r["attainable"] == Fraction(10, 6)
+
+
+def test_plain_is_json_ready(db):
+    a = get("a100", db)
+    r = plain(position(GEMM_W, GEMM_Q, a.peaks["fp32"], a.bandwidth))
+    json.dumps(r)
+    assert r["attainable"] == 19_500_000_000_000 and r["fraction_of_peak"] == 1
+    assert r["intensity"] == pytest.approx(170.6667, rel=1e-6)
+
+
+# ---------------------------------------------------------------------------------------------
+# Choosing the roof
+
+
+def test_choose_roof_defaults_to_cores(db):
+    a = get("a100", db)
+    assert choose_roof(a, {"fp32": 100}, None) == ("fp32", "fp32", 19_500_000_000_000)
+    assert choose_roof(a, {"fp32": 100}, "cuda") == ("fp32", "fp32", 19_500_000_000_000)
+    assert choose_roof(a, {"fp64": 100}, None) == ("fp64", "fp64", 9_700_000_000_000)
+
+
+def test_choose_roof_tensor_unit(db):
+    a = get("a100", db)
+    # fp32 on tensor cores is TF32
+    assert choose_roof(a, {"fp32": 1}, "tensor") == ("tf32_tensor", "fp32", 156_000_000_000_000)
+    assert choose_roof(a, {"fp16": 1}, "tensor") == ("fp16_tensor", "fp16", 312_000_000_000_000)
+    assert choose_roof(a, {"bf16": 1}, "tensor") == ("bf16_tensor", "bf16", 312_000_000_000_000)
+    assert choose_roof(a, {"fp64": 1}, "tensor") == ("fp64_tensor", "fp64", 19_500_000_000_000)
+    h = get("h100", db)
+    assert choose_roof(h, {"fp8": 1}, "tensor") == ("fp8_tensor", "fp8", 1_978_900_000_000_000)
+
+
+def test_choose_roof_fp16_on_cores(db):
+    # fp16 on the cores: its own rate where the machine has one (A100: 78 TFLOPS) ...
+    assert choose_roof(get("a100", db), {"fp16": 1}, None) == ("fp16", "fp16", 78_000_000_000_000)
+    # ... else fp32 (Genoa has no fp16 vector rate in the database)
+    assert choose_roof(get("genoa", db), {"fp16": 1}, None)[0] == "fp32"
+    # bf16 and fp8 on the cores run as fp32
+    assert choose_roof(get("a100", db), {"bf16": 1}, "cuda")[0] == "fp32"
+    assert choose_roof(get("h100", db), {"fp8": 1}, "cuda")[0] == "fp32"
+
+
+def test_choose_roof_dominant_precision_by_flops(db):
+    a = get("a100", db)
+    # 2 fp64 FLOPs against 10 fp32 FLOPs: fp32 dominates
+    assert choose_roof(a, {"fp64": 2, "fp32": 10}, None)[:2] == ("fp32", "fp32")
+    assert choose_roof(a, {"fp64": 20, "fp32": 10}, None)[:2] == ("fp64", "fp64")
+    # ties go to the wider precision; unknown counts lose to known ones
+    assert dominant_precision({"fp32": 5, "fp16": 5}) == "fp32"
+    assert dominant_precision({"fp64": None, "fp16": 5}) == "fp16"
+    assert dominant_precision({"fp16": None, "fp64": None}) == "fp64"
+    # no floating-point work at all (a copy kernel): the fp32 roof
+    assert dominant_precision({}) == "fp32"
+    assert dominant_precision({"fp32": 0}) == "fp32"
+    with pytest.raises(ValueError, match="valid precisions: fp64, fp32, fp16, bf16, fp8"):
+        dominant_precision({"int8": 3})
+
+
+def test_choose_roof_missing_roof_error(db):
+    with pytest.raises(MachineError, match=r"^l4 has no fp64_tensor roof; it has: fp64, fp32"):
+        choose_roof(get("l4", db), {"fp64": 1}, "tensor")
+    with pytest.raises(MachineError, match=r"v100-sxm2-32gb has no bf16_tensor roof"):
+        choose_roof(get("v100", db), {"bf16": 1}, "tensor")
+
+
+def test_choose_roof_unknown_unit(db):
+    with pytest.raises(MachineError, match=r"unknown unit 'matrix'; valid units: cuda, tensor"):
+        choose_roof(get("a100", db), {"fp32": 1}, "matrix")
+
+
+def test_choose_roof_tpu_defaults_to_the_mxu(db):
+    # The TPU has no core/vector roof at all: the default unit is its matrix unit.
+    assert choose_roof(get("tpu-v5e", db), {"bf16": 1}, None) == ("bf16_tensor", "bf16", 197_000_000_000_000)
+    with pytest.raises(MachineError, match="tpu-v5e has no fp32 roof; it has: bf16_tensor"):
+        choose_roof(get("tpu-v5e", db), {"fp32": 1}, "cuda")
+
+
+def test_mixed_shares():
+    # 30 fp64 + 90 fp32 = 120 FLOPs: 1/4 and 3/4
+    assert mixed_shares({"fp64": 30, "fp32": 90}) == {"fp64": Fraction(1, 4), "fp32": Fraction(3, 4)}
+    assert mixed_shares({"fp32": 7}) == {"fp32": 1}
+    assert mixed_shares({"fp32": 7, "fp16": None}) == {"fp32": None, "fp16": None}
+    assert mixed_shares({"fp32": 0}) == {"fp32": None}
+    assert mixed_shares({}) == {}
+
+
+# ---------------------------------------------------------------------------------------------
+# User machine files and pyproject overrides
+
+
+def write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def test_machine_file_unknown_key(tmp_path):
+    f = write(tmp_path, "mine.toml", "[machines.a100]\nbandwith = 1.5e12\n")
+    with pytest.raises(MachineError) as e:
+        load_database(extra_files=[f])
+    msg = str(e.value)
+    assert str(f) in msg and "a100" in msg and "'bandwith'" in msg
+    assert "valid keys: aliases, bandwidth, bf16_tensor" in msg
+
+
+def test_machine_file_negative_bandwidth(tmp_path):
+    f = write(tmp_path, "neg.toml", "[machines.gpu-x]\nfp32 = 1e12\nbandwidth = -5e11\n")
+    with pytest.raises(MachineError) as e:
+        load_database(extra_files=[f])
+    msg = str(e.value)
+    assert str(f) in msg and "gpu-x" in msg and "'bandwidth'" in msg and "positive" in msg
+
+
+def test_machine_file_missing_peaks(tmp_path):
+    f = write(tmp_path, "nopeak.toml", "[machines.gpu-y]\nbandwidth = 1e12\n")
+    with pytest.raises(MachineError) as e:
+        load_database(extra_files=[f])
+    msg = str(e.value)
+    assert str(f) in msg and "gpu-y" in msg and "is a new machine and lacks a peak" in msg
+    assert "fp64, fp32, fp16, fp64_tensor" in msg
+
+
+def test_machine_file_missing_bandwidth(tmp_path):
+    f = write(tmp_path, "nobw.toml", "[machines.gpu-z]\nfp32 = 1e12\n")
+    with pytest.raises(MachineError, match=r"gpu-z'.*lacks field 'bandwidth'"):
+        load_database(extra_files=[f])
+
+
+@pytest.mark.parametrize("body, field", [
+    ('fp32 = "fast"', "'fp32'"),
+    ("fp32 = true", "'fp32'"),
+    ("fp32 = 0", "'fp32'"),
+    ("sms = 10.5", "'sms'"),
+    ("l2_bytes = -1", "'l2_bytes'"),
+    ('aliases = "x"', "'aliases'"),
+    ('notes.fp33 = "x"', "'notes.fp33'"),
+    ('aliases = ["h100"]', "'aliases'"),  # already the alias of another machine
+])
+def test_machine_file_bad_values(tmp_path, body, field):
+    f = write(tmp_path, "bad.toml", f"[machines.a100]\n{body}\n")
+    with pytest.raises(MachineError) as e:
+        load_database(extra_files=[f])
+    assert str(f) in str(e.value) and "a100" in str(e.value) and field in str(e.value)
+
+
+def test_machine_file_not_toml_or_missing(tmp_path):
+    f = write(tmp_path, "broken.toml", "[machines.a100\n")
+    with pytest.raises(MachineError, match="not valid TOML"):
+        load_database(extra_files=[f])
+    with pytest.raises(MachineError, match="cannot read machine file"):
+        load_database(extra_files=[tmp_path / "absent.toml"])
+    f = write(tmp_path, "top.toml", "[gpus.a100]\nfp32 = 1\n")
+    with pytest.raises(MachineError, match=r"unknown top-level key 'gpus'"):
+        load_database(extra_files=[f])
+
+
+def test_new_machine_from_machine_file(tmp_path):
+    # A made-up accelerator: 50 TFLOP/s fp32, 1.25 TB/s -> ridge 50e12 / 1.25e12 = 40 FLOP/B
+    f = write(tmp_path, "lab.toml", """
+[machines.lab-gpu]
+description = "our lab's accelerator"
+aliases = ["lab"]
+fp32 = 50e12
+fp16_tensor = 400e12
+bandwidth = 1.25e12
+sms = 64
+""")
+    db = load_database(extra_files=[f])
+    m = get("lab", db)
+    assert m.name == "lab-gpu" and m.ridge("fp32") == 40 and m.ridge("fp16_tensor") == 320
+    assert m.sms == 64 and m.l2_bytes is None
+    assert str(f) in m.source  # "user-defined in <file> [machines.lab-gpu]"
+    # SAXPY there: I = 1/6 < 40, attainable 1.25e12 / 6
+    r = position(2, 12, m.peaks["fp32"], m.bandwidth)
+    assert r["bound"] == "memory" and r["attainable"] == Fraction(1_250_000_000_000, 6)
+    # the shipped machines are still there
+    assert "a100-80gb-sxm" in db
+
+
+def test_pyproject_override_changes_the_ridge(tmp_path):
+    # Measured STREAM bandwidth instead of the datasheet's: 1.95e12 B/s.
+    # fp32 ridge 19.5e12 / 1.95e12 = 10 FLOP/B (was 9.56).
+    p = write(tmp_path, "pyproject.toml", """
+[project]
+name = "kernels"
+
+[tool.staticroof.machines.a100]
+bandwidth = 1.95e12
+""")
+    db = load_database(pyproject=p)
+    a = get("a100", db)
+    assert a is get("a100-80gb-sxm", db)  # the alias and the name are the same machine
+    assert a.bandwidth == 1_950_000_000_000 and a.ridge("fp32") == 10
+    assert a.peaks["fp32"] == 19_500_000_000_000 and a.sms == 108  # the rest untouched
+    assert "overridden in" in a.source and "bandwidth" in a.source and a.notes["bandwidth"].startswith("overridden")
+    assert get("a100-40gb", db).bandwidth == 1_555_000_000_000
+    assert load_database()["a100-80gb-sxm"].bandwidth == 2_039_000_000_000  # no state leaks
+
+
+def test_pyproject_errors_name_the_table(tmp_path):
+    p = write(tmp_path, "pyproject.toml", "[tool.staticroof.machines.h100]\nfp32 = -1\n")
+    with pytest.raises(MachineError) as e:
+        load_database(pyproject=p)
+    msg = str(e.value)
+    assert str(p) in msg and "[tool.staticroof.machines.h100]" in msg and "'fp32'" in msg
+
+
+def test_pyproject_without_machines_is_fine(tmp_path):
+    p = write(tmp_path, "pyproject.toml", "[tool.staticroof.sizes]\nN = 1024\n")
+    assert load_database(pyproject=p).keys() == load_database().keys()
+
+
+def test_machine_file_wins_over_pyproject(tmp_path):
+    p = write(tmp_path, "pyproject.toml", "[tool.staticroof.machines.a100]\nbandwidth = 1.95e12\n")
+    f = write(tmp_path, "m.toml", "[machines.a100-80gb]\nbandwidth = 1.5e12\nfp32 = 15e12\n")
+    a = get("a100", load_database(extra_files=[f], pyproject=p))
+    assert a.bandwidth == 1_500_000_000_000 and a.ridge("fp32") == 10  # 15e12 / 1.5e12
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON
+
+
+def test_to_json_shape(db):
+    doc = to_json(db)
+    assert list(doc) == ["machines"]
+    json.dumps(doc)  # plain data
+    assert [m["name"] for m in doc["machines"]] == list(db)
+    required = {"name", "peaks", "bandwidth", "ridges", "aliases", "source"}
+    optional = {"l2_bytes", "smem_bytes_per_sm", "sms"}
+    for entry in doc["machines"]:
+        assert required <= set(entry) <= required | optional
+        assert set(entry["ridges"]) == set(entry["peaks"])
+        for k, peak in entry["peaks"].items():
+            assert entry["ridges"][k] == pytest.approx(peak / entry["bandwidth"])
+    a = next(e for e in doc["machines"] if e["name"] == "a100-80gb-sxm")
+    assert a["aliases"] == ["a100", "a100-80gb"]
+    assert a["peaks"]["fp32"] == 19_500_000_000_000 and a["bandwidth"] == 2_039_000_000_000
+    assert a["l2_bytes"] == 40 * 2**20 and a["smem_bytes_per_sm"] == 192 * 1024 and a["sms"] == 108
+    assert a["ridges"]["fp16_tensor"] == pytest.approx(153.016, rel=1e-5)
+    assert "fp8_tensor" not in a["peaks"]  # A100 has no FP8 unit: absent, not zero
+    tpu = next(e for e in doc["machines"] if e["name"] == "tpu-v5e")
+    assert tpu["peaks"] == {"bf16_tensor": 197_000_000_000_000}
+    assert not optional & set(tpu)
+
+
+def test_machine_dataclass_by_hand():
+    m = Machine(name="toy", description="", peaks={"fp32": 100}, bandwidth=10)
+    assert m.ridge("fp32") == 10.0
+    assert to_json({"toy": m}) == {"machines": [{"name": "toy", "peaks": {"fp32": 100}, "bandwidth": 10,
+                                                 "ridges": {"fp32": 10.0}, "aliases": [], "source": ""}]}
+
+
+def test_import_is_light():
+    code = ("import sys, staticroof.roofline as r; r.load_database(); "
+            "print(sorted(m for m in ('sympy', 'numpy', 'scipy', 'matplotlib', 'islpy') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -1,0 +1,60 @@
+"""The trace oracle: every C sample, run at small sizes, agrees with its static counts; the
+`staticroof trace` command reports the comparison and fails on a difference."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from helpers import SAMPLES, analyze_file
+from staticroof.cli import main
+from staticroof.trace import compare
+from staticroof.trace import run as run_trace
+
+pytestmark = pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None,
+                                reason="the trace oracle needs a C compiler")
+
+SMALL = {"n": 9, "m": 6, "N": 8}
+
+
+def c_kernels():
+    out = []
+    for path in sorted(SAMPLES.glob("*.c")):
+        for name in re.findall(r"staticroof:expect\s+(\w+)", path.read_text()):
+            out.append(pytest.param(path, name, id=f"{path.name}:{name}"))
+    return out
+
+
+@pytest.mark.parametrize("path,kernel", c_kernels())
+def test_every_c_sample_agrees_with_its_trace(path, kernel):
+    kernels, _ = analyze_file(path, {k: str(v) for k, v in SMALL.items()})
+    k = kernels[kernel]
+    traced = run_trace(str(path), kernel, dict(k.sizes), "c")
+    bad = [(r.quantity, r.static, r.traced) for r in compare(k, traced) if not r.ok]
+    assert not bad
+
+
+def test_trace_command_prints_both_and_exits_zero_when_they_agree():
+    r = CliRunner().invoke(main, ["trace", str(SAMPLES / "jacobi2d.c"), "-D", "n=7"])
+    assert r.exit_code == 0, r.output
+    # 5-point stencil at n = 7: (n-2)^2 = 25 points x 5 FLOPs = 125; A read n^2 - 4 = 45 doubles
+    assert re.search(r"W\s+125\s+125", r.output)
+    assert re.search(r"A read\s+360\s+360", r.output)
+
+
+def test_trace_command_needs_sizes():
+    r = CliRunner().invoke(main, ["trace", str(SAMPLES / "saxpy.c")])
+    assert r.exit_code == 2 and "give -D n=" in r.output
+
+
+def test_trace_exits_one_on_a_difference_in_an_exact_kernel(tmp_path, monkeypatch):
+    """A deliberately wrong static rule (every fp32 FLOP counted twice) is caught."""
+    from staticroof.frontends import c as front
+
+    original = front.Acc.flop
+    monkeypatch.setattr(front.Acc, "flop", lambda self, prec, n=1: original(self, prec, 2 * n))
+    r = CliRunner().invoke(main, ["trace", str(SAMPLES / "saxpy.c"), "-D", "n=10"])
+    assert r.exit_code == 1 and "DIFFER" in r.output
