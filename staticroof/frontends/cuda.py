@@ -603,9 +603,76 @@ _CXX_ONLY = {"::", "class", "template", "operator", "namespace", "using", "publi
              "typename", "<<<", "std", "virtual", "this"}
 
 
+@dataclass
+class CudaSource:
+    """A .cu file rewritten as C: what the lowering and the trace executor both start from."""
+
+    ctext: str
+    kernel_items: dict
+    sites: dict
+    tparam_info: dict
+    type_aliases: dict
+    constants: set
+
+
 def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindings: dict,
                launches: Optional[dict] = None) -> "C.FrontendResult":
     res = C.FrontendResult()
+    src = cuda_source(path, text, bindings)
+    ctext, kernel_items, sites = src.ctext, src.kernel_items, src.sites
+    tparam_info, type_aliases, constants = src.tparam_info, src.type_aliases, src.constants
+    ext, diags, failed = C.parse_translation_unit(ctext, path)
+    in_kernels = _line_ranges(kernel_items.values())
+    for d in diags:
+        if d.location and _inside(d.location, in_kernels):
+            res.diagnostics.append(d)
+    for name, loc, d in failed:
+        if name in kernel_items and "__global__" in kernel_items[name].qualifiers:
+            res.failed.append((name, loc, d))
+    tu = C.TranslationUnit(path, ext, size_macros, grammars_dir)
+    tu.bindings = dict(bindings)
+    types = builtin_types()
+    for alias, (spelling, pname, it) in type_aliases.items():
+        t = types.get(spelling) or _spelled(spelling, tu)
+        if t is None:
+            t = FLOAT["fp32"]
+            loc = Location(it.tokens[0].file, it.tokens[0].line, it.tokens[0].col)
+            res.diagnostics.append(Diagnostic("SR114", f"`{it.name}`: template type `{pname}` has no instantiation "
+                                              "in this file; assuming float", loc))
+        types[alias] = t
+    tu.types.builtin.update(types)
+    for name, it in kernel_items.items():
+        if "__global__" not in it.qualifiers or name not in tu.funcs:
+            continue
+        fn = tu.funcs[name]
+        site = sites.get(name)
+        launch = _launch_for(name, site, launches or {}, _param_names(fn))
+        # Primary: the grid as symbols assumed to cover the guards (clean formulas when the guards
+        # bound the work).  Alternative: the grid as the launch site's formula in the kernel's own
+        # parameters, for kernels whose work depends on the grid (no guard): exact and symbolic.
+        covering = Launch(launch.grid, launch.block, launch.origin)
+        try:
+            kernel = _lower_kernel(tu, fn, path, covering, tparam_info.get(name, {}), constants, site)
+            if any(e is not None and e.free_symbols for e in launch.grid_expr):
+                kernel.alternative = _lower_kernel(tu, fn, path, launch, tparam_info.get(name, {}), constants, site)
+        except (C.Unsupported, RecursionError) as e:
+            what = f"unsupported {e}" if isinstance(e, C.Unsupported) else "expression nesting too deep"
+            node = getattr(e, "node", None)
+            loc = C._loc(fn.decl, path)
+            res.failed.append((name, loc, Diagnostic("SR002", f"`{name}`: {what}", C._loc(node, path) if node else loc)))
+            continue
+        res.kernels.append(kernel)
+    for kernel in res.kernels:
+        for k in (kernel, kernel.alternative):
+            for name, value in tu.pragma_sizes.items():
+                s = k.sizes.get(name) if k is not None else None
+                if s is not None:
+                    s.default, s.origin = value, "pragma"
+    return res
+
+
+def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
+    """Tokenize, split and rewrite a preprocessed .cu file as C (see the module docstring)."""
     tokens = tokenize(text, path)
     items = split_items(tokens)
     templates = {it.name for it in items if it.is_function and it.template}
@@ -660,54 +727,7 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
     prelude += "typedef int __sr_auto;\n"
     prelude += "".join(f"typedef int {alias};\n" for alias in sorted(type_aliases))
     ctext = '#line 1 "<staticroof-cuda-prelude>"\n' + prelude + "".join(chunks)
-    ext, diags, failed = C.parse_translation_unit(ctext, path)
-    in_kernels = _line_ranges(kernel_items.values())
-    for d in diags:
-        if d.location and _inside(d.location, in_kernels):
-            res.diagnostics.append(d)
-    for name, loc, d in failed:
-        if name in kernel_items and "__global__" in kernel_items[name].qualifiers:
-            res.failed.append((name, loc, d))
-    tu = C.TranslationUnit(path, ext, size_macros, grammars_dir)
-    tu.bindings = dict(bindings)
-    types = builtin_types()
-    for alias, (spelling, pname, it) in type_aliases.items():
-        t = types.get(spelling) or _spelled(spelling, tu)
-        if t is None:
-            t = FLOAT["fp32"]
-            loc = Location(it.tokens[0].file, it.tokens[0].line, it.tokens[0].col)
-            res.diagnostics.append(Diagnostic("SR114", f"`{it.name}`: template type `{pname}` has no instantiation "
-                                              "in this file; assuming float", loc))
-        types[alias] = t
-    tu.types.builtin.update(types)
-    for name, it in kernel_items.items():
-        if "__global__" not in it.qualifiers or name not in tu.funcs:
-            continue
-        fn = tu.funcs[name]
-        site = sites.get(name)
-        launch = _launch_for(name, site, launches or {}, _param_names(fn))
-        # Primary: the grid as symbols assumed to cover the guards (clean formulas when the guards
-        # bound the work).  Alternative: the grid as the launch site's formula in the kernel's own
-        # parameters, for kernels whose work depends on the grid (no guard): exact and symbolic.
-        covering = Launch(launch.grid, launch.block, launch.origin)
-        try:
-            kernel = _lower_kernel(tu, fn, path, covering, tparam_info.get(name, {}), constants, site)
-            if any(e is not None and e.free_symbols for e in launch.grid_expr):
-                kernel.alternative = _lower_kernel(tu, fn, path, launch, tparam_info.get(name, {}), constants, site)
-        except (C.Unsupported, RecursionError) as e:
-            what = f"unsupported {e}" if isinstance(e, C.Unsupported) else "expression nesting too deep"
-            node = getattr(e, "node", None)
-            loc = C._loc(fn.decl, path)
-            res.failed.append((name, loc, Diagnostic("SR002", f"`{name}`: {what}", C._loc(node, path) if node else loc)))
-            continue
-        res.kernels.append(kernel)
-    for kernel in res.kernels:
-        for k in (kernel, kernel.alternative):
-            for name, value in tu.pragma_sizes.items():
-                s = k.sizes.get(name) if k is not None else None
-                if s is not None:
-                    s.default, s.origin = value, "pragma"
-    return res
+    return CudaSource(ctext, kernel_items, sites, tparam_info, type_aliases, constants)
 
 
 def _prototype_name(tokens) -> Optional[str]:
