@@ -37,6 +37,36 @@ def test_every_c_sample_agrees_with_its_trace(path, kernel):
     assert not bad
 
 
+CUDA_SIZES = {
+    "saxpy.cu": {"n": 1000}, "vector_add.cu": {"n": 700}, "matmul_naive.cu": {"N": 20},
+    "matmul_tiled.cu": {"N": 64}, "transpose.cu": {"rows": 40, "cols": 70}, "reduce.cu": {"n": 3000},
+    "stencil2d.cu": {"n": 20}, "gemv_half.cu": {"M": 40, "K": 30}, "softmax.cu": {"rows": 10, "cols": 20},
+    "l2norm.cu": {"n": 3000},
+}
+
+
+def cuda_kernels():
+    out = []
+    for name, sizes in CUDA_SIZES.items():
+        path = SAMPLES / name
+        for kernel in re.findall(r"staticroof:expect\s+(\w+)", path.read_text()):
+            out.append(pytest.param(path, kernel, sizes, id=f"{name}:{kernel}"))
+    return out
+
+
+def test_every_cuda_sample_is_traced():
+    assert set(CUDA_SIZES) == {p.name for p in SAMPLES.glob("*.cu")}
+
+
+@pytest.mark.parametrize("path,kernel,sizes", cuda_kernels())
+def test_every_cuda_sample_agrees_with_its_serial_trace(path, kernel, sizes):
+    kernels, _ = analyze_file(path, {k: str(v) for k, v in sizes.items()})
+    k = kernels[kernel]
+    traced = run_trace(str(path), kernel, dict(k.sizes), "cuda", launch=k.launch)
+    bad = [(r.quantity, r.static, r.traced) for r in compare(k, traced) if not r.ok]
+    assert not bad
+
+
 def test_trace_command_prints_both_and_exits_zero_when_they_agree():
     r = CliRunner().invoke(main, ["trace", str(SAMPLES / "jacobi2d.c"), "-D", "n=7"])
     assert r.exit_code == 0, r.output

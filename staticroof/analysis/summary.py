@@ -122,7 +122,24 @@ def summarize(result: KernelResult, bindings: dict) -> KernelSummary:
         k.diag("SR112", "a count is piecewise in how the sizes compare and the pieces could not be "
                "written as one formula; the formula shown holds for one ordering of the sizes", k.location)
     return KernelSummary(k.name, k.location.file, k.location, k.language, sizes, origins, result.exact, False,
-                         total, nests, list(k.diagnostics), dict(k.launch))
+                         total, nests, list(k.diagnostics), _launch_at(k.launch, resolve_sizes(k, bindings)[0]))
+
+
+def _launch_at(launch: dict, sizes: dict) -> dict:
+    """The launch as it is at these sizes: a grid given as a formula in the kernel's parameters
+    (from a launch site) is evaluated; the formula itself is not part of the summary."""
+    if not launch:
+        return {}
+    out = {k: v for k, v in launch.items() if k != "grid_expr"}
+    exprs = launch.get("grid_expr") or ()
+    grid = list(out["grid"])
+    for d, e in enumerate(exprs):
+        if e is not None:
+            v = e.subs({s: sizes[s.name] for s in e.free_symbols if s.name in sizes})
+            if v.is_Integer:
+                grid[d] = int(v)
+    out["grid"] = tuple(grid)
+    return out
 
 
 def _symbols(p: PartSummary) -> set:

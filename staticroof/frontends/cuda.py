@@ -748,6 +748,7 @@ def _lower_kernel(tu, fn, path, launch: Launch, tparams: dict, constants: set, s
         _bind_site(kernel, fn, tu, site)
     formula = any(e is not None and e.free_symbols for e in launch.grid_expr)
     kernel.launch = {"grid": tuple(launch.grid), "block": tuple(launch.block), "origin": launch.origin or None,
+                     "grid_expr": tuple(launch.grid_expr),
                      "model": "grid from the launch, in the kernel's parameters" if formula
                      else "grid assumed to cover the guards"}
     return kernel

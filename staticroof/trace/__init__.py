@@ -45,7 +45,7 @@ def executor(language: str):
 
 def run(path: str, kernel: str, sizes: dict, language: str, defines=None, include_dirs=(), weights=None,
         launch=None) -> Trace:
-    from . import c_executor  # noqa: F401  (registers the C and CUDA executors)
+    from . import c_executor, cuda_executor  # noqa: F401  (each registers its executor)
 
     if language not in EXECUTORS:
         raise TraceError(f"no executor for {language} kernels")

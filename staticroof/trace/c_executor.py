@@ -136,7 +136,7 @@ class CProgram:
         if missing:
             raise TraceError(f"give a value for {', '.join(missing)} (-D {missing[0]}=64)")
         biggest = max([int(v) for v in sizes.values()] + [8])
-        nbytes = 16 * (biggest + 8) ** 3
+        nbytes = min(16 * (biggest + 8) ** 3, 1 << 36)  # virtual: only touched pages are backed
         argv = [str(self.exe), str(nbytes)] + [str(int(sizes[n])) for n in ints]
         try:
             proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)

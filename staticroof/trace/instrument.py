@@ -38,6 +38,8 @@ class _Loop:
 class Instrumenter:
     specials: list = field(default_factory=list)  # site id -> function name
     groups: dict = field(default_factory=dict)  # (statement id, key) -> group id
+    intrinsics: dict = field(default_factory=dict)  # CUDA: name -> entry of grammars/cuda.toml
+    shared_static: bool = False  # CUDA: `__shared__` (lowered as `register`) becomes `static`
     _names: itertools.count = field(default_factory=lambda: itertools.count(1))
 
     def __post_init__(self):
@@ -105,6 +107,8 @@ class Instrumenter:
         return f"long {token} = __sr_next(); {body}"
 
     def decl(self, d: c_ast.Decl) -> str:
+        if self.shared_static and "register" in (d.storage or []):
+            d.storage = ["static" if x == "register" else x for x in d.storage if x != "extern"]
         if d.init is None or isinstance(d.init, c_ast.InitList):
             return self.gen.visit(d) + ";"
         saved = d.init
@@ -252,6 +256,8 @@ class Instrumenter:
 
     def call(self, node: c_ast.FuncCall) -> str:
         name = node.name.name if isinstance(node.name, c_ast.ID) else None
+        if name in self.intrinsics:
+            return self.intrinsic(name, node)
         args = ", ".join(self.expr(a) for a in (node.args.exprs if node.args else []))
         text = f"{self.gen.visit(node.name)}({args})"
         entry = costs.classify(name) if name else None
@@ -263,6 +269,42 @@ class Instrumenter:
         site = len(self.specials)
         self.specials.append(name)
         return f"({{ __typeof__({text}) {v} = {text}; __sr_special({site}, __SR_PREC({v})); {v}; }})"
+
+
+    _PREC_INDEX = {"fp64": 0, "fp32": 1, "fp16": 2}
+
+    def intrinsic(self, name: str, node: c_ast.FuncCall) -> str:
+        """A CUDA intrinsic: its value from the prelude's C, its cost from the builtin table."""
+        entry = self.intrinsics[name]
+        kind = entry["kind"]
+        args = node.args.exprs if node.args else []
+        v = self.fresh("v")
+        if kind in ("atomic", "load", "store"):
+            target = c_ast.UnaryOp("*", args[0])
+            if kind == "load":
+                return f"(*{self.access(target, 0)})"
+            value = self.expr(args[1]) if len(args) > 1 else "0"
+            if kind == "store":
+                return f"(*{self.access(target, 1)} = {value})"
+            p, o, r = self.fresh("p"), self.fresh("o"), self.fresh("r")
+            addr = self.address(target)
+            g_r, t_r = self.site(target, 0)
+            g_w, t_w = self.site(target, 1)
+            op = {"atomicAdd": "+", "atomicSub": "-"}.get(name)
+            new = f"({o} {op} {r})" if op else r
+            count = f"__sr_flop(__SR_PREC({o}), {entry.get('flops', 0)});" if op else ""
+            return (f"({{ __typeof__({value}) {r} = {value}; __typeof__({addr}) {p} = {addr}; "
+                    f"__typeof__(*{p}) {o} = *(__typeof__({p}))__sr_access((void *){p}, sizeof(*{p}), 0, {g_r}, {t_r}); "
+                    f"{count} *(__typeof__({p}))__sr_access((void *){p}, sizeof(*{p}), 1, {g_w}, {t_w}) = {new}; {o}; }})")
+        text = f"{name}({', '.join(self.expr(a) for a in args)})"
+        prec = entry.get("precision")
+        if kind in ("arith", "fma") and prec in self._PREC_INDEX:
+            return f"({{ __typeof__({text}) {v} = {text}; __sr_flop({self._PREC_INDEX[prec]}, {entry['flops']}); {v}; }})"
+        if kind == "special":
+            site = len(self.specials)
+            self.specials.append(name)
+            return f"({{ __typeof__({text}) {v} = {text}; __sr_special({site}, {self._PREC_INDEX.get(prec, -1)}); {v}; }})"
+        return text
 
 
 def _names_used(node) -> set:

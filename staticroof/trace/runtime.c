@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define MAX_ARRAYS 64
 #define MAX_GROUPS 65536
@@ -14,8 +15,16 @@ typedef struct {
     size_t elem, bytes;
     unsigned char *state;   /* 0 untouched, 1 first access was a read, 2 first access was a write */
     unsigned char *written;
-    long loads, stores;
+    long loads, stores, first_read, n_written;
+    int fill;
 } array_t;
+
+/* Large, lazily backed memory: only the pages a kernel touches cost anything. */
+static void *lazy(size_t bytes) {
+    void *p = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) { fprintf(stderr, "staticroof trace: cannot map %zu bytes\n", bytes); exit(3); }
+    return p;
+}
 
 static array_t arrays[MAX_ARRAYS];
 static int n_arrays;
@@ -45,18 +54,20 @@ void __sr_register(const char *name, void *base, unsigned long elem, unsigned lo
         if (arrays[k].base == (char *)base) return;
     if (n_arrays == MAX_ARRAYS || elem == 0) return;
     array_t *a = &arrays[n_arrays++];
-    a->name = name; a->base = base; a->elem = elem; a->bytes = bytes;
-    a->state = calloc(bytes / elem + 1, 1);
-    a->written = calloc(bytes / elem + 1, 1);
-    size_t n = bytes / elem;
-    for (size_t i = 0; i < n; i++) {   /* random values, never zero */
-        double r = 0.5 + (double)(next_random() % 1000003) / 1000003.0;
-        if (fill == 1) ((double *)base)[i] = r;
-        else if (fill == 2) ((float *)base)[i] = (float)r;
-        else if (fill == 3) ((_Float16 *)base)[i] = (_Float16)r;
-        else if (elem == 4) ((int *)base)[i] = 1 + (int)(next_random() % 7);
-        else if (elem == 8) ((long *)base)[i] = 1 + (long)(next_random() % 7);
-    }
+    a->name = name; a->base = base; a->elem = elem; a->bytes = bytes; a->fill = fill;
+    a->state = lazy(bytes / elem + 1);
+    a->written = lazy(bytes / elem + 1);
+}
+
+/* A random value, never zero, written into an element just before its first access. */
+static void fill_element(array_t *a, size_t e) {
+    double r = 0.5 + (double)(next_random() % 1000003) / 1000003.0;
+    char *p = a->base + e * a->elem;
+    if (a->fill == 1) *(double *)p = r;
+    else if (a->fill == 2) *(float *)p = (float)r;
+    else if (a->fill == 3) *(_Float16 *)p = (_Float16)r;
+    else if (a->elem == 4) *(int *)p = 1 + (int)(next_random() % 7);
+    else if (a->elem == 8) *(long *)p = 1 + (long)(next_random() % 7);
 }
 
 void *__sr_access(void *p, unsigned long size, int kind, long group, long token) {
@@ -73,8 +84,11 @@ void *__sr_access(void *p, unsigned long size, int kind, long group, long token)
         if (counted) { if (kind) a->stores++; else a->loads++; }
         for (size_t off = 0; off < size; off += a->elem) {
             size_t e = (size_t)(c + off - a->base) / a->elem;
-            if (a->state[e] == 0) a->state[e] = kind ? 2 : 1;
-            if (kind) a->written[e] = 1;
+            if (a->state[e] == 0) {
+                a->state[e] = kind ? 2 : 1;
+                if (!kind) { a->first_read++; fill_element(a, e); }
+            }
+            if (kind && !a->written[e]) { a->written[e] = 1; a->n_written++; }
         }
         /* a vector access moves size/elem elements: count them as that many accesses */
         if (counted && size > a->elem) { if (kind) a->stores += size / a->elem - 1; else a->loads += size / a->elem - 1; }
@@ -91,8 +105,6 @@ void __sr_report(void) {
             if (special_calls[s][p]) printf("special %d %s %ld\n", s, names[p], special_calls[s][p]);
     for (int k = 0; k < n_arrays; k++) {
         array_t *a = &arrays[k];
-        long first_read = 0, written = 0, n = (long)(a->bytes / a->elem);
-        for (long e = 0; e < n; e++) { first_read += a->state[e] == 1; written += a->written[e]; }
-        printf("array %s %zu %ld %ld %ld %ld\n", a->name, a->elem, first_read, written, a->loads, a->stores);
+        printf("array %s %zu %ld %ld %ld %ld\n", a->name, a->elem, a->first_read, a->n_written, a->loads, a->stores);
     }
 }
