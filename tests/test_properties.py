@@ -101,14 +101,59 @@ def kernel(draw):
     body = "\n".join(inner)
     # imperfect nesting: sometimes a statement between the outer and the inner loops
     mid = draw(statement(arrays, live[:1])) if depth >= 2 and draw(st.booleans()) else ""
+    inner_body = body
     for d in range(depth - 1, -1, -1):
         extra = mid if d == 1 else ""
         body = f"{headers[d]} {{\n{extra}\n{body}\n}}"
     params = ", ".join(f"{t} *restrict {a}" for t, a in zip(types, arrays))
-    return f"void k(int n, int m, {params})\n{{\n{body}\n}}\n"
+    c_src = f"void k(int n, int m, {params})\n{{\n{body}\n}}\n"
+    # the same nest with its outer loop made a grid of threads (when it is a plain 0..S loop)
+    cuda_src = None
+    first = headers[0]
+    if first.startswith("for (int i = 0; i < ") and first.endswith("; i++)"):
+        bound = first[len("for (int i = 0; i < "):-len("; i++)")]
+        rest = inner_body
+        for d in range(depth - 1, 0, -1):
+            extra = mid if d == 1 else ""
+            rest = f"{headers[d]} {{\n{extra}\n{rest}\n}}"
+        if depth == 1:
+            rest = inner_body
+        cu_params = ", ".join(f"{t} * __restrict__ {a}" for t, a in zip(types, arrays))
+        args = ", ".join(arrays)
+        cuda_src = (f"__global__ void k(int n, int m, {cu_params})\n{{\n"
+                    f"    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    f"    if (i < {bound}) {{\n{rest}\n    }}\n}}\n"
+                    f"int main() {{\n    int n = 5, m = 7;\n"
+                    + "".join(f"    {t} *{a} = 0;\n" for t, a in zip(types, arrays))
+                    + f"    k<<<(n + m + 3) / 4, 4>>>(n, m, {args});\n    return 0;\n}}\n")
+    return c_src, cuda_src
 
 
-def check(src: str):
+def check(sources):
+    c_src, cuda_src = sources
+    check_c(c_src)
+    if cuda_src is not None:
+        check_cuda(cuda_src)
+
+
+def check_cuda(src: str):
+    from staticroof.trace import run as run_trace
+
+    work = Path(tempfile.mkdtemp(prefix="sr-prop-"))
+    path = work / "k.cu"
+    path.write_text(src)
+    for sizes in SIZES:
+        kernels, _ = analyze_file(path, {n: str(v) for n, v in sizes.items()})
+        k = kernels["k"]
+        inexact = [d for d in k.diagnostics if d.approximate and d.code != "SR112"]
+        assert not k.failed and not inexact, (src, [str(d) for d in k.diagnostics])
+        traced = run_trace(str(path), "k", dict(k.sizes), "cuda", launch=k.launch)
+        bad = [r for r in compare(k, traced) if not r.ok]
+        assert not bad, (src, sizes, [(r.quantity, r.static, r.traced) for r in bad])
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def check_c(src: str):
     work = Path(tempfile.mkdtemp(prefix="sr-prop-"))
     path = work / "k.c"
     path.write_text(src)

@@ -75,7 +75,7 @@ def _coords(kernel: Kernel, name: str, refs, namer: P.Namer, sizes: dict):
             kernel.diag("SR117", f"`{name}`: linearized index is not provably injective; counted at the "
                         "given sizes: the numbers are exact, the formula holds only at these sizes",
                         location_of(affine[0][0], affine[0][1]))
-            return coords
+            return Concrete(coords)
         kernel.diag("SR108", f"`{name}`: linearized index is not provably injective; counting every "
                     "access as a distinct element (an upper bound); give all sizes for an exact count",
                     location_of(affine[0][0], affine[0][1]))
@@ -85,6 +85,10 @@ def _coords(kernel: Kernel, name: str, refs, namer: P.Namer, sizes: dict):
         kernel.diag("SR110", f"`{name}` is indexed with different numbers of subscripts", None)
         return None
     return [ref.index for ref, _ in affine]
+
+
+class Concrete(list):
+    """Coordinates valid only at the given sizes: count there, as numbers."""
 
 
 def _size_syms(affine):
@@ -124,15 +128,28 @@ def compulsory(kernel: Kernel, name: str, refs, namer: P.Namer, sizes: dict, t_r
             reads = m if reads is None else reads.union(m)
         else:
             writes = m if writes is None else writes.union(m)
+    point = None
+    if isinstance(coords, Concrete):  # fix every size: the sets become small and concrete
+        values = {n: e.subs(sizes) for n, e in namer.params.items()}
+        if all(v.is_Integer for v in values.values()):
+            cons = " and ".join(f"{n} = {int(v)}" for n, v in values.items()) or "1 = 1"
+            point = isl.Set(f"{namer.header()} -> {{ : {cons} }}")
+            reads = reads.intersect_params(point) if reads is not None else None
+            writes = writes.intersect_params(point) if writes is not None else None
+
+    def count(s):
+        c = _card(s, namer)
+        return P.Count.const(c.value(sizes)) if point is not None else c
+
     if writes is not None:
-        traffic.write = traffic.write + _card(writes.domain(), namer)
+        traffic.write = traffic.write + count(writes.domain())
     if reads is not None:
         if writes is None:
             first_read = reads.domain()
         else:
             first = reads.union(writes).lexmin()
             first_read = first.intersect(reads).domain()
-        traffic.read = traffic.read + _card(first_read, namer)
+        traffic.read = traffic.read + count(first_read)
 
 
 def _card(s, namer: P.Namer) -> P.Count:
