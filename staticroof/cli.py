@@ -39,6 +39,16 @@ def _parse_costs(values) -> dict:
     return out
 
 
+def _machine(name, machine_files, pyproject):
+    from .roofline import MachineError, get, load_database
+
+    try:
+        return get(name, load_database(machine_files, pyproject))
+    except MachineError as e:
+        click.echo(f"staticroof: {e}", err=True)
+        sys.exit(2)
+
+
 def _parse_launches(grids, blocks, configured: dict) -> dict:
     """{kernel name or None: {"grid": (x, y, z), "block": (x, y, z)}} from --grid/--block and config."""
     out = {k: dict(v) for k, v in configured.items()}
@@ -96,10 +106,16 @@ def main():
               help="CUDA launch grid (for every kernel, or one kernel), when the file has no launch site.")
 @click.option("--block", "blocks", multiple=True, metavar="[KERNEL=]X[,Y[,Z]]",
               help="CUDA block size (for every kernel, or one kernel).")
+@click.option("--machine", "machine_name", metavar="NAME", help="Place each kernel under this machine's roofline.")
+@click.option("--unit", type=click.Choice(["cuda", "tensor"]), default=None,
+              help="Roof to use: CUDA cores/vector units (default) or tensor/matrix units.")
+@click.option("--machine-file", "machine_files", multiple=True, type=click.Path(dir_okay=False),
+              help="More machines (TOML, same format as the shipped database).")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
               help="Read [tool.staticroof] from this file (default: the nearest pyproject.toml).")
 @click.option("--color/--no-color", default=None, help="Color the text report (default: when a terminal).")
-def analyze(paths, defines, include_dirs, kernels, fmt, costs, grids, blocks, config_file, color):
+def analyze(paths, defines, include_dirs, kernels, fmt, costs, grids, blocks, machine_name, unit, machine_files,
+            config_file, color):
     """Analyze the kernels in PATHS (files or folders)."""
     from .config import ConfigError, load
 
@@ -121,7 +137,18 @@ def analyze(paths, defines, include_dirs, kernels, fmt, costs, grids, blocks, co
         for d in errors:
             click.echo(f"{d.location}: {d.code} {d.message}", err=True)
         sys.exit(2)
+    machine = _machine(machine_name, machine_files, cfg.path) if machine_name else None
     report = run(files, defs, include_dirs, weights, set(kernels), launches)
+    if machine is not None:
+        from .roofline import MachineError
+        from .roofline.place import place
+
+        for k in report.kernels:
+            try:
+                k.roofline = place(k, machine, unit)
+            except MachineError as e:
+                click.echo(f"staticroof: {e}", err=True)
+                sys.exit(2)
     if kernels and not report.kernels:
         click.echo(f"staticroof: no kernel named {', '.join(kernels)}", err=True)
         sys.exit(2)
@@ -213,6 +240,31 @@ def _num(v):
         return None
     f = Fraction(v)
     return int(f) if f.denominator == 1 else float(f)
+
+
+@main.command()
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--machine-file", "machine_files", multiple=True, type=click.Path(dir_okay=False))
+def machines(fmt, machine_files):
+    """List the machine database with its ridge points (FLOP/byte)."""
+    import json as json_module
+
+    from .config import find
+    from .roofline import MachineError, load_database, to_json
+
+    try:
+        db = load_database(machine_files, find(Path.cwd()))
+    except MachineError as e:
+        click.echo(f"staticroof: {e}", err=True)
+        sys.exit(2)
+    if fmt == "json":
+        click.echo(json_module.dumps(to_json(db), indent=2))
+        return
+    for m in db.values():
+        bw = f"{m.bandwidth / 1e9:,.0f} GB/s"
+        ridges = ", ".join(f"{k} {m.peaks[k] / 1e12:g}T/{m.ridge(k):.1f}" for k in m.roofs())
+        alias = f" ({', '.join(m.aliases)})" if m.aliases else ""
+        click.echo(f"{m.name}{alias}: {bw}; peak FLOP/s / ridge FLOP/B: {ridges}")
 
 
 @main.command()

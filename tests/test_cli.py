@@ -262,3 +262,26 @@ def test_malformed_config_is_a_usage_error(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     r = cli("analyze", "k.c")
     assert r.exit_code == 2 and "tool.staticroof.sizes.n must be a number" in r.output
+
+
+def test_machine_option_places_kernels(tmp_path):
+    p = write(tmp_path, "saxpy.c", SAXPY)
+    r = cli("analyze", p, "-D", "n=1000000", "--machine", "a100", "--format", "json")
+    assert r.exit_code == 0, r.output
+    (k,) = json.loads(r.output)["kernels"]
+    roof = k["roofline"]
+    # SAXPY: I = 1/6 FLOP/B, far below the A100 fp32 ridge 19.5e12 / 2.039e12 = 9.56: memory-bound,
+    # attainable = bandwidth * I = 2.039e12 / 6 FLOP/s; time floor = Q / bandwidth = 12e6 / 2.039e12 s
+    assert roof["machine"] == "a100-80gb-sxm" and roof["roof"] == "fp32" and roof["bound"] == "memory"
+    assert roof["attainable"] == pytest.approx(2.039e12 / 6)
+    assert roof["time_floor"] == pytest.approx(12e6 / 2.039e12)
+    text = cli("analyze", p, "-D", "n=1000000", "--machine", "a100").output
+    assert "roofline     a100-80gb-sxm fp32" in text and "memory-bound" in text
+
+
+def test_machines_command_and_errors():
+    doc = json.loads(cli("machines", "--format", "json").output)
+    names = {m["name"] for m in doc["machines"]}
+    assert {"a100-80gb-sxm", "h100-sxm", "tpu-v5e"} <= names
+    r = cli("analyze", SAMPLES / "saxpy.c", "--machine", "a1000")
+    assert r.exit_code == 2 and "valid names" in r.output

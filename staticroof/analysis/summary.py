@@ -56,6 +56,7 @@ class KernelSummary:
     nests: list = field(default_factory=list)
     diagnostics: list = field(default_factory=list)
     launch: dict = field(default_factory=dict)  # GPU kernels (see ir.Kernel.launch)
+    roofline: Optional[dict] = None  # set when a machine is chosen (staticroof.roofline.place)
 
 
 def _sum(counts) -> Count:

@@ -70,6 +70,8 @@ def kernel(k: KernelSummary) -> dict:
                          "origin": k.launch["origin"], "model": k.launch["model"]}
     if k.total is not None:
         out.update(part(k.total))
+    if k.roofline is not None:
+        out["roofline"] = k.roofline
         out["nests"] = [dict(label=n.label, line=n.location.line if n.location else 0, **part(n)) for n in k.nests]
     out["diagnostics"] = [diagnostic(d) for d in k.diagnostics]
     return out

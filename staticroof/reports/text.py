@@ -67,6 +67,31 @@ def _part_rows(p: PartSummary) -> list[str]:
     return rows
 
 
+def _si(v, unit: str) -> str:
+    for scale, prefix in ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(v) >= scale:
+            return f"{v / scale:.3g} {prefix}{unit}"
+    return f"{v:.3g} {unit}"
+
+
+def _seconds(t: float) -> str:
+    for scale, unit in ((1, "s"), (1e-3, "ms"), (1e-6, "us")):
+        if t >= scale:
+            return f"{t / scale:.3g} {unit}"
+    return f"{t / 1e-9:.3g} ns"
+
+
+def _roofline(r: dict) -> str:
+    head = f"{r['machine']} {r['roof']} (ridge {r['ridge']:.3g} FLOP/B)"
+    if r.get("intensity") is None:
+        return head + ": give the sizes for a position"
+    text = (f"{head}: {r['bound']}-bound, attainable {_si(r['attainable'], 'FLOP/s')} = "
+            f"{100 * r['fraction_of_peak']:.3g}% of peak")
+    if r.get("time_floor") is not None:
+        text += f"; time >= {_seconds(r['time_floor'])} (no overlap {_seconds(r['time_no_overlap'])})"
+    return text
+
+
 def kernel_block(k: KernelSummary, color: bool = False) -> str:
     status = "unsupported" if k.failed else ("exact" if k.exact else "approximate")
     hue = {"exact": "green", "approximate": "yellow", "unsupported": "red"}[status]
@@ -93,6 +118,8 @@ def kernel_block(k: KernelSummary, color: bool = False) -> str:
                    f"read {a.read.expr} B, write {a.write.expr} B{acc}"
             lines.append(_row("arrays" if first else "", text))
             first = False
+        if k.roofline:
+            lines.append(_row("roofline", _roofline(k.roofline)))
         for n in k.nests:
             lines.append(_row(n.label, f"W {n.flops.expr}, Q {n.compulsory.expr}, I {n.intensity.expr}"))
     for d in k.diagnostics:
