@@ -112,6 +112,10 @@ _RULES = [
          "range is not provably below the row length), so the distinct elements were counted with the "
          "given sizes substituted: the numbers are exact, but the formula shown for this array holds "
          "only at those sizes."),
+    Rule("SR118", "warning", False, "compulsory traffic counted at the given sizes",
+         "Symbolic first-access counting exceeded the work budget, so the distinct elements were counted "
+         "with every size fixed at its value: the numbers are exact, the compulsory-traffic formula holds "
+         "only at those sizes (W and the access level stay symbolic)."),
     Rule("SR112", "warning", True, "formula valid only for some sizes",
          "The exact count is piecewise in the sizes and the pieces could not be written as one formula; "
          "the formula shown holds for large sizes, numbers computed for given sizes are exact."),

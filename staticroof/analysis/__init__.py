@@ -18,7 +18,8 @@ def _add(d: dict, key, count: P.Count) -> None:
     d[key] = d[key] + count if key in d else count
 
 
-def _part(kernel: Kernel, insts, namer, weights: dict, sizes: dict, t_rank: int, flops_only=False) -> Part:
+def _part(kernel: Kernel, insts, namer, weights: dict, sizes: dict, t_rank: int, flops_only=False,
+          concrete=False) -> Part:
     part = Part()
     for inst in insts:
         if not inst.stmt.flops and not inst.stmt.special:
@@ -36,7 +37,7 @@ def _part(kernel: Kernel, insts, namer, weights: dict, sizes: dict, t_rank: int,
         arr = kernel.arrays[name]
         t = ArrayTraffic(name, arr.dtype, arr.elem_bytes)
         access_counts(kernel, refs, namer, t)
-        compulsory(kernel, name, refs, namer, sizes, t_rank, t)
+        compulsory(kernel, name, refs, namer, sizes, t_rank, t, concrete)
         part.arrays[name] = t
     for name, refs in dram_refs(kernel, insts, ("shared",)).items():
         arr = kernel.arrays[name]
@@ -61,14 +62,45 @@ def analyze(kernel: Kernel, sizes: dict | None = None, weights: dict | None = No
     except isl.Error as e:
         if "maximal number of operations" not in str(e):
             raise
-        kernel.diag("SR116", "exact counting exceeded the work budget; give the sizes with -D or raise "
-                    "STATICROOF_ISL_BUDGET", kernel.location)
-        return KernelResult(kernel, Part(), [], failed=True)
     finally:
         ctx.set_max_operations(0)
+    # Too complex for symbolic first-access counting: with every size known, count the distinct
+    # elements at those sizes (concrete sets are small), keeping W and the access level symbolic.
+    namer = P.Namer()
+    if sizes and _all_sizes_known(kernel, sizes):
+        ctx.reset_operations()
+        ctx.set_max_operations(int(os.environ.get("STATICROOF_ISL_BUDGET", "400000")) * 10)
+        try:
+            result = _analyze(kernel, sizes, weights, namer, flops_only, concrete=True)
+            kernel.diag("SR118", "first accesses too complex for a formula: distinct elements counted at the "
+                        "given sizes (exact numbers; the compulsory-traffic formula holds only there)",
+                        kernel.location)
+            return result
+        except isl.Error as e:
+            if "maximal number of operations" not in str(e):
+                raise
+        finally:
+            ctx.set_max_operations(0)
+    kernel.diag("SR116", "exact counting exceeded the work budget; give the sizes with -D or raise "
+                "STATICROOF_ISL_BUDGET", kernel.location)
+    return KernelResult(kernel, Part(), [], failed=True)
 
 
-def _analyze(kernel: Kernel, sizes: dict, weights: dict, namer, flops_only: bool = False) -> KernelResult:
+def _all_sizes_known(kernel: Kernel, sizes: dict) -> bool:
+    from ..ir import walk
+
+    import sympy
+    loop_vars = set()
+    symbols = set()
+    for node in walk(kernel.body):
+        if isinstance(node, Loop):
+            loop_vars.add(node.var)
+            symbols |= sympy.sympify(node.start).free_symbols | node.cond.free_symbols
+    return all(s.name in sizes for s in symbols - loop_vars) and all(n in sizes for n in kernel.sizes)
+
+
+def _analyze(kernel: Kernel, sizes: dict, weights: dict, namer, flops_only: bool = False,
+             concrete: bool = False) -> KernelResult:
     try:
         insts = instances(kernel, namer)
     except P.NotAffine as e:
@@ -76,7 +108,7 @@ def _analyze(kernel: Kernel, sizes: dict, weights: dict, namer, flops_only: bool
         return KernelResult(kernel, Part(), [], failed=True)
     t_rank = max((len(i.schedule) + 1 for i in insts), default=1)
     try:
-        total = _part(kernel, insts, namer, weights, sizes, t_rank, flops_only)
+        total = _part(kernel, insts, namer, weights, sizes, t_rank, flops_only, concrete)
         if flops_only:
             return KernelResult(kernel, total, [])
         nests = []
@@ -87,7 +119,7 @@ def _analyze(kernel: Kernel, sizes: dict, weights: dict, namer, flops_only: bool
                 sub = [i for i in insts if i.nest == k]
                 line = node.location.line if node.location else 0
                 nests.append((f"nest L{line}", node.location,
-                              _part(kernel, sub, namer, weights, sizes, t_rank)))
+                              _part(kernel, sub, namer, weights, sizes, t_rank, concrete=concrete)))
     except P.NotAffine as e:
         kernel.diag("SR101", f"an index or condition is not affine ({e})", kernel.location)
         return KernelResult(kernel, Part(), [], failed=True)

@@ -99,8 +99,10 @@ def _size_syms(affine):
 
 
 def compulsory(kernel: Kernel, name: str, refs, namer: P.Namer, sizes: dict, t_rank: int,
-               traffic: ArrayTraffic) -> None:
+               traffic: ArrayTraffic, concrete: bool = False) -> None:
     coords = _coords(kernel, name, refs, namer, sizes)
+    if concrete and coords is not None and not isinstance(coords, Concrete):
+        coords = Concrete(coords)
     affine = [(ref, inst, slot) for ref, inst, slot in refs if ref.index is not None]
     if coords is None:  # upper bound: every access is a new element
         affine, coords = [], []
