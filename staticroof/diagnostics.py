@@ -106,7 +106,7 @@ _RULES = [
     Rule("SR116", "error", True, "counting too complex",
          "Exact counting of this kernel exceeded staticroof's work budget (a linearized index with large "
          "constant strides, many overlapping references). Give the sizes with `-D`, or raise the budget "
-         "with STATICROOF_ISL_BUDGET (isl operations per kernel, default 400000)."),
+         "with STATICROOF_ISL_BUDGET (isl operations per kernel, default 800000)."),
     Rule("SR117", "warning", False, "formula holds at the given sizes only",
          "A linearized index such as `A[i*m + j]` could not be proven injective for all sizes (the column "
          "range is not provably below the row length), so the distinct elements were counted with the "

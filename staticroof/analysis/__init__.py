@@ -56,7 +56,7 @@ def analyze(kernel: Kernel, sizes: dict | None = None, weights: dict | None = No
     namer = P.Namer()
     ctx = isl.DEFAULT_CONTEXT
     ctx.reset_operations()
-    ctx.set_max_operations(int(os.environ.get("STATICROOF_ISL_BUDGET", "400000")))
+    ctx.set_max_operations(int(os.environ.get("STATICROOF_ISL_BUDGET", "800000")))
     try:
         return _analyze(kernel, sizes, weights, namer, flops_only)
     except isl.Error as e:
@@ -69,7 +69,7 @@ def analyze(kernel: Kernel, sizes: dict | None = None, weights: dict | None = No
     namer = P.Namer()
     if sizes and _all_sizes_known(kernel, sizes):
         ctx.reset_operations()
-        ctx.set_max_operations(int(os.environ.get("STATICROOF_ISL_BUDGET", "400000")) * 10)
+        ctx.set_max_operations(int(os.environ.get("STATICROOF_ISL_BUDGET", "800000")) * 10)
         try:
             result = _analyze(kernel, sizes, weights, namer, flops_only, concrete=True)
             kernel.diag("SR118", "first accesses too complex for a formula: distinct elements counted at the "
