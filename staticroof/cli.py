@@ -39,6 +39,20 @@ def _parse_costs(values) -> dict:
     return out
 
 
+_UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "kib": 2**10, "mib": 2**20, "gib": 2**30,
+          "k": 2**10, "m": 2**20, "g": 2**30}
+
+
+def _parse_size(text: str) -> int:
+    import re
+
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)\s*", text)
+    if not m or m.group(2).lower() not in _UNITS:
+        raise click.BadParameter(f"`{text}`: expected a size such as 40MiB, 50MB or 1048576",
+                                 param_hint="--cache")
+    return int(float(m.group(1)) * _UNITS[m.group(2).lower()])
+
+
 def _machine(name, machine_files, pyproject):
     from .roofline import MachineError, get, load_database
 
@@ -111,11 +125,13 @@ def main():
               help="Roof to use: CUDA cores/vector units (default) or tensor/matrix units.")
 @click.option("--machine-file", "machine_files", multiple=True, type=click.Path(dir_okay=False),
               help="More machines (TOML, same format as the shipped database).")
+@click.option("--cache", "cache", metavar="SIZE", default=None,
+              help="Cache size for the cache-bounded Q (e.g. 40MiB; default: the machine's L2).")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
               help="Read [tool.staticroof] from this file (default: the nearest pyproject.toml).")
 @click.option("--color/--no-color", default=None, help="Color the text report (default: when a terminal).")
 def analyze(paths, defines, include_dirs, kernels, fmt, costs, grids, blocks, machine_name, unit, machine_files,
-            config_file, color):
+            cache, config_file, color):
     """Analyze the kernels in PATHS (files or folders)."""
     from .config import ConfigError, load
 
@@ -138,7 +154,8 @@ def analyze(paths, defines, include_dirs, kernels, fmt, costs, grids, blocks, ma
             click.echo(f"{d.location}: {d.code} {d.message}", err=True)
         sys.exit(2)
     machine = _machine(machine_name, machine_files, cfg.path) if machine_name else None
-    report = run(files, defs, include_dirs, weights, set(kernels), launches)
+    cache_bytes = _parse_size(cache) if cache else (machine.l2_bytes if machine is not None else None)
+    report = run(files, defs, include_dirs, weights, set(kernels), launches, cache_bytes)
     if machine is not None:
         from .roofline import MachineError
         from .roofline.place import place

@@ -33,6 +33,7 @@ def _part(kernel: Kernel, insts, namer, weights: dict, sizes: dict, t_rank: int,
             _add(part.flops, prec, dom.scaled(calls * weights.get(fname, 1)))
     if flops_only:
         return part
+    part.bounds = _statement_bounds(kernel, insts, namer)
     for name, refs in dram_refs(kernel, insts).items():
         arr = kernel.arrays[name]
         t = ArrayTraffic(name, arr.dtype, arr.elem_bytes)
@@ -84,6 +85,31 @@ def analyze(kernel: Kernel, sizes: dict | None = None, weights: dict | None = No
     kernel.diag("SR116", "exact counting exceeded the work budget; give the sizes with -D or raise "
                 "STATICROOF_ISL_BUDGET", kernel.location)
     return KernelResult(kernel, Part(), [], failed=True)
+
+
+def _statement_bounds(kernel: Kernel, insts, namer) -> list:
+    """HBL data for every statement whose DRAM references bound its iterations (s* > 1)."""
+    import sympy
+
+    from ..ir import DRAM_SPACES
+    from .bounds import StatementBound, hbl_exponent
+
+    out = []
+    for inst in insts:
+        refs = [r for r in inst.stmt.refs if r.index is not None and r.array in kernel.arrays
+                and kernel.arrays[r.array].space in DRAM_SPACES]
+        if not refs or not inst.loop_vars:
+            continue
+        projections = set()
+        for r in refs:
+            used = set().union(*(sympy.sympify(e).free_symbols for e in r.index))
+            projections.add(tuple(k for k, v in enumerate(inst.loop_vars) if v in used))
+        s_star = hbl_exponent(tuple(sorted(projections)), tuple(range(len(inst.loop_vars))))
+        if s_star is None or s_star <= 1:
+            continue
+        elem = min(kernel.arrays[r.array].elem_bytes for r in refs)
+        out.append(StatementBound(P.card(inst.domain(namer), namer), s_star, elem, inst.stmt.location))
+    return out
 
 
 def _all_sizes_known(kernel: Kernel, sizes: dict) -> bool:

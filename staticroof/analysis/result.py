@@ -35,6 +35,7 @@ class Part:
     special: dict = field(default_factory=dict)  # function name -> Count of calls
     arrays: dict = field(default_factory=dict)  # name -> ArrayTraffic
     shared: dict = field(default_factory=dict)  # on-chip arrays: name -> ArrayTraffic (access level only)
+    bounds: list = field(default_factory=list)  # bounds.StatementBound, for the cache-bounded Q
 
 
 @dataclass

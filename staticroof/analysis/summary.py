@@ -6,7 +6,10 @@ This is the last place anything is computed; reports only format what is here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Optional
+
+import sympy
 
 from ..diagnostics import Diagnostic, Location
 from ..ir import PRECISIONS
@@ -40,6 +43,10 @@ class PartSummary:
     intensity_access: Quantity
     shared: Quantity = None  # bytes of on-chip (CUDA __shared__) loads and stores
     shared_arrays: dict = field(default_factory=dict)
+    cache_bound: Optional[Quantity] = None  # Q(M): the Hong-Kung/HBL lower bound with a cache of M bytes
+    cache_bytes: Optional[int] = None
+    intensity_cache: Optional[Quantity] = None
+    departs_at: Optional[dict] = None  # {size: value}: where Q(M) first exceeds Q compulsory
 
 
 @dataclass
@@ -108,7 +115,39 @@ def resolve_sizes(kernel, bindings: dict) -> tuple[dict, dict]:
     return values, origins
 
 
-def summarize(result: KernelResult, bindings: dict) -> KernelSummary:
+M_CACHE = sympy.Symbol("M_cache")
+
+
+def _cache_bound(p: PartSummary, part: Part, sizes: dict, cache_bytes: int) -> None:
+    """Q(M) for the part: max(Q compulsory, every statement's HBL bound), formula in M_cache."""
+    from .bounds import q_bound_bytes, q_bound_expr
+
+    stmts = [(st, st.iterations.generic()) for st in part.bounds]
+    expr = q_bound_expr(p.compulsory.expr, stmts, M_CACHE)
+    values = [st.iterations.value(sizes) for st in part.bounds]
+    value = None
+    if p.compulsory.value is not None and None not in values:
+        concrete = [type(st)(v, st.s_star, st.elem_bytes) for st, v in zip(part.bounds, values)]
+        value = q_bound_bytes(p.compulsory.value, concrete, cache_bytes)
+    p.cache_bound = Quantity(expr, Fraction(value).limit_denominator() if value is not None else None)
+    p.cache_bytes = cache_bytes
+    p.intensity_cache = Quantity(sympy.simplify(p.flops.expr / expr) if not isinstance(expr, sympy.Max) else
+                                 p.flops.expr / expr,
+                                 Fraction(p.flops.value) / p.cache_bound.value
+                                 if p.flops.value is not None and p.cache_bound.value else None)
+    free = sorted((expr.free_symbols - {M_CACHE}), key=str)
+    if len(free) == 1 and stmts:  # where the working set stops fitting
+        f = sympy.lambdify([free[0], M_CACHE], expr - p.compulsory.expr, "math")
+        for k in range(1, 31):
+            try:
+                if f(2 ** k, cache_bytes) > 0:
+                    p.departs_at = {str(free[0]): 2 ** k}
+                    break
+            except (ValueError, ZeroDivisionError, OverflowError):
+                break
+
+
+def summarize(result: KernelResult, bindings: dict, cache_bytes: Optional[int] = None) -> KernelSummary:
     k = result.kernel
     sizes, origins = resolve_sizes(k, bindings)
     if result.failed:
@@ -116,6 +155,8 @@ def summarize(result: KernelResult, bindings: dict) -> KernelSummary:
                              None, [], list(k.diagnostics))
     total = _part(result.total, k, sizes, "total", k.location)
     nests = [_part(p, k, sizes, label, loc) for label, loc, p in result.nests]
+    if cache_bytes:
+        _cache_bound(total, result.total, sizes, cache_bytes)
     used = _symbols(total)  # sizes that only appear in declarations do not matter
     sizes = {n: v for n, v in sizes.items() if n in used or n in bindings}
     origins = {n: o for n, o in origins.items() if n in used or n in bindings}

@@ -26,7 +26,7 @@ def diagnostic(d: Diagnostic) -> dict:
 
 
 def part(p: PartSummary) -> dict:
-    return {
+    out = {
         "flops": {
             "total": p.flops.number, "expr": _expr(p.flops),
             "by_precision": {k: q.number for k, q in p.by_precision.items()},
@@ -55,6 +55,11 @@ def part(p: PartSummary) -> dict:
             "access": p.intensity_access.number, "access_expr": _expr(p.intensity_access),
         },
     }
+    if p.cache_bound is not None:
+        out["bytes"].update(cache_bound=p.cache_bound.number, cache_bound_expr=_expr(p.cache_bound),
+                            cache_bytes=p.cache_bytes, cache_departs_at=p.departs_at)
+        out["intensity"].update(cache_bound=p.intensity_cache.number, cache_bound_expr=_expr(p.intensity_cache))
+    return out
 
 
 def kernel(k: KernelSummary) -> dict:

@@ -62,6 +62,14 @@ def _part_rows(p: PartSummary) -> list[str]:
     rows.append(_row("Q access", _q(p.access, "B") + "   (no reuse beyond registers)"))
     if p.shared is not None and p.shared.expr != 0:
         rows.append(_row("Q shared", _q(p.shared, "B") + "   (on-chip __shared__ loads and stores)"))
+    if p.cache_bound is not None:
+        where = ""
+        if p.departs_at:
+            (name, value), = p.departs_at.items()
+            where = f"; exceeds Q compulsory from {name} = {value:,}"
+        value = f" = {_num(p.cache_bound.value)} B" if p.cache_bound.value is not None else ""
+        rows.append(_row("Q cache", f"{p.cache_bound.expr}{value}   (lower bound with "
+                                    f"M_cache = {p.cache_bytes:,} B{where})"))
     i = _q(p.intensity, "FLOP/B")
     rows.append(_row("I", i + f"   (access level: {_q(p.intensity_access, 'FLOP/B')})"))
     return rows
