@@ -88,3 +88,16 @@ def test_trace_exits_one_on_a_difference_in_an_exact_kernel(tmp_path, monkeypatc
     monkeypatch.setattr(front.Acc, "flop", lambda self, prec, n=1: original(self, prec, 2 * n))
     r = CliRunner().invoke(main, ["trace", str(SAMPLES / "saxpy.c"), "-D", "n=10"])
     assert r.exit_code == 1 and "DIFFER" in r.output
+
+
+def test_identical_references_are_identical_expressions(tmp_path):
+    """`a[j + i + 1]` and `a[i + j + 1]` in one statement are the same reference (the analysis
+    compares index expressions, not their spelling): one load, in the analysis and in the trace."""
+    path = tmp_path / "k.c"
+    path.write_text("void k(int n, double *restrict a, double *restrict b) {\n"
+                    "  for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) b[i] = a[j + i + 1] - a[i + j + 1];\n}\n")
+    kernels, _ = analyze_file(path, {"n": "6"})
+    traced = run_trace(str(path), "k", {"n": 6}, "c")
+    # loads of a: one per (i, j) = 36 doubles = 288 bytes
+    assert kernels["k"].total.arrays["a"].access_read.value == 288
+    assert all(r.ok for r in compare(kernels["k"], traced))

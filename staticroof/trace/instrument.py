@@ -187,7 +187,7 @@ class Instrumenter:
 
     def site(self, node, kind: int) -> tuple[int, str]:
         """(group id, token variable) for the register and identical-reference rules."""
-        key = self.gen.visit(node) + ("/w" if kind else "/r")
+        key = _canon(node) + ("/w" if kind else "/r")
         inner = self.loops[-1] if self.loops else None
         if inner is not None and not (_names_used(node) & (inner.assigned | {inner.var})):
             group_key, token = (inner.token, self.stmt_id, key), inner.token  # once per loop execution
@@ -305,6 +305,43 @@ class Instrumenter:
             self.specials.append(name)
             return f"({{ __typeof__({text}) {v} = {text}; __sr_special({site}, {self._PREC_INDEX.get(prec, -1)}); {v}; }})"
         return text
+
+
+def _canon(node) -> str:
+    """A reference's text up to the order of sums and products (`a[j + i + 1]` is `a[i + j + 1]`):
+    identical references are identical expressions, as the analysis compares them."""
+    gen = c_generator.CGenerator()
+
+    def terms(n, sign, out):
+        if isinstance(n, c_ast.BinaryOp) and n.op in ("+", "-"):
+            terms(n.left, sign, out)
+            terms(n.right, sign if n.op == "+" else -sign, out)
+        else:
+            out.append(("-" if sign < 0 else "+") + canon(n))
+
+    def factors(n, out):
+        if isinstance(n, c_ast.BinaryOp) and n.op == "*":
+            factors(n.left, out)
+            factors(n.right, out)
+        else:
+            out.append(canon(n))
+
+    def canon(n):
+        if isinstance(n, c_ast.BinaryOp) and n.op in ("+", "-"):
+            out = []
+            terms(n, 1, out)
+            return "(" + "".join(sorted(out)) + ")"
+        if isinstance(n, c_ast.BinaryOp) and n.op == "*":
+            out = []
+            factors(n, out)
+            return "(" + "*".join(sorted(out)) + ")"
+        if isinstance(n, c_ast.ArrayRef):
+            return f"{canon(n.name)}[{canon(n.subscript)}]"
+        if isinstance(n, c_ast.UnaryOp) and n.op == "*":
+            return f"*{canon(n.expr)}"
+        return gen.visit(n)
+
+    return canon(node)
 
 
 def _names_used(node) -> set:
