@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast, c_generator
 
 from .. import costs
+from ..frontends.c import _assigned_names
 
 _ARITH = ("+", "-", "*", "/")
 
@@ -359,18 +360,7 @@ def _names_used(node) -> set:
 
 def _names_changed(node) -> set:
     """Names assigned, incremented or declared anywhere under `node`."""
-    out = set()
-
-    def visit(n):
-        if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID):
-            out.add(n.lvalue.name)
-        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--") and isinstance(n.expr, c_ast.ID):
-            out.add(n.expr.name)
-        elif isinstance(n, c_ast.Decl) and n.name:
-            out.add(n.name)
-        for _, child in n.children():
-            visit(child)
-
-    if node is not None:
-        visit(node)
-    return out
+    if node is None:
+        return set()
+    assigned, declared = _assigned_names(node)
+    return assigned | declared
