@@ -260,6 +260,44 @@ def _num(v):
 
 
 @main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--machine", "machine_name", required=True, metavar="NAME")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+              help="roofline.png, .svg or .pdf")
+@click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]")
+@click.option("-I", "include_dirs", multiple=True, type=click.Path(file_okay=False), metavar="DIR")
+@click.option("--kernel", "kernels", multiple=True, metavar="NAME")
+@click.option("--unit", type=click.Choice(["cuda", "tensor"]), default=None)
+@click.option("--cache", "cache", metavar="SIZE", default=None)
+@click.option("--machine-file", "machine_files", multiple=True, type=click.Path(dir_okay=False))
+def plot(paths, machine_name, output, defines, include_dirs, kernels, unit, cache, machine_files):
+    """Draw the kernels of PATHS under MACHINE's roofline (one point per kernel and level)."""
+    from .config import load
+    from .pipeline import run
+    from .roofline.place import place
+
+    if Path(output).suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise click.BadParameter("the output must end in .png, .svg or .pdf", param_hint="-o")
+    cfg = load()
+    machine = _machine(machine_name, machine_files, cfg.path)
+    files, errors = _collect(paths)
+    if errors and not files:
+        for d in errors:
+            click.echo(f"{d.location}: {d.code} {d.message}", err=True)
+        sys.exit(2)
+    defs = {name: str(v) for name, v in cfg.sizes.items()}
+    defs.update(_parse_defines(defines))
+    cache_bytes = _parse_size(cache) if cache else machine.l2_bytes
+    report = run(files, defs, list(include_dirs) + cfg.include, dict(cfg.costs), set(kernels), None, cache_bytes)
+    for k in report.kernels:
+        k.roofline = place(k, machine, unit)
+    from .reports.plot import draw
+
+    pts = draw(report.kernels, machine, output)
+    click.echo(f"{output}: {len({p['kernel'] for p in pts})} kernels, {len(pts)} points")
+
+
+@main.command()
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--machine-file", "machine_files", multiple=True, type=click.Path(dir_okay=False))
 def machines(fmt, machine_files):

@@ -13,6 +13,7 @@ import sys
 from fractions import Fraction
 
 import pytest
+from pathlib import Path
 
 from staticroof.roofline import (
     PEAK_KEYS,
@@ -544,3 +545,34 @@ def test_import_is_light():
             "print(sorted(m for m in ('sympy', 'numpy', 'scipy', 'matplotlib', 'islpy') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_plot_png_and_svg_match_the_json(tmp_path):
+    import json as json_module
+
+    from click.testing import CliRunner
+
+    from staticroof.cli import main
+
+    samples = Path(__file__).resolve().parent.parent / "samples"
+    args = [str(samples / "saxpy.c"), str(samples / "gemm.c"), "--machine", "a100", "-D", "n=1000000"]
+    for suffix in (".png", ".svg"):
+        out = tmp_path / f"roof{suffix}"
+        r = CliRunner().invoke(main, ["plot", *args, "-o", str(out)])
+        assert r.exit_code == 0, r.output
+        assert out.stat().st_size > 1000
+    doc = json_module.loads(CliRunner().invoke(main, ["analyze", *args, "--format", "json"]).output)
+    from staticroof.pipeline import run
+    from staticroof.reports.plot import points
+    from staticroof.roofline import get, load_database
+    from staticroof.roofline.place import place
+
+    report = run([samples / "saxpy.c", samples / "gemm.c"], {"n": "1000000"}, cache_bytes=None)
+    machine = get("a100", load_database())
+    for k in report.kernels:
+        k.roofline = place(k, machine)
+    pts = {(p["kernel"], p["level"]): p for p in points(report.kernels)}
+    for k in doc["kernels"]:
+        p = pts[(k["name"], "DRAM compulsory")]
+        assert p["intensity"] == pytest.approx(k["intensity"]["compulsory"])
+        assert p["attainable"] == pytest.approx(k["roofline"]["attainable"])

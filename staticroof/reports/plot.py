@@ -1,0 +1,78 @@
+"""The roofline picture: log-log axes in FLOP/byte and FLOP/s, one horizontal roof per unit that
+matters, the slanted bandwidth roof, ridge points marked, each kernel as one point per level.
+
+matplotlib is imported here only (never on the `analyze` path).  The points are returned too, so
+tests can check that the picture shows what the JSON says.
+"""
+
+from __future__ import annotations
+
+from .text import _si
+
+
+def points(kernels) -> list[dict]:
+    """(kernel, level, intensity, attainable) for every kernel with a placement."""
+    out = []
+    for k in kernels:
+        r = k.roofline
+        if not r or r.get("intensity") is None or k.total is None:
+            continue
+        levels = [("DRAM compulsory", k.total.intensity.number)]
+        if k.total.intensity_cache is not None and k.total.intensity_cache.number is not None:
+            levels.append(("DRAM cache-bound", k.total.intensity_cache.number))
+        levels.append(("access", k.total.intensity_access.number))
+        for level, i in levels:
+            if i is None or i <= 0:
+                continue
+            out.append({"kernel": k.name, "level": level, "intensity": float(i),
+                        "attainable": float(min(r["peak"], r["bandwidth"] * float(i)))})
+    return out
+
+
+def draw(kernels, machine, path: str) -> list[dict]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    pts = points(kernels)
+    bw = machine.bandwidth
+    roofs = sorted({k.roofline["roof"] for k in kernels if k.roofline} or {"fp32"})
+    xs = [p["intensity"] for p in pts] + [machine.peak(r) / bw for r in roofs]
+    lo, hi = min(xs + [0.1]) / 4, max(xs + [10.0]) * 4
+    fig, ax = plt.subplots(figsize=(9, 6))
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.plot([lo, hi], [bw * lo, bw * hi], color="0.3", lw=1.5, label=f"DRAM {_si(bw, 'B/s')}")
+    colors = ["tab:red", "tab:purple", "tab:brown", "tab:pink"]
+    for n, roof in enumerate(roofs):
+        peak = machine.peak(roof)
+        ridge = peak / bw
+        ax.plot([ridge, hi], [peak, peak], color=colors[n % len(colors)], lw=1.5,
+                label=f"{roof} {_si(peak, 'FLOP/s')}")
+        ax.plot([ridge], [peak], "o", color=colors[n % len(colors)])
+        ax.annotate(f"ridge {ridge:.3g}", (ridge, peak), textcoords="offset points", xytext=(4, -12), fontsize=8)
+    markers = {"DRAM compulsory": "o", "DRAM cache-bound": "s", "access": "^"}
+    for level, marker in markers.items():
+        sel = [p for p in pts if p["level"] == level]
+        if sel:
+            ax.scatter([p["intensity"] for p in sel], [p["attainable"] for p in sel], marker=marker, s=36,
+                       zorder=3, label=level)
+    labelled = [p for p in pts if p["level"] == "DRAM compulsory"]
+    for n, p in enumerate(sorted(labelled, key=lambda q: q["intensity"])):
+        ax.annotate(p["kernel"], (p["intensity"], p["attainable"]), textcoords="offset points",
+                    xytext=(6, 10 if n % 2 else -12), fontsize=7, alpha=0.85,
+                    arrowprops={"arrowstyle": "-", "lw": 0.3, "color": "0.5"})
+    ax.set_xlim(lo, hi)
+    top = max(machine.peak(r) for r in roofs) * 4
+    bottom = min([p["attainable"] for p in pts] + [bw * lo]) / 4
+    ax.set_ylim(bottom, top)
+    ax.set_xlabel("arithmetic intensity (FLOP/byte)")
+    ax.set_ylabel("attainable performance (FLOP/s)")
+    ax.set_title(f"staticroof: {machine.name}")
+    ax.grid(True, which="both", lw=0.3, alpha=0.5)
+    ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return pts
