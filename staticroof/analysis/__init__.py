@@ -92,7 +92,7 @@ def _statement_bounds(kernel: Kernel, insts, namer) -> list:
     import sympy
 
     from ..ir import DRAM_SPACES
-    from .bounds import StatementBound, hbl_exponent
+    from .bounds import StatementBound, hbl_exponent, is_matmul_shape
 
     out = []
     for inst in insts:
@@ -108,7 +108,9 @@ def _statement_bounds(kernel: Kernel, insts, namer) -> list:
         if s_star is None or s_star <= 1:
             continue
         elem = min(kernel.arrays[r.array].elem_bytes for r in refs)
-        out.append(StatementBound(P.card(inst.domain(namer), namer), s_star, elem, inst.stmt.location))
+        shape = tuple(sorted(projections))
+        out.append(StatementBound(P.card(inst.domain(namer), namer), s_star, elem, inst.stmt.location,
+                                  is_matmul_shape(shape, len(inst.loop_vars))))
     return out
 
 

@@ -12,10 +12,11 @@ M moved), so it performs at most (2M)^{s*} iterations, and
 
     Q >= M * floor(|iterations| / (2M)^{s*}) >= |iterations| * M / (2M)^{s*} - M     (words, c = 2).
 
-For matrix multiply s* = 3/2: Q >= N^3 / (2*sqrt(2)*sqrt(M)) - M words.  The tight bound of Smith,
-Lowery, Langou and van de Geijn (2019) is 2 N^3 / sqrt(M) - 2M: ours is a valid but looser bound,
-by a factor 4*sqrt(2) ~ 5.7 in the leading term (their argument counts the segment's reuse more
-sharply).  Streaming kernels and stencils have s* = 1, where the bound is at most |iterations|/2,
+For matrix multiply s* = 3/2 and this would give N^3 / (2*sqrt(2)*sqrt(M)) - M words, a factor
+4*sqrt(2) ~ 5.7 below the tight bound of Smith, Lowery, Langou and van de Geijn (2019),
+2 N^3 / sqrt(M) - 2M, which they prove for exactly this shape of references (the three pairwise
+projections {i,j}, {i,k}, {k,j} of a three-index nest, as in C += A*B): for that shape their bound
+is used; every other shape keeps the general constant c = 2.  Streaming kernels and stencils have s* = 1, where the bound is at most |iterations|/2,
 below their compulsory traffic: Q_bound = max(Q_compulsory, ...) collapses to Q compulsory.
 """
 
@@ -38,6 +39,7 @@ class StatementBound:
     s_star: Fraction
     elem_bytes: int  # the smallest element size among its arrays (a conservative word size)
     location: object = None
+    matmul: bool = False  # the three pairwise projections of three indices (C += A*B's shape)
 
 
 @lru_cache(maxsize=1024)
@@ -78,10 +80,18 @@ def _solve(a, b):
     return [m[i][n] / m[i][i] for i in range(n)]
 
 
-def words_bound(iterations, s_star: Fraction, m_words):
-    """|iterations| * M / (2M)^{s*} - M, with sympy or numbers (never below 0)."""
-    bound = iterations * m_words / (2 * m_words) ** sympy.Rational(s_star.numerator, s_star.denominator) - m_words
-    return bound
+def is_matmul_shape(projections: tuple, n_loops: int) -> bool:
+    """Projections {i,j}, {i,k}, {k,j} of exactly three loop indices (Loomis-Whitney's case)."""
+    return n_loops == 3 and set(projections) == {(0, 1), (0, 2), (1, 2)}
+
+
+def words_bound(iterations, s_star: Fraction, m_words, matmul: bool = False):
+    """The bound in words.  For the matrix-multiply shape, the tight bound of Smith, Lowery, Langou
+    and van de Geijn (2019), 2|I|/sqrt(M) - 2M; otherwise the HBL segment bound
+    |I| * M / (2M)^{s*} - M."""
+    if matmul:
+        return 2 * iterations / sympy.sqrt(m_words) - 2 * m_words
+    return iterations * m_words / (2 * m_words) ** sympy.Rational(s_star.numerator, s_star.denominator) - m_words
 
 
 def q_bound_bytes(compulsory_value, statements: list, cache_bytes: int):
@@ -94,7 +104,10 @@ def q_bound_bytes(compulsory_value, statements: list, cache_bytes: int):
         if it is None:
             return None
         m_words = Fraction(cache_bytes, st.elem_bytes)
-        b = float(it) * float(m_words) / float(2 * m_words) ** float(st.s_star) - float(m_words)
+        if st.matmul:
+            b = 2 * float(it) / float(m_words) ** 0.5 - 2 * float(m_words)
+        else:
+            b = float(it) * float(m_words) / float(2 * m_words) ** float(st.s_star) - float(m_words)
         best = max(float(best), b * st.elem_bytes)
     return best
 
@@ -104,5 +117,5 @@ def q_bound_expr(compulsory_expr, statements: list, m_symbol) -> sympy.Expr:
     terms = [compulsory_expr]
     for st, it_expr in statements:
         m_words = m_symbol / st.elem_bytes
-        terms.append(st.elem_bytes * words_bound(it_expr, st.s_star, m_words))
+        terms.append(st.elem_bytes * words_bound(it_expr, st.s_star, m_words, st.matmul))
     return sympy.Max(*terms) if len(terms) > 1 else terms[0]

@@ -127,7 +127,7 @@ def _cache_bound(p: PartSummary, part: Part, sizes: dict, cache_bytes: int) -> N
     values = [st.iterations.value(sizes) for st in part.bounds]
     value = None
     if p.compulsory.value is not None and None not in values:
-        concrete = [type(st)(v, st.s_star, st.elem_bytes) for st, v in zip(part.bounds, values)]
+        concrete = [type(st)(v, st.s_star, st.elem_bytes, None, st.matmul) for st, v in zip(part.bounds, values)]
         value = q_bound_bytes(p.compulsory.value, concrete, cache_bytes)
     p.cache_bound = Quantity(expr, Fraction(value).limit_denominator() if value is not None else None)
     p.cache_bytes = cache_bytes
