@@ -169,8 +169,28 @@ def _exact_function(expr, variables):
     return evaluate
 
 
+def _ceilings(expr: sympy.Expr) -> sympy.Expr:
+    """floor(a/k + (k-1)/k) is ceiling(a/k) for integer a: the spelling people write."""
+    def rewrite(arg):
+        arg = sympy.expand(arg)
+        const = arg.as_coeff_Add()[0] if arg.as_coeff_Add()[0].is_Rational else sympy.Integer(0)
+        rest = arg - const
+        k = sympy.Integer(1)
+        for t in sympy.Add.make_args(rest):
+            c = t.as_coeff_Mul()[0]
+            if not c.is_Rational:
+                return sympy.floor(arg)
+            k = sympy.ilcm(k, c.q)
+        if k > 1 and const == sympy.Rational(k - 1, k) and all(
+                (t.as_coeff_Mul()[0] * k).is_Integer for t in sympy.Add.make_args(rest)):
+            return sympy.ceiling(rest)
+        return sympy.floor(arg)
+
+    return expr.replace(sympy.floor, rewrite) if expr.has(sympy.floor) else expr
+
+
 def quantity(count: Count, sizes: dict, scale=1) -> Quantity:
-    expr = drop_floors(sympy.expand(count.generic() * scale))
+    expr = _ceilings(drop_floors(sympy.expand(count.generic() * scale)))
     value = count.value(sizes)
     if value is None:
         partial = expr.subs(sizes)
