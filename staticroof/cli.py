@@ -155,7 +155,8 @@ def analyze(paths, defines, include_dirs, kernels, fmt, costs, grids, blocks, ma
         sys.exit(2)
     machine = _machine(machine_name, machine_files, cfg.path) if machine_name else None
     cache_bytes = _parse_size(cache) if cache else (machine.l2_bytes if machine is not None else None)
-    report = run(files, defs, include_dirs, weights, set(kernels), launches, cache_bytes)
+    l1_bytes = machine.smem_bytes_per_sm if machine is not None else None
+    report = run(files, defs, include_dirs, weights, set(kernels), launches, cache_bytes, l1_bytes)
     if machine is not None:
         from .roofline import MachineError
         from .roofline.place import place
@@ -288,7 +289,8 @@ def plot(paths, machine_name, output, defines, include_dirs, kernels, unit, cach
     defs = {name: str(v) for name, v in cfg.sizes.items()}
     defs.update(_parse_defines(defines))
     cache_bytes = _parse_size(cache) if cache else machine.l2_bytes
-    report = run(files, defs, list(include_dirs) + cfg.include, dict(cfg.costs), set(kernels), None, cache_bytes)
+    report = run(files, defs, list(include_dirs) + cfg.include, dict(cfg.costs), set(kernels), None, cache_bytes,
+                 machine.smem_bytes_per_sm)
     for k in report.kernels:
         k.roofline = place(k, machine, unit)
     from .reports.plot import draw

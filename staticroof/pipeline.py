@@ -16,7 +16,7 @@ class Report:
 
 
 def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only: set | None = None,
-        launches: dict | None = None, cache_bytes: int | None = None) -> Report:
+        launches: dict | None = None, cache_bytes: int | None = None, l1_bytes: int | None = None) -> Report:
     from .analysis import analyze
     from .analysis.summary import summarize, unsupported
     from .frontends import language_of, load
@@ -57,11 +57,11 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
                                        for x in c.generic().free_symbols):
                         chosen = item.alternative
                 result = analyze(chosen, sizes=_sizes_for(chosen, bindings), weights=weights)
-                summary = summarize(result, bindings, cache_bytes)
+                summary = summarize(result, bindings, cache_bytes, l1_bytes)
                 if chosen is item and item.alternative is not None and _depends_on_grid(summary):
                     alt = item.alternative
                     result = analyze(alt, sizes=_sizes_for(alt, bindings), weights=weights)
-                    summary = summarize(result, bindings, cache_bytes)
+                    summary = summarize(result, bindings, cache_bytes, l1_bytes)
             except Exception as e:  # never a traceback: one kernel's failure is its own
                 d = Diagnostic("SR099", f"`{item.name}`: internal error: {type(e).__name__}: {e}", item.location)
                 summary = unsupported(item.name, item.location, item.language, d)

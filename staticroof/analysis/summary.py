@@ -47,6 +47,9 @@ class PartSummary:
     cache_bytes: Optional[int] = None
     intensity_cache: Optional[Quantity] = None
     departs_at: Optional[dict] = None  # {size: value}: where Q(M) first exceeds Q compulsory
+    l1_bound: Optional[Quantity] = None  # the same bound with the on-chip (shared memory / L1) size
+    l1_bytes: Optional[int] = None
+    intensity_l1: Optional[Quantity] = None
 
 
 @dataclass
@@ -147,7 +150,24 @@ def _cache_bound(p: PartSummary, part: Part, sizes: dict, cache_bytes: int) -> N
                 break
 
 
-def summarize(result: KernelResult, bindings: dict, cache_bytes: Optional[int] = None) -> KernelSummary:
+def _l1_bound(p: PartSummary, part: Part, sizes: dict, l1_bytes: int) -> None:
+    """The cache level of the hierarchical roofline: Q(M) with the per-SM on-chip memory."""
+    from .bounds import q_bound_bytes
+
+    values = [st.iterations.value(sizes) for st in part.bounds]
+    value = None
+    if p.compulsory.value is not None and None not in values:
+        concrete = [type(st)(v, st.s_star, st.elem_bytes, None, st.matmul) for st, v in zip(part.bounds, values)]
+        value = Fraction(q_bound_bytes(p.compulsory.value, concrete, l1_bytes)).limit_denominator()
+    expr = p.cache_bound.expr.subs(M_CACHE, l1_bytes) if p.cache_bound is not None else p.compulsory.expr
+    p.l1_bound = Quantity(expr, value)
+    p.l1_bytes = l1_bytes
+    p.intensity_l1 = Quantity(p.flops.expr / expr, Fraction(p.flops.value) / value
+                              if p.flops.value is not None and value else None)
+
+
+def summarize(result: KernelResult, bindings: dict, cache_bytes: Optional[int] = None,
+              l1_bytes: Optional[int] = None) -> KernelSummary:
     k = result.kernel
     sizes, origins = resolve_sizes(k, bindings)
     if result.failed:
@@ -157,6 +177,8 @@ def summarize(result: KernelResult, bindings: dict, cache_bytes: Optional[int] =
     nests = [_part(p, k, sizes, label, loc) for label, loc, p in result.nests]
     if cache_bytes:
         _cache_bound(total, result.total, sizes, cache_bytes)
+    if l1_bytes:
+        _l1_bound(total, result.total, sizes, l1_bytes)
     used = _symbols(total)  # sizes that only appear in declarations do not matter
     sizes = {n: v for n, v in sizes.items() if n in used or n in bindings}
     origins = {n: o for n, o in origins.items() if n in used or n in bindings}

@@ -59,6 +59,9 @@ def part(p: PartSummary) -> dict:
         out["bytes"].update(cache_bound=p.cache_bound.number, cache_bound_expr=_expr(p.cache_bound),
                             cache_bytes=p.cache_bytes, cache_departs_at=p.departs_at)
         out["intensity"].update(cache_bound=p.intensity_cache.number, cache_bound_expr=_expr(p.intensity_cache))
+    if p.l1_bound is not None:
+        out["bytes"].update(l1_bound=p.l1_bound.number, l1_bound_expr=_expr(p.l1_bound), l1_bytes=p.l1_bytes)
+        out["intensity"].update(l1_bound=p.intensity_l1.number)
     return out
 
 

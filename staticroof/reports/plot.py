@@ -20,6 +20,8 @@ def points(kernels) -> list[dict]:
         levels = [("DRAM compulsory", k.total.intensity.number)]
         if k.total.intensity_cache is not None and k.total.intensity_cache.number is not None:
             levels.append(("DRAM cache-bound", k.total.intensity_cache.number))
+        if k.total.intensity_l1 is not None and k.total.intensity_l1.number is not None:
+            levels.append(("L1 cache-bound", k.total.intensity_l1.number))
         levels.append(("access", k.total.intensity_access.number))
         for level, i in levels:
             if i is None or i <= 0:
@@ -52,7 +54,7 @@ def draw(kernels, machine, path: str) -> list[dict]:
                 label=f"{roof} {_si(peak, 'FLOP/s')}")
         ax.plot([ridge], [peak], "o", color=colors[n % len(colors)])
         ax.annotate(f"ridge {ridge:.3g}", (ridge, peak), textcoords="offset points", xytext=(4, -12), fontsize=8)
-    markers = {"DRAM compulsory": "o", "DRAM cache-bound": "s", "access": "^"}
+    markers = {"DRAM compulsory": "o", "DRAM cache-bound": "s", "L1 cache-bound": "D", "access": "^"}
     for level, marker in markers.items():
         sel = [p for p in pts if p["level"] == level]
         if sel:

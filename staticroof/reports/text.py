@@ -70,6 +70,9 @@ def _part_rows(p: PartSummary) -> list[str]:
         value = f" = {_num(p.cache_bound.value)} B" if p.cache_bound.value is not None else ""
         rows.append(_row("Q cache", f"{p.cache_bound.expr}{value}   (lower bound with "
                                     f"M_cache = {p.cache_bytes:,} B{where})"))
+    if p.l1_bound is not None and p.l1_bound.value is not None:
+        rows.append(_row("Q L1", f"{_num(p.l1_bound.value)} B   (the same bound with the "
+                                 f"{p.l1_bytes:,} B of on-chip memory per SM: the cache level)"))
     i = _q(p.intensity, "FLOP/B")
     rows.append(_row("I", i + f"   (access level: {_q(p.intensity_access, 'FLOP/B')})"))
     return rows
