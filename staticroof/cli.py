@@ -103,7 +103,7 @@ def _collect(paths) -> tuple[list[Path], list]:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="staticroof")
 def main():
-    """Static roofline analysis: W (FLOPs), Q (DRAM bytes) and I = W/Q of C kernels, before anything runs."""
+    """Static roofline analysis: W (FLOPs), Q (DRAM bytes) and I = W/Q of C and CUDA kernels, before anything runs."""
 
 
 @main.command()

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-import sympy
 
 from ..diagnostics import Location
 from ..ir import Guard, Kernel, Loop, Ref, Stmt

@@ -63,19 +63,10 @@ class CProgram:
         if diags or any(name == kernel for name, _, _ in failed):
             raise TraceError("; ".join(str(d) for d in diags + [f[2] for f in failed]))
         gen = c_generator.CGenerator()
-        typedefs = {n.name: n.type for n in ext if isinstance(n, c_ast.Typedef)}
         fn = next((n for n in ext if isinstance(n, c_ast.FuncDef) and n.decl.name == kernel), None)
         if fn is None:
             raise TraceError(f"no function `{kernel}` in {path}")
-        self.params = []  # (name, "ptr" | "int" | "float", rank)
-        for p in (fn.decl.type.args.params if fn.decl.type.args else []):
-            if isinstance(p, c_ast.EllipsisParam) or p.name is None:
-                continue
-            rank = _rank(p.type)
-            if rank > 2 and isinstance(p.type, c_ast.PtrDecl) and isinstance(p.type.type, c_ast.PtrDecl):
-                raise TraceError(f"`{p.name}`: pointer-to-pointer parameters cannot be traced")
-            kind = "ptr" if rank else ("int" if _is_int(p.type, typedefs) else "float")
-            self.params.append((p.name, kind, rank))
+        self.params = params_of(fn, ext)
         inst = Instrumenter()
         stub_root = str(grammars_dir())
         sizes_macros = dict(pp.size_macros)
@@ -119,16 +110,7 @@ class CProgram:
                 slot += 1
         main += [f"  {kernel}({', '.join(args)});", "  __sr_report();", "  return 0;", "}"]
         self.specials = inst.specials
-        self.workdir = Path(tempfile.mkdtemp(prefix="staticroof-trace-"))
-        src = self.workdir / "kernel.c"
-        src.write_text("\n".join(lines + main) + "\n")
-        exe = self.workdir / "kernel"
-        cmd = [compiler(), "-std=gnu11", "-O0", "-w", "-o", str(exe), str(src), str(RUNTIME_DIR / "runtime.c"),
-               str(RUNTIME_DIR / "driver.c"), "-lm"]
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-        if proc.returncode != 0:
-            raise TraceError(f"the instrumented kernel did not compile:\n{proc.stderr[:2000]}")
-        self.exe = exe
+        self.exe = build("\n".join(lines + main) + "\n")
 
     def run(self, sizes: dict, weights: dict | None = None, timeout: float = 60) -> Trace:
         ints = [name for name, kind, _ in self.params if kind == "int"]
@@ -145,6 +127,34 @@ class CProgram:
         if proc.returncode != 0:
             raise TraceError(f"the instrumented kernel failed (exit {proc.returncode}): {proc.stderr[:500]}")
         return _parse(proc.stdout, self.specials, weights or {})
+
+
+def build(source: str) -> Path:
+    """Compile an instrumented kernel with the runtime and driver; the executable's path."""
+    work = Path(tempfile.mkdtemp(prefix="staticroof-trace-"))
+    src = work / "kernel.c"
+    src.write_text(source)
+    exe = work / "kernel"
+    cmd = [compiler(), "-std=gnu11", "-O0", "-w", "-o", str(exe), str(src), str(RUNTIME_DIR / "runtime.c"),
+           str(RUNTIME_DIR / "driver.c"), "-lm"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    if proc.returncode != 0:
+        raise TraceError(f"the instrumented kernel did not compile:\n{proc.stderr[:2000]}")
+    return exe
+
+
+def params_of(fn, ext) -> list:
+    """(name, "ptr" | "int" | "float", rank) for each parameter of the traced function."""
+    typedefs = {n.name: n.type for n in ext if isinstance(n, c_ast.Typedef)}
+    out = []
+    for p in (fn.decl.type.args.params if fn.decl.type.args else []):
+        if isinstance(p, c_ast.EllipsisParam) or p.name is None:
+            continue
+        rank = _rank(p.type)
+        if rank >= 2 and isinstance(p.type, c_ast.PtrDecl) and isinstance(p.type.type, c_ast.PtrDecl):
+            raise TraceError(f"`{p.name}`: pointer-to-pointer parameters cannot be traced")
+        out.append((p.name, "ptr" if rank else ("int" if _is_int(p.type, typedefs) else "float"), rank))
+    return out
 
 
 def _parse(out: str, specials: list, weights: dict) -> Trace:

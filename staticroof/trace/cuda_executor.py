@@ -9,7 +9,6 @@ Kernels with dynamic shared memory (`extern __shared__`) or without a known laun
 from __future__ import annotations
 
 import subprocess
-import tempfile
 from pathlib import Path
 
 from pycparser import c_ast, c_generator
@@ -19,7 +18,7 @@ from ..frontends.cuda import CUDA_MACROS, cuda_source, table
 from ..frontends.preprocess import preprocess
 from ..resources import grammars_dir
 from . import TraceError, executor
-from .c_executor import RUNTIME_DIR, _is_int, _parse, _rank, compiler
+from .c_executor import RUNTIME_DIR, _parse, build, params_of
 from .instrument import Instrumenter
 
 _C_SPELLING = {"fp32": "float", "fp64": "double", "fp16": "_Float16"}
@@ -45,13 +44,7 @@ class CudaExecutor:
             raise TraceError(f"`{kernel}` could not be parsed for tracing")
         if "extern" in _storages(fn):
             raise TraceError(f"`{kernel}`: dynamic shared memory (extern __shared__) cannot be traced")
-        typedefs = {n.name: n.type for n in ext if isinstance(n, c_ast.Typedef)}
-        params = []
-        for p in (fn.decl.type.args.params if fn.decl.type.args else []):
-            if isinstance(p, c_ast.EllipsisParam) or p.name is None:
-                continue
-            rank = _rank(p.type)
-            params.append((p.name, "ptr" if rank else ("int" if _is_int(p.type, typedefs) else "float"), rank))
+        params = params_of(fn, ext)
         gen = c_generator.CGenerator()
         inst = Instrumenter(intrinsics=table()["intrinsics"], shared_static=True)
         sizes_macros = dict(pp.size_macros)
@@ -97,15 +90,7 @@ class CudaExecutor:
                  "  for (threadIdx.y = 0; threadIdx.y < blockDim.y; threadIdx.y++)",
                  "  for (threadIdx.x = 0; threadIdx.x < blockDim.x; threadIdx.x++)",
                  f"    {kernel}({', '.join(args)});", "  __sr_report();", "  return 0;", "}"]
-        work = Path(tempfile.mkdtemp(prefix="staticroof-trace-"))
-        source = work / "kernel.c"
-        source.write_text("\n".join(lines + main) + "\n")
-        exe = work / "kernel"
-        cmd = [compiler(), "-std=gnu11", "-O0", "-w", "-o", str(exe), str(source), str(RUNTIME_DIR / "runtime.c"),
-               str(RUNTIME_DIR / "driver.c"), "-lm"]
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-        if proc.returncode != 0:
-            raise TraceError(f"the instrumented kernel did not compile:\n{proc.stderr[:2000]}")
+        exe = build("\n".join(lines + main) + "\n")
         biggest = max([int(v) for v in sizes.values() if v is not None] + [8])
         threads = grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2]
         nbytes = min(16 * max((biggest + 8) ** 3, threads + 64), 1 << 36)  # virtual, lazily backed
