@@ -160,7 +160,8 @@ def preprocess(path: str, text: str, defines: dict, include_dirs=(), extra_macro
     macros.update(extra_macros or {})
     for name, value in defines.items():
         as_int = None if value is None else _int_value(str(value))
-        if name in out.size_macros or (as_int is not None and name not in tested):
+        reserved = name.startswith("__")  # `-D __CUDA_ARCH__=900`: always the preprocessor's
+        if name in out.size_macros or (as_int is not None and name not in tested and not reserved):
             if as_int is None:
                 out.diagnostics.append(Diagnostic("SR003", f"-D {name}={value}: a size needs an integer value"))
                 out.ok = False
