@@ -190,8 +190,10 @@ def analyze(paths, defines, include_dirs, kernels, fmt, costs, grids, blocks, ma
 @click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Sizes to run at (and macros).")
 @click.option("-I", "include_dirs", multiple=True, type=click.Path(file_okay=False), metavar="DIR")
 @click.option("--kernel", "kernels", multiple=True, metavar="NAME", help="Only this kernel (repeatable).")
+@click.option("--grid", "grids", multiple=True, metavar="[KERNEL=]X[,Y[,Z]]", help="CUDA launch grid.")
+@click.option("--block", "blocks", multiple=True, metavar="[KERNEL=]X[,Y[,Z]]", help="CUDA block size.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def trace(path, defines, include_dirs, kernels, fmt):
+def trace(path, defines, include_dirs, kernels, grids, blocks, fmt):
     """Run kernels at concrete sizes with instrumentation and compare with the static counts.
 
     Exit 1 when an exact kernel's static and traced numbers differ."""
@@ -207,7 +209,7 @@ def trace(path, defines, include_dirs, kernels, fmt):
         for d in errors:
             click.echo(f"{d.location}: {d.code} {d.message}", err=True)
         sys.exit(2)
-    report = run(files, defs, include_dirs, None, set(kernels))
+    report = run(files, defs, include_dirs, None, set(kernels), _parse_launches(grids, blocks, {}))
     if not report.kernels:
         click.echo(f"staticroof: no kernel to trace in {path}", err=True)
         sys.exit(2)
@@ -219,7 +221,9 @@ def trace(path, defines, include_dirs, kernels, fmt):
             continue
         unbound = sorted(n for n in k.size_origins if k.sizes.get(n) is None)
         if unbound:
-            click.echo(f"staticroof: `{k.name}` needs sizes to run: give -D {unbound[0]}=VALUE", err=True)
+            launch = [n for n in unbound if n.startswith(("gridDim_", "blockDim_"))]
+            hint = "--grid/--block" if launch else f"-D {unbound[0]}=VALUE"
+            click.echo(f"staticroof: `{k.name}` needs {', '.join(unbound)} to run: give {hint}", err=True)
             sys.exit(2)
         try:
             traced = run_trace(str(files[0]), k.name, dict(k.sizes), k.language, defs, include_dirs,

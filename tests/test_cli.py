@@ -285,3 +285,13 @@ def test_machines_command_and_errors():
     assert {"a100-80gb-sxm", "h100-sxm", "tpu-v5e"} <= names
     r = cli("analyze", SAMPLES / "saxpy.c", "--machine", "a1000")
     assert r.exit_code == 2 and "valid names" in r.output
+
+
+def test_cache_option_sizes_and_errors(tmp_path):
+    p = write(tmp_path, "saxpy.c", SAXPY)
+    doc = json.loads(cli("analyze", p, "-D", "n=100", "--cache", "1MiB", "--format", "json").output)
+    (k,) = doc["kernels"]
+    # streaming: the bound is the compulsory traffic, 12 bytes per element
+    assert k["bytes"]["cache_bytes"] == 2**20 and k["bytes"]["cache_bound"] == 1200
+    r = cli("analyze", p, "--cache", "lots")
+    assert r.exit_code == 2 and "expected a size" in r.output

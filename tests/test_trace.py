@@ -101,3 +101,21 @@ def test_identical_references_are_identical_expressions(tmp_path):
     # loads of a: one per (i, j) = 36 doubles = 288 bytes
     assert kernels["k"].total.arrays["a"].access_read.value == 288
     assert all(r.ok for r in compare(kernels["k"], traced))
+
+
+def test_trace_command_on_a_cuda_file():
+    r = CliRunner().invoke(main, ["trace", str(SAMPLES / "saxpy.cu"), "-D", "n=1000"])
+    assert r.exit_code == 0, r.output
+    # 1000 threads of work: 2 FLOPs each; x read, y read and written: 12 bytes each
+    assert re.search(r"W\s+2000\s+2000", r.output) and re.search(r"Q compulsory\s+12000\s+12000", r.output)
+
+
+def test_trace_refuses_a_cuda_kernel_without_a_launch(tmp_path):
+    p = tmp_path / "k.cu"
+    p.write_text("__global__ void fill(float* y) { y[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f; }\n")
+    r = CliRunner().invoke(main, ["trace", str(p)])
+    assert r.exit_code == 2 and "--grid/--block" in r.output
+    r = CliRunner().invoke(main, ["trace", str(p), "--grid", "3", "--block", "32"])
+    # 3 blocks of 32 threads, one 4-byte store each: 384 bytes written, no FLOPs
+    assert r.exit_code == 0, r.output
+    assert re.search(r"Q compulsory\s+384\s+384", r.output)
