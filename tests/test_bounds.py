@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import sympy
 
-from helpers import SAMPLES, S, analyze_file, same
+from helpers import SAMPLES, S, same
 from staticroof.analysis.bounds import hbl_exponent
 from staticroof.pipeline import run
 

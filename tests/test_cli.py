@@ -7,13 +7,11 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-import sympy
 from click.testing import CliRunner
 
-from helpers import ROOT, SAMPLES, S, same
+from helpers import SAMPLES, S, same
 from staticroof.cli import main
 
 SAXPY = """
