@@ -96,8 +96,10 @@ def _roofline(r: dict) -> str:
     head = f"{r['machine']} {r['roof']} (ridge {r['ridge']:.3g} FLOP/B)"
     if r.get("intensity") is None:
         return head + ": give the sizes for a position"
-    text = (f"{head}: {r['bound']}-bound, attainable {_si(r['attainable'], 'FLOP/s')} = "
+    text = (f"{head}: I {r['intensity']:.4g}, {r['bound']}-bound, attainable {_si(r['attainable'], 'FLOP/s')} = "
             f"{100 * r['fraction_of_peak']:.3g}% of peak")
+    if r.get("shares"):
+        text += " [" + ", ".join(f"{p} {100 * float(v):.3g}%" for p, v in r["shares"].items()) + " of W]"
     if r.get("time_floor") is not None:
         text += f"; time >= {_seconds(r['time_floor'])} (no overlap {_seconds(r['time_no_overlap'])})"
     return text
