@@ -197,8 +197,6 @@ def trace(path, defines, include_dirs, kernels, grids, blocks, fmt):
     """Run kernels at concrete sizes with instrumentation and compare with the static counts.
 
     Exit 1 when an exact kernel's static and traced numbers differ."""
-    import json as json_module
-
     from .pipeline import run
     from .trace import TraceError, compare
     from .trace import run as run_trace
@@ -232,36 +230,13 @@ def trace(path, defines, include_dirs, kernels, grids, blocks, fmt):
             click.echo(f"staticroof: {k.location}: {k.name}: {e}", err=True)
             sys.exit(2)
         rows = compare(k, traced)
-        mismatch = [r for r in rows if not r.ok]
-        if mismatch and k.exact:
+        if k.exact and not all(r.ok for r in rows):
             status = 1
-        out.append((k, rows, mismatch))
-    if fmt == "json":
-        doc = {"version": 1, "kernels": [{
-            "name": k.name, "file": k.file, "line": k.location.line, "sizes": k.sizes, "exact": k.exact,
-            "rows": [{"quantity": r.quantity, "static": _num(r.static), "traced": _num(r.traced), "ok": r.ok}
-                     for r in rows]} for k, rows, _ in out]}
-        click.echo(json_module.dumps(doc, indent=2))
-    else:
-        for k, rows, mismatch in out:
-            sizes = ", ".join(f"{n}={v}" for n, v in sorted(k.sizes.items()))
-            verdict = "agree" if not mismatch else ("DIFFER" if k.exact else "differ (approximate kernel)")
-            click.echo(f"{k.location}: {k.name} at {sizes or 'no sizes'}: {verdict}")
-            click.echo(f"  {'quantity':<22}{'static':>16}{'traced':>16}")
-            for r in rows:
-                mark = "" if r.ok else "   <-"
-                click.echo(f"  {r.quantity:<22}{_num(r.static)!s:>16}{_num(r.traced)!s:>16}{mark}")
-            click.echo("")
+        out.append((k, rows))
+    from .reports import trace as trace_report
+
+    click.echo(trace_report.render_json(out) if fmt == "json" else trace_report.render_text(out))
     sys.exit(status)
-
-
-def _num(v):
-    from fractions import Fraction
-
-    if v is None:
-        return None
-    f = Fraction(v)
-    return int(f) if f.denominator == 1 else float(f)
 
 
 @main.command()
@@ -308,24 +283,16 @@ def plot(paths, machine_name, output, defines, include_dirs, kernels, unit, cach
 @click.option("--machine-file", "machine_files", multiple=True, type=click.Path(dir_okay=False))
 def machines(fmt, machine_files):
     """List the machine database with its ridge points (FLOP/byte)."""
-    import json as json_module
-
     from .config import find
-    from .roofline import MachineError, load_database, to_json
+    from .reports import machines as machines_report
+    from .roofline import MachineError, load_database
 
     try:
         db = load_database(machine_files, find(Path.cwd()))
     except MachineError as e:
         click.echo(f"staticroof: {e}", err=True)
         sys.exit(2)
-    if fmt == "json":
-        click.echo(json_module.dumps(to_json(db), indent=2))
-        return
-    for m in db.values():
-        bw = f"{m.bandwidth / 1e9:,.0f} GB/s"
-        ridges = ", ".join(f"{k} {m.peaks[k] / 1e12:g}T/{m.ridge(k):.1f}" for k in m.roofs())
-        alias = f" ({', '.join(m.aliases)})" if m.aliases else ""
-        click.echo(f"{m.name}{alias}: {bw}; peak FLOP/s / ridge FLOP/B: {ridges}")
+    click.echo(machines_report.render_json(db) if fmt == "json" else machines_report.render_text(db))
 
 
 @main.command()

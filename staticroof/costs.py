@@ -32,6 +32,3 @@ def table() -> dict:
 def classify(name: str):
     return table().get(name)
 
-
-def default_weights() -> dict:
-    return {n: e["weight"] for n, e in table().items() if e["kind"] == "special"}

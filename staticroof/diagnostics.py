@@ -90,8 +90,6 @@ _RULES = [
     Rule("SR110", "warning", True, "pointer aliasing or arithmetic not modeled",
          "An array is reached through a pointer expression the analysis does not follow (a pointer "
          "variable reassigned in a loop, a cast between element types)."),
-    Rule("SR111", "note", False, "size bound from a call site",
-         "A size parameter takes its value from a call with constant arguments elsewhere in the file."),
     Rule("SR113", "warning", True, "needs the launch configuration",
          "A CUDA index, condition or loop bound uses `threadIdx`/`blockIdx` in a way that is affine only "
          "once the block size is known (a thread index alone, a tile size that is not `blockDim`). Give "
@@ -145,10 +143,3 @@ class Diagnostic:
         where = f"{self.location}: " if self.location else ""
         return f"{where}{self.code} {self.message}"
 
-
-class StaticroofError(Exception):
-    """An error that ends one unit of work (a file or a kernel) with a diagnostic, never a traceback."""
-
-    def __init__(self, diagnostic: Diagnostic):
-        super().__init__(str(diagnostic))
-        self.diagnostic = diagnostic

@@ -8,7 +8,7 @@ counted-down loops contribute ``-value`` to reverse their order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional
 
 
@@ -27,7 +27,6 @@ class Instance:
     constraints: list  # isl constraint strings
     schedule: list  # isl expressions: the program-order time vector without the ref slot
     bindings: dict  # loop symbol -> isl dim name at this statement
-    indices: list = field(default_factory=list)  # per ref: tuple of sympy element coordinates or None
 
     def domain(self, namer: P.Namer, keep: Optional[int] = None) -> str:
         dims = self.dims if keep is None else self.dims[:keep]

@@ -41,8 +41,7 @@ class Namer:
         if isinstance(expr, sympy.Symbol):
             name = "p_" + re.sub(r"\W", "_", expr.name)
         else:
-            name = "pp_" + "_".join(re.sub(r"\W", "_", str(f)) for f in sorted(map(str, expr.free_symbols)))
-            name += "_" + str(abs(hash(sympy.srepr(expr))) % 10000)
+            name = "pp_" + re.sub(r"\W", "_", str(expr))  # N*M -> pp_M_N, N**2 -> pp_N__2
         self.params.setdefault(name, expr)
         return name
 
@@ -139,7 +138,7 @@ def _negate(c):
 # Counts: piecewise quasi-polynomials with a generic formula and exact evaluation
 
 _HUGE = 10 ** 15
-_LARGE = (1_000_003, 1_000_211, 1_000_429, 1_000_667, 1_000_871, 1_001_081)
+_LARGE = 1_000_003  # every size at least this: the regime the formula describes
 
 
 @dataclass
@@ -185,6 +184,11 @@ class Count:
 
 def card(set_str: str, namer: Namer) -> Count:
     return Count([(1, _card(set_str))], namer)
+
+
+def card_of(s, namer: Namer) -> Count:
+    """The count of an isl set already built (a projection, a union's domain)."""
+    return Count([(1, s.card())], namer)
 
 
 @lru_cache(maxsize=4096)
@@ -262,7 +266,7 @@ def _generic_piece(pw, namer):
         if any(str(x).startswith("gridDim_") for x in namer.to_sympy(n).free_symbols):
             bounds.append(f"{n} >= {_HUGE}")
         else:
-            bounds.append(f"{_LARGE[0]} <= {n} <= {_HUGE // 1000}")
+            bounds.append(f"{_LARGE} <= {n} <= {_HUGE // 1000}")
     large = " and ".join(bounds) or "1 = 1"
     region = isl.Set(f"[{', '.join(names)}] -> {{ : {large} }}")
     hits = [k for k, (dom, _qp) in enumerate(pieces) if not dom.intersect(region).is_empty()]

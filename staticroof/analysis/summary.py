@@ -121,18 +121,24 @@ def resolve_sizes(kernel, bindings: dict) -> tuple[dict, dict]:
 M_CACHE = sympy.Symbol("M_cache")
 
 
+def _bound_value(p: PartSummary, part: Part, sizes: dict, cache_bytes: int):
+    """Q(M) in bytes at the sizes in force, or None when a size is unknown."""
+    from .bounds import q_bound_bytes
+
+    values = [st.iterations.value(sizes) for st in part.bounds]
+    if p.compulsory.value is None or None in values:
+        return None
+    concrete = [type(st)(v, st.s_star, st.elem_bytes, None, st.matmul) for st, v in zip(part.bounds, values)]
+    return Fraction(q_bound_bytes(p.compulsory.value, concrete, cache_bytes)).limit_denominator()
+
+
 def _cache_bound(p: PartSummary, part: Part, sizes: dict, cache_bytes: int) -> None:
     """Q(M) for the part: max(Q compulsory, every statement's HBL bound), formula in M_cache."""
-    from .bounds import q_bound_bytes, q_bound_expr
+    from .bounds import q_bound_expr
 
     stmts = [(st, st.iterations.generic()) for st in part.bounds]
     expr = q_bound_expr(p.compulsory.expr, stmts, M_CACHE)
-    values = [st.iterations.value(sizes) for st in part.bounds]
-    value = None
-    if p.compulsory.value is not None and None not in values:
-        concrete = [type(st)(v, st.s_star, st.elem_bytes, None, st.matmul) for st, v in zip(part.bounds, values)]
-        value = q_bound_bytes(p.compulsory.value, concrete, cache_bytes)
-    p.cache_bound = Quantity(expr, Fraction(value).limit_denominator() if value is not None else None)
+    p.cache_bound = Quantity(expr, _bound_value(p, part, sizes, cache_bytes))
     p.cache_bytes = cache_bytes
     p.intensity_cache = Quantity(sympy.simplify(p.flops.expr / expr) if not isinstance(expr, sympy.Max) else
                                  p.flops.expr / expr,
@@ -152,13 +158,7 @@ def _cache_bound(p: PartSummary, part: Part, sizes: dict, cache_bytes: int) -> N
 
 def _l1_bound(p: PartSummary, part: Part, sizes: dict, l1_bytes: int) -> None:
     """The cache level of the hierarchical roofline: Q(M) with the per-SM on-chip memory."""
-    from .bounds import q_bound_bytes
-
-    values = [st.iterations.value(sizes) for st in part.bounds]
-    value = None
-    if p.compulsory.value is not None and None not in values:
-        concrete = [type(st)(v, st.s_star, st.elem_bytes, None, st.matmul) for st, v in zip(part.bounds, values)]
-        value = Fraction(q_bound_bytes(p.compulsory.value, concrete, l1_bytes)).limit_denominator()
+    value = _bound_value(p, part, sizes, l1_bytes)
     expr = p.cache_bound.expr.subs(M_CACHE, l1_bytes) if p.cache_bound is not None else p.compulsory.expr
     p.l1_bound = Quantity(expr, value)
     p.l1_bytes = l1_bytes

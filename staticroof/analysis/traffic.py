@@ -140,7 +140,7 @@ def compulsory(kernel: Kernel, name: str, refs, namer: P.Namer, sizes: dict, t_r
             writes = writes.intersect_params(point) if writes is not None else None
 
     def count(s):
-        c = _card(s, namer)
+        c = P.card_of(s, namer)
         return P.Count.const(c.value(sizes)) if point is not None else c
 
     if writes is not None:
@@ -154,5 +154,3 @@ def compulsory(kernel: Kernel, name: str, refs, namer: P.Namer, sizes: dict, t_r
         traffic.read = traffic.read + count(first_read)
 
 
-def _card(s, namer: P.Namer) -> P.Count:
-    return P.Count([(1, s.card())], namer)

@@ -612,18 +612,7 @@ class FunctionLowering:
                 self._unknown_loop(node, [node.stmt, node.next], node.init)
                 return
             name, start, step, cond = header
-            var = sympy.Dummy(name)
-            self.scopes.append({})
-            self._invalidate([node.stmt], keep=())
-            self.bind(name, Var(self.lookup(name).ctype if self.lookup(name) else INT, value=var))
-            self.loop_syms.add(var)
-            self.depth += 1
-            try:
-                body = self.nested(_body_items(node.stmt), loop_body=True)
-            finally:
-                self.depth -= 1
-                self.loop_syms.discard(var)
-                self.scopes.pop()
+            var, body = self.loop_body(node, name)
             cond_v = cond.xreplace({sympy.Symbol(f"__loopvar_{name}"): var})
             self.out.append(Loop(var, start, cond_v, step, body, "seq", _loc(node, self.tu.path)))
         finally:
@@ -631,6 +620,21 @@ class FunctionLowering:
         v = self.lookup(name)
         if v is not None and v.ctype.is_int:
             self.bind(name, replace(v, value=None, why=f"`{name}` after its loop"))
+
+    def loop_body(self, node: c_ast.For, name: str):
+        """(loop variable symbol, lowered body) of a counted loop whose variable is `name`."""
+        var = sympy.Dummy(name)
+        self.scopes.append({})
+        self._invalidate([node.stmt], keep=())
+        self.bind(name, Var(self.lookup(name).ctype if self.lookup(name) else INT, value=var))
+        self.loop_syms.add(var)
+        self.depth += 1
+        try:
+            return var, self.nested(_body_items(node.stmt), loop_body=True)
+        finally:
+            self.depth -= 1
+            self.loop_syms.discard(var)
+            self.scopes.pop()
 
     def _unroll(self, node: c_ast.For, limit: int = 64) -> bool:
         """Unroll a loop whose variable is multiplied or shifted (`s >>= 1`, `s *= 2`) when its start
@@ -1194,7 +1198,6 @@ class FunctionLowering:
         a = self.value(node.iftrue, a_acc)
         b = self.value(node.iffalse, b_acc)
         if a.ctype.is_int and b.ctype.is_int and cond is not None and a.expr is not None and b.expr is not None:
-            result = Val(INT, sympy.Piecewise((a.expr, cond), (b.expr, True)))
             result = Val(INT, why="conditional value")
         else:
             result = Val(arith(a.ctype, b.ctype) if (a.ctype.is_float or b.ctype.is_float) else a.ctype,
@@ -1434,13 +1437,6 @@ def _int_op(op, a: Val, b: Val):
     if op == "&" and y.is_Integer and y > 0 and (int(y) + 1) & int(y) == 0:
         return sympy.Mod(x, int(y) + 1), ""
     return None, f"`{op}` on integers"
-
-
-def _is_float_literal(text: str) -> bool:
-    t = text.lower()
-    if t.startswith("0x"):
-        return "p" in t
-    return any(c in t for c in ".e")
 
 
 def _char_value(text: str) -> int:

@@ -115,7 +115,6 @@ class TypeTable:
 
     def __init__(self):
         self.typedefs: dict[str, c_ast.Node] = {}
-        self.struct_names: set = set()
         self.builtin: dict[str, CType] = {"__sr_auto": CType("auto")}  # names a front end defines
 
     def resolve(self, node) -> CType:

@@ -566,16 +566,7 @@ class CudaLowering(C.FunctionLowering):
             offset = sympy.expand(start - glob)
             if offset.free_symbols & {info.get("g"), info["bx"], info["tx"]}:
                 return super().for_loop(node)
-            var = sympy.Dummy(name)
-            self.scopes.append({name: C.Var(INT, value=var)})
-            self.loop_syms.add(var)
-            self.depth += 1
-            try:
-                body = self.nested(C._body_items(node.stmt), loop_body=True)
-            finally:
-                self.depth -= 1
-                self.loop_syms.discard(var)
-                self.scopes.pop()
+            var, body = self.loop_body(node, name)
             placeholder = sympy.Symbol(f"__loopvar_{name}")
             self.out.append(Loop(var, offset, cond.xreplace({placeholder: var}), 1, body, f"gridstride.{d}",
                                  C._loc(node, self.tu.path)))

@@ -36,7 +36,6 @@ class LaunchSite:
     grid: tuple = (None, None, None)  # ints (None where unknown)
     block: tuple = (None, None, None)
     grid_expr: tuple = (None, None, None)  # sympy in the kernel's parameter names, where foldable
-    block_expr: tuple = (None, None, None)
     template_args: list = field(default_factory=list)  # int for values, type spelling for types
     args: list = field(default_factory=list)  # int or None per call argument
     arg_names: list = field(default_factory=list)  # host identifier passed, or None
@@ -286,7 +285,6 @@ def _launch(body, i, folder: Folder, dims):
     site = LaunchSite(t.text, Location(t.file, t.line, t.col), grid, block, template_args=tvals, args=args,
                       arg_names=names)
     site.grid_expr = tuple(folder.evaluate(p, {}) if p else None for p in grid_parts[:3])
-    site.block_expr = tuple(folder.evaluate(p, {}) if p else None for p in block_parts[:3])
     site.folder = folder  # evaluated again once the kernel's parameter names are known
     site.grid_tokens = grid_parts[:3]
     return site, call_end + 1

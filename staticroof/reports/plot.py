@@ -11,24 +11,8 @@ from .text import _si
 
 
 def points(kernels) -> list[dict]:
-    """(kernel, level, intensity, attainable) for every kernel with a placement."""
-    out = []
-    for k in kernels:
-        r = k.roofline
-        if not r or r.get("intensity") is None or k.total is None:
-            continue
-        levels = [("DRAM compulsory", k.total.intensity.number)]
-        if k.total.intensity_cache is not None and k.total.intensity_cache.number is not None:
-            levels.append(("DRAM cache-bound", k.total.intensity_cache.number))
-        if k.total.intensity_l1 is not None and k.total.intensity_l1.number is not None:
-            levels.append(("L1 cache-bound", k.total.intensity_l1.number))
-        levels.append(("access", k.total.intensity_access.number))
-        for level, i in levels:
-            if i is None or i <= 0:
-                continue
-            out.append({"kernel": k.name, "level": level, "intensity": float(i),
-                        "attainable": float(min(r["peak"], r["bandwidth"] * float(i)))})
-    return out
+    """(kernel, level, intensity, attainable) for every kernel placed under a roofline."""
+    return [{"kernel": k.name, **lv} for k in kernels if k.roofline for lv in k.roofline.get("levels", [])]
 
 
 def draw(kernels, machine, path: str) -> list[dict]:

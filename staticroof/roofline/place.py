@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .machines import Machine
-from .position import choose_roof, mixed_shares, plain, position
+from .position import choose_roof, mixed_shares, plain, position, position_from_intensity
 
 
 def place(summary, machine: Machine, unit: str | None = None) -> dict | None:
@@ -21,4 +21,19 @@ def place(summary, machine: Machine, unit: str | None = None) -> dict | None:
     out.update(pos)
     if len(numeric) > 1:
         out["shares"] = mixed_shares(numeric)
+    out["levels"] = _levels(t, peak, machine.bandwidth)
     return plain(out)
+
+
+def _levels(t, peak, bandwidth) -> list:
+    """Each level's intensity and where it sits under the DRAM roof: the points of the
+    hierarchical picture (per-level bandwidths are not in the database yet)."""
+    candidates = [("DRAM compulsory", t.intensity), ("DRAM cache-bound", t.intensity_cache),
+                  ("L1 cache-bound", t.intensity_l1), ("access", t.intensity_access)]
+    out = []
+    for level, q in candidates:
+        if q is None or q.value is None or q.value <= 0:
+            continue
+        pos = position_from_intensity(q.value, peak, bandwidth)
+        out.append({"level": level, "intensity": pos["intensity"], "attainable": pos["attainable"]})
+    return out

@@ -23,12 +23,6 @@ _ARITH = ("+", "-", "*", "/")
 
 
 @dataclass
-class Site:
-    key: str  # array text + index text + kind: identical references share it within a statement
-    hoisted: bool
-
-
-@dataclass
 class _Loop:
     var: str
     assigned: set  # names assigned or declared inside the loop (they change with it)

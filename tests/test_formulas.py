@@ -1,0 +1,56 @@
+"""How counts become formulas: floor-free forms only when proven, ceilings, compile-time folding."""
+
+from __future__ import annotations
+
+import sympy
+
+from helpers import S, analyze_source, same
+from staticroof.analysis.result import _ceilings, drop_floors
+
+
+def test_floors_dropped_only_when_equal_on_every_residue_class():
+    c, r = sympy.symbols("c r")
+    a, b, f = sympy.floor(c / 32), sympy.floor(c / 32 + sympy.Rational(31, 32)), sympy.floor(r / 8 + sympy.Rational(7, 8))
+    # the count of a (row, col) tile grid guarded by r < rows, c < cols: with a = floor(c/32),
+    # b = ceil(c/32) and f = ceil(r/8), c*r - c*a*f + c*b*f - c*f + 16(a^2 + a - b^2 + b)f.
+    # If 32 | c then b = a and the f terms give -c*f + 32a*f = 0; otherwise b = a + 1 and they give
+    # c*f - c*f + 16f(a^2 + a - (a+1)^2 + a + 1) = 0: the count is exactly c*r.
+    q = c * r - c * a * f + c * b * f - c * f + 16 * (a**2 + a - b**2 + b) * f
+    assert drop_floors(sympy.expand(q)) == c * r
+    # floor(n/2)**2 is not a polynomial: it stays
+    n = sympy.Symbol("n")
+    assert drop_floors(sympy.floor(n / 2) ** 2) == sympy.floor(n / 2) ** 2
+
+
+def test_ceiling_spelling():
+    n = sympy.Symbol("n")
+    # floor((n + 255)/256) = ceil(n/256) for integer n
+    assert _ceilings(255 * sympy.floor(n / 256 + sympy.Rational(255, 256))) == 255 * sympy.ceiling(n / 256)
+    # floor((n + 1)/3) is not a ceiling of n/3
+    assert _ceilings(sympy.floor(n / 3 + sympy.Rational(1, 3))).has(sympy.floor)
+
+
+def test_compile_time_size_scaling_an_index_is_folded(tmp_path):
+    k = analyze_source("""
+#define T 4
+void tiles(int n, const float *x, float *y) {
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < T; j++)
+            y[i * T + j] = 2.0f * x[i * T + j];
+}""", tmp_path)["tiles"]
+    # T multiplies the index, so it is folded to 4 (SR115): i*4 + j covers 0..4n-1 once:
+    # W = 4n multiplies, x read 4n floats and y written 4n floats -> Q = 32n, exact and symbolic in n
+    assert "SR115" in {d.code for d in k.diagnostics} and k.exact
+    assert same(k.total.flops.expr, S("4*n")) and same(k.total.compulsory.expr, S("32*n"))
+
+
+def test_auto_takes_the_type_of_its_initializer(tmp_path):
+    k = analyze_source("""
+__global__ void f(int n, const double* x, double* y) {
+    auto i = blockIdx.x * blockDim.x + threadIdx.x;
+    auto v = x[i] * 2.0;
+    if (i < n) y[i] = v + v;
+}""", tmp_path, name="k.cu")["f"]
+    # v is a double: x[i]*2.0 (1) for every thread of the grid... the read and the multiply happen
+    # before the guard, so they run for all gridDim_x*blockDim_x threads; v + v (1) only for i < n
+    assert same(k.total.by_precision["fp64"].expr, S("gridDim_x*blockDim_x + n"))
