@@ -63,6 +63,46 @@ def _machine(name, machine_files, pyproject):
         sys.exit(2)
 
 
+def _run(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(), machine_name=None, unit=None,
+         machine_files=(), cache=None, config_file=None):
+    """Config, options and files to a report (placed under a machine's roofline when one is named):
+    what `analyze` and `plot` share.  Exits 2 on usage errors."""
+    from .config import ConfigError, load
+    from .pipeline import run
+
+    try:
+        cfg = load(Path(config_file) if config_file else None)
+    except ConfigError as e:
+        click.echo(f"staticroof: {e}", err=True)
+        sys.exit(2)
+    defs = {name: str(v) for name, v in cfg.sizes.items()}
+    defs.update(_parse_defines(defines))
+    weights = dict(cfg.costs)
+    weights.update(_parse_costs(costs))
+    launches = _parse_launches(grids, blocks, cfg.launch)
+    files, errors = _collect(paths)
+    if errors and not files:
+        for d in errors:
+            click.echo(f"{d.location}: {d.code} {d.message}", err=True)
+        sys.exit(2)
+    machine = _machine(machine_name, machine_files, cfg.path) if machine_name else None
+    cache_bytes = _parse_size(cache) if cache else (machine.l2_bytes if machine is not None else None)
+    l1_bytes = machine.smem_bytes_per_sm if machine is not None else None
+    report = run(files, defs, list(include_dirs) + cfg.include, weights, set(kernels), launches, cache_bytes,
+                 l1_bytes)
+    if machine is not None:
+        from .roofline import MachineError
+        from .roofline.place import place
+
+        for k in report.kernels:
+            try:
+                k.roofline = place(k, machine, unit)
+            except MachineError as e:
+                click.echo(f"staticroof: {e}", err=True)
+                sys.exit(2)
+    return report, errors, machine
+
+
 def _parse_launches(grids, blocks, configured: dict) -> dict:
     """{kernel name or None: {"grid": (x, y, z), "block": (x, y, z)}} from --grid/--block and config."""
     out = {k: dict(v) for k, v in configured.items()}
@@ -133,40 +173,8 @@ def main():
 def analyze(paths, defines, include_dirs, kernels, fmt, costs, grids, blocks, machine_name, unit, machine_files,
             cache, config_file, color):
     """Analyze the kernels in PATHS (files or folders)."""
-    from .config import ConfigError, load
-
-    try:
-        cfg = load(Path(config_file) if config_file else None)
-    except ConfigError as e:
-        click.echo(f"staticroof: {e}", err=True)
-        sys.exit(2)
-    defs = {name: str(v) for name, v in cfg.sizes.items()}
-    defs.update(_parse_defines(defines))
-    weights = dict(cfg.costs)
-    weights.update(_parse_costs(costs))
-    include_dirs = list(include_dirs) + cfg.include
-    launches = _parse_launches(grids, blocks, cfg.launch)
-    from .pipeline import run
-
-    files, errors = _collect(paths)
-    if errors and not files:
-        for d in errors:
-            click.echo(f"{d.location}: {d.code} {d.message}", err=True)
-        sys.exit(2)
-    machine = _machine(machine_name, machine_files, cfg.path) if machine_name else None
-    cache_bytes = _parse_size(cache) if cache else (machine.l2_bytes if machine is not None else None)
-    l1_bytes = machine.smem_bytes_per_sm if machine is not None else None
-    report = run(files, defs, include_dirs, weights, set(kernels), launches, cache_bytes, l1_bytes)
-    if machine is not None:
-        from .roofline import MachineError
-        from .roofline.place import place
-
-        for k in report.kernels:
-            try:
-                k.roofline = place(k, machine, unit)
-            except MachineError as e:
-                click.echo(f"staticroof: {e}", err=True)
-                sys.exit(2)
+    report, errors, _machine_used = _run(paths, defines, include_dirs, kernels, costs, grids, blocks, machine_name,
+                                         unit, machine_files, cache, config_file)
     if kernels and not report.kernels:
         click.echo(f"staticroof: no kernel named {', '.join(kernels)}", err=True)
         sys.exit(2)
@@ -250,28 +258,16 @@ def trace(path, defines, include_dirs, kernels, grids, blocks, fmt):
 @click.option("--unit", type=click.Choice(["cuda", "tensor"]), default=None)
 @click.option("--cache", "cache", metavar="SIZE", default=None)
 @click.option("--machine-file", "machine_files", multiple=True, type=click.Path(dir_okay=False))
-def plot(paths, machine_name, output, defines, include_dirs, kernels, unit, cache, machine_files):
+@click.option("--grid", "grids", multiple=True, metavar="[KERNEL=]X[,Y[,Z]]")
+@click.option("--block", "blocks", multiple=True, metavar="[KERNEL=]X[,Y[,Z]]")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None)
+def plot(paths, machine_name, output, defines, include_dirs, kernels, unit, cache, machine_files, grids, blocks,
+         config_file):
     """Draw the kernels of PATHS under MACHINE's roofline (one point per kernel and level)."""
-    from .config import load
-    from .pipeline import run
-    from .roofline.place import place
-
     if Path(output).suffix.lower() not in (".png", ".svg", ".pdf"):
         raise click.BadParameter("the output must end in .png, .svg or .pdf", param_hint="-o")
-    cfg = load()
-    machine = _machine(machine_name, machine_files, cfg.path)
-    files, errors = _collect(paths)
-    if errors and not files:
-        for d in errors:
-            click.echo(f"{d.location}: {d.code} {d.message}", err=True)
-        sys.exit(2)
-    defs = {name: str(v) for name, v in cfg.sizes.items()}
-    defs.update(_parse_defines(defines))
-    cache_bytes = _parse_size(cache) if cache else machine.l2_bytes
-    report = run(files, defs, list(include_dirs) + cfg.include, dict(cfg.costs), set(kernels), None, cache_bytes,
-                 machine.smem_bytes_per_sm)
-    for k in report.kernels:
-        k.roofline = place(k, machine, unit)
+    report, _errors, machine = _run(paths, defines, include_dirs, kernels, (), grids, blocks, machine_name, unit,
+                                    machine_files, cache, config_file)
     from .reports.plot import draw
 
     pts = draw(report.kernels, machine, output)
