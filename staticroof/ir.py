@@ -71,6 +71,9 @@ class Stmt:
     # Statements lowered from one source statement (split around an inlined call) share a group:
     # identical references within a group are one access, as within one statement.
     group: int = 0
+    # Uses of floating-point local variables, ("name#k", "read" | "write") in evaluation order: the
+    # register data flow the cache bound needs (an accumulator `s` is the matrix C in disguise).
+    scalars: tuple = ()
 
 
 @dataclass

@@ -100,3 +100,128 @@ def test_bound_is_below_a_real_tiled_schedule(tmp_path):
         bound_words = k.total.cache_bound.value / 4
         simulated = _lru_tiled_matmul(n, m_words, tile)
         assert bound_words <= simulated, (n, m_words, bound_words, simulated)
+
+
+# ---------------------------------------------------------------------------------------------
+# What a loop body's operands are (staticroof.analysis.projections).  Each kernel below is
+# matrix multiply or a near miss; the expected bound is derived by hand from its projections.
+#
+# For fp32 (4-byte words) and a cache of M bytes = M/4 words:
+#  - the matrix-multiply shape ({i,j}, {i,k}, {k,j}) takes Smith et al.'s 2|I|/sqrt(Mw) - 2Mw
+#    words with |I| = N^3: bytes 4*(2N^3/sqrt(M/4) - 2M/4) = 16*N**3/sqrt(M) - 2*M;
+#  - two projections {i,j}, {k,j} (i and k each in one of them): s* = 2 and the segment bound
+#    |I|*Mw/(2Mw)^2 - Mw = N^3/(4Mw) - Mw words = 4*(N^3/M - M/4) bytes = 4*N**3/M - M.
+
+MATMUL = "16*N**3/sqrt(M_cache) - 2*M_cache"
+TWO_PROJECTIONS = "4*N**3/M_cache - M_cache"
+
+BODIES = {
+    # s is reset for every (i, j) and read after the k loop: scalar expansion makes it C[i][j]
+    "register_accumulator": (MATMUL, """
+        for (int i = 0; i < N; i++)
+            for (int j = 0; j < N; j++) {
+                float s = 0.0f;
+                for (int k = 0; k < N; k++)
+                    s += A[i][k] * B[k][j];
+                C[i][j] = s;
+            }"""),
+    # i-k-j order with A[i][k] hoisted into a register: a stands for A, so (i, k) is an operand
+    "hoisted_operand": (MATMUL, """
+        for (int i = 0; i < N; i++)
+            for (int k = 0; k < N; k++) {
+                float a = A[i][k];
+                for (int j = 0; j < N; j++)
+                    C[i][j] += a * B[k][j];
+            }"""),
+    # the body split through a temporary: t is written before it is read (internal), and the
+    # two statements of the k body are one iteration with operands A, B and s
+    "split_body": (MATMUL, """
+        for (int i = 0; i < N; i++)
+            for (int j = 0; j < N; j++) {
+                float s = 0.0f;
+                for (int k = 0; k < N; k++) {
+                    float t = A[i][k] * B[k][j];
+                    s += t;
+                }
+                C[i][j] = s;
+            }"""),
+    # a hoisted constant is no data: only C[i][j] and B[k][j] are operands
+    "hoisted_constant": (TWO_PROJECTIONS, """
+        for (int i = 0; i < N; i++)
+            for (int k = 0; k < N; k++) {
+                float a = 2.0f;
+                for (int j = 0; j < N; j++)
+                    C[i][j] += a * B[k][j];
+            }"""),
+    # a reset under a condition resets nothing: s carries across j, it is no (i, j) array, and
+    # the k body's operands are A[i][k] and B[k][j] alone ({i,k}, {k,j}: s* = 2 again)
+    "conditional_reset": (TWO_PROJECTIONS, """
+        float s = 0.0f;
+        for (int i = 0; i < N; i++)
+            for (int j = 0; j < N; j++) {
+                if (j == 0)
+                    s = 0.0f;
+                for (int k = 0; k < N; k++)
+                    s += A[i][k] * B[k][j];
+                C[i][j] = s;
+            }"""),
+}
+
+
+def _body_kernel(tmp_path, name, body):
+    src = tmp_path / f"{name}.c"
+    src.write_text("#define N 64\n"
+                   f"void {name}(const float A[N][N], const float B[N][N], float C[N][N])\n{{{body}\n}}\n")
+    return _kernel(src, {}, 40 * 2**20)
+
+
+def test_operands_of_matmul_bodies(tmp_path):
+    M = sympy.Symbol("M_cache")
+    for name, (expected, body) in BODIES.items():
+        k = _body_kernel(tmp_path, name, body)
+        expr = k.total.cache_bound.expr
+        want = sympy.sympify(expected, locals={"N": S("N"), "M_cache": M})
+        terms = expr.args if isinstance(expr, sympy.Max) else (expr,)
+        assert any(sympy.simplify(t - want) == 0 for t in terms), (name, expr)
+        # and no stronger term: the near misses must not claim the matmul bound
+        if expected == TWO_PROJECTIONS:
+            assert "sqrt" not in str(expr), (name, expr)
+
+
+def test_a_shifted_index_is_not_a_projection(tmp_path):
+    # y[i] += x[i + k] * w[k]: x[i + k] is not a one-to-one image of (i, k), so only y (i) and
+    # w (k) bound the iterations: s* = 2, |I| = n*K, and in bytes (fp32, Mw = M/4)
+    # 4*(n*K/(4*Mw) - Mw) = 4*n*K/M - M.  (Counting x as (i, k) would give s* = 1: no bound.)
+    src = tmp_path / "conv.c"
+    src.write_text("void conv(int n, int K, const float *x, const float *w, float *y)\n"
+                   "{ for (int i = 0; i < n; i++) for (int k = 0; k < K; k++) y[i] += x[i + k] * w[k]; }\n")
+    k = _kernel(src, {}, 40 * 2**20)
+    want = sympy.sympify("4*n*K/M_cache - M_cache", locals={"n": S("n"), "K": S("K"), "M_cache": sympy.Symbol("M_cache")})
+    assert any(sympy.simplify(t - want) == 0 for t in k.total.cache_bound.expr.args)
+
+
+def test_cuda_thread_indices_combine_into_rows_and_columns():
+    # matmul_naive: row = 16*blockIdx.y + threadIdx.y, col = 16*blockIdx.x + threadIdx.x (16x16
+    # blocks), acc reset per thread: the four thread loops are two index classes, one-to-one on
+    # the domain because threadIdx < 16; with k the body is the matmul shape: 16N^3/sqrt(M) - 2M
+    k = _kernel(SAMPLES / "matmul_naive.cu", {"N": "8192"}, 40 * 2**20)
+    want = sympy.sympify(MATMUL, locals={"N": S("N"), "M_cache": sympy.Symbol("M_cache")})
+    assert any(sympy.simplify(t - want) == 0 for t in k.total.cache_bound.expr.args)
+
+
+def test_index_classes_need_a_one_to_one_combination(tmp_path):
+    # y[16*b + t] with t < 16 is one row index (b, t) -> 16b + t is one-to-one); with t < 32 two
+    # iterations share an element, so b and t stay separate classes
+    from staticroof.analysis import polyhedra as P
+    from staticroof.analysis.domain import instances
+    from staticroof.analysis.projections import bodies
+    from staticroof.frontends import load
+
+    for width, classes in ((16, [(0, 1)]), (32, [(0,), (1,)])):
+        src = tmp_path / f"rows{width}.c"
+        src.write_text(f"void f(int n, float *y, const float *x)\n{{ for (int b = 0; b < n; b++) "
+                       f"for (int t = 0; t < {width}; t++) y[16*b + t] += x[16*b + t]; }}\n")
+        res, _ = load(str(src), {}, (), None)
+        namer = P.Namer()
+        (body,) = bodies(res.kernels[0], instances(res.kernels[0], namer), namer)
+        assert body.classes == classes, (width, body.classes)

@@ -88,29 +88,19 @@ def analyze(kernel: Kernel, sizes: dict | None = None, weights: dict | None = No
 
 
 def _statement_bounds(kernel: Kernel, insts, namer) -> list:
-    """HBL data for every statement whose DRAM references bound its iterations (s* > 1)."""
-    import sympy
-
-    from ..ir import DRAM_SPACES
+    """HBL data for every loop body whose operands bound its iterations (s* > 1)."""
     from .bounds import StatementBound, hbl_exponent, is_matmul_shape
+    from .projections import bodies
 
     out = []
-    for inst in insts:
-        refs = [r for r in inst.stmt.refs if r.index is not None and r.array in kernel.arrays
-                and kernel.arrays[r.array].space in DRAM_SPACES]
-        if not refs or not inst.loop_vars:
+    for body in bodies(kernel, insts, namer):
+        inst = body.first
+        shape = tuple(sorted(body.projections))
+        s_star = hbl_exponent(shape, tuple(range(len(body.classes))))
+        if s_star is None or s_star <= 1 or body.elem_bytes is None:
             continue
-        projections = set()
-        for r in refs:
-            used = set().union(*(sympy.sympify(e).free_symbols for e in r.index))
-            projections.add(tuple(k for k, v in enumerate(inst.loop_vars) if v in used))
-        s_star = hbl_exponent(tuple(sorted(projections)), tuple(range(len(inst.loop_vars))))
-        if s_star is None or s_star <= 1:
-            continue
-        elem = min(kernel.arrays[r.array].elem_bytes for r in refs)
-        shape = tuple(sorted(projections))
-        out.append(StatementBound(P.card(inst.domain(namer), namer), s_star, elem, inst.stmt.location,
-                                  is_matmul_shape(shape, len(inst.loop_vars))))
+        out.append(StatementBound(P.card(inst.domain(namer), namer), s_star, body.elem_bytes, inst.stmt.location,
+                                  is_matmul_shape(shape, len(body.classes))))
     return out
 
 

@@ -175,6 +175,7 @@ class Var:
     array: Optional[str] = None  # pointers/arrays: the kernel array they point into
     prefix: tuple = ()  # subscripts already applied (a row pointer `A[i]`)
     offset: object = 0  # added to the next subscript (`x + k`)
+    key: Optional[str] = None  # floating-point locals: a name unique in the kernel (see ir.Stmt.scalars)
 
 
 @dataclass
@@ -195,9 +196,18 @@ class Acc:
     flops: dict = field(default_factory=dict)
     special: dict = field(default_factory=dict)
     refs: list = field(default_factory=list)
+    scalars: list = field(default_factory=list)  # (key, "read" | "write") of floating-point locals
 
     def empty(self) -> bool:
+        """No work and no memory traffic (scalar uses alone do not count)."""
         return not (self.flops or self.special or self.refs)
+
+    def reset(self) -> None:
+        self.flops, self.special, self.refs, self.scalars = {}, {}, [], []
+
+    def use_scalar(self, var, kind: str) -> None:
+        if var is not None and var.key is not None:
+            self.scalars.append((var.key, kind))
 
     def flop(self, prec: str, n: int = 1) -> None:
         self.flops[prec] = self.flops.get(prec, 0) + n
@@ -323,6 +333,7 @@ class TranslationUnit:
 # Lowering one function
 
 _GROUPS = itertools.count(1)  # source-statement ids (see ir.Stmt.group)
+_SCALARS = itertools.count(1)  # floating-point locals (see Var.key)
 
 _CMP = {"<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge, "==": sympy.Eq, "!=": sympy.Ne}
 
@@ -422,9 +433,9 @@ class FunctionLowering:
 
     def emit(self, node=None):
         """Close the statement being assembled and append it to the current body."""
-        if not self.acc.empty():
+        if not self.acc.empty() or any(kind == "write" for _, kind in self.acc.scalars):
             self.out.append(Stmt(self.acc.flops, self.acc.special, self.acc.refs, _loc(node, self.tu.path),
-                                 self.group))
+                                 self.group, tuple(self.acc.scalars)))
         self.acc = Acc()
 
     def nested(self, items, scope=True, loop_body=False) -> list:
@@ -553,16 +564,23 @@ class FunctionLowering:
             if t.is_pointer and v.array is not None:
                 self.bind(d.name, Var(t, array=v.array, prefix=v.prefix, offset=v.offset))
                 return
-            self.bind(d.name, Var(t, value=v.expr if t.is_int else None, why=v.why))
+            var = Var(t, value=v.expr if t.is_int else None, why=v.why, key=self._scalar_key(d.name, t))
+            self.acc.use_scalar(var, "write")
+            self.bind(d.name, var)
             return
-        var = Var(t)
+        var = Var(t, key=self._scalar_key(d.name, t))
         if d.init is not None and not isinstance(d.init, c_ast.InitList):
             v = self.value(d.init, self.acc)
             if t.is_int:
                 var.value, var.why = (v.expr, v.why) if v.ctype.is_int else (None, "converted from a float")
+            self.acc.use_scalar(var, "write")
         elif t.is_int:
             var.why = f"`{d.name}` is not initialized"
         self.bind(d.name, var)
+
+    @staticmethod
+    def _scalar_key(name: str, t) -> Optional[str]:
+        return f"{name}#{next(_SCALARS)}" if t.is_float and not t.is_vector else None
 
     def guard(self, node: c_ast.If, then_items=None, else_items=None):
         cond = self.condition(node.cond, self.acc)
@@ -863,6 +881,7 @@ class FunctionLowering:
             return Val(var.ctype, array=var.array, prefix=var.prefix, offset=var.offset)
         if var.ctype.is_int:
             return Val(var.ctype, var.value, var.why)
+        acc.use_scalar(var, "read")
         return Val(var.ctype)
 
     def _global(self, name) -> Var:
@@ -964,7 +983,7 @@ class FunctionLowering:
         self.emit(node)  # what the statement did before the call happens before the callee
         sub = self.sub_lowering(callee, bindings)
         self.out.extend(sub.lower())
-        acc.flops, acc.special, acc.refs = {}, {}, []
+        acc.reset()
         self.acc = acc if saved is acc else saved
         return Val(self.tu.protos.get(name) or VOID, why=f"result of `{name}`")
 
@@ -1135,7 +1154,12 @@ class FunctionLowering:
 
     def _e_Assignment(self, node, acc):
         rhs = self.value(node.rvalue, acc)
-        target = self.expr(node.lvalue, acc)
+        if isinstance(node.lvalue, c_ast.ID):  # a plain store does not read the variable
+            target = self.expr(node.lvalue, Acc())
+            if node.op != "=":
+                acc.use_scalar(self.lookup(node.lvalue.name), "read")
+        else:
+            target = self.expr(node.lvalue, acc)
         if node.op == "=":
             return self._store(node.lvalue, target, rhs, acc, node)
         return self._update(node.lvalue, target, node.op[:-1], rhs, acc, node)
@@ -1158,6 +1182,7 @@ class FunctionLowering:
                 var = self._global(lnode.name)
             if var is None:
                 return v
+            acc.use_scalar(var, "write")
             if var.ctype.is_int:
                 new = replace(var, value=v.expr if v.ctype.is_int else None,
                               why=v.why if v.ctype.is_int else "converted from a float")
@@ -1197,6 +1222,7 @@ class FunctionLowering:
         a_acc, b_acc = Acc(), Acc()
         a = self.value(node.iftrue, a_acc)
         b = self.value(node.iffalse, b_acc)
+        acc.scalars.extend(a_acc.scalars + b_acc.scalars)  # conservative: a use in either branch
         if a.ctype.is_int and b.ctype.is_int and cond is not None and a.expr is not None and b.expr is not None:
             result = Val(INT, why="conditional value")
         else:
@@ -1220,7 +1246,9 @@ class FunctionLowering:
                 self.out.extend(orelse)
             else:
                 self.out.append(Guard(cond, then, orelse, loc))
-            acc.flops, acc.special, acc.refs = {}, {}, []  # the rest of the statement goes on in `acc`
+            scalars = acc.scalars
+            acc.reset()  # the rest of the statement goes on in `acc`
+            acc.scalars = scalars
             self.acc = acc
             return result
         self.diag("SR104", "`?:` condition depends on data and its branches differ in work or traffic; "

@@ -1,0 +1,253 @@
+"""What every iteration of a loop body must have in fast memory: the projections of its loop
+indices that the Hölder–Brascamp–Lieb bound (staticroof.analysis.bounds) is built on.
+
+An HBL bound is a property of the computation, not of how the source spells it, so a body's
+operands are more than its array references:
+
+- The statements of one loop body (same loops, same guards) form one iteration: their operands
+  are pooled.  A body split into `t = A[i][k] * B[k][j]; s += t;` is one matmul iteration.
+- A floating-point local that carries a value into the body is data too.  If it is reset
+  unconditionally in the body of the e-th enclosing loop (`float s = 0` inside `j`), each
+  iteration of the outer e loops has its own copy: scalar expansion makes it an array indexed
+  by those e loops.  An accumulator (`s += A[i][k] * B[k][j]` with `C[i][j] = s` after the k loop)
+  is then the matrix C in disguise, and a value hoisted out of the inner loop
+  (`a = A[i][k]; for j: C[i][j] += a * B[k][j]`) is the matrix A.  A hoisted value counts only
+  through one array reference of its definition (a constant, or `A[i][0] * B[0][k]`, is not N^2
+  distinct data).
+- A local written before it is read in the same iteration is internal to the iteration.
+
+Everything left out only weakens the bound (fewer operands can only raise s*), so what the
+analysis cannot prove is dropped, never guessed: a reference counts only where its index is an
+injective affine map of the loop indices it uses (`x[i + k]` is not a projection of (i, k)), and
+a reset under a condition resets nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+import sympy
+
+from ..ir import DRAM_SPACES, Kernel
+from .delinearize import delinearize
+from .domain import Instance
+
+
+@dataclass
+class Body:
+    """One loop body's iteration: its instances (program order), its index classes (groups of
+    loop-index positions that only ever occur in one fixed combination, such as CUDA's
+    `blockIdx.y * 16 + threadIdx.y`), and the projections onto those classes that its operands are."""
+
+    instances: list
+    classes: list  # tuples of loop-index positions
+    projections: set  # tuples of class positions
+    elem_bytes: Optional[int]  # the smallest element size among its DRAM references
+
+    @property
+    def first(self) -> Instance:
+        return self.instances[0]
+
+
+def bodies(kernel: Kernel, insts: list[Instance], namer) -> list[Body]:
+    """The loop bodies of `insts` with their operand projections."""
+    groups: dict = {}
+    for inst in insts:
+        if inst.loop_vars:
+            groups.setdefault((tuple(inst.schedule[:-1]), tuple(inst.constraints)), []).append(inst)
+    coords = _Coordinates(kernel, insts, namer)
+    out = []
+    for members in groups.values():
+        first = members[0]
+        operands, elem = [], None  # each: a list of coordinate rows, or a set of positions
+        for inst in members:
+            for ref in inst.stmt.refs:
+                arr = kernel.arrays.get(ref.array)
+                if arr is None or arr.space not in DRAM_SPACES or ref.index is None:
+                    continue
+                elem = arr.elem_bytes if elem is None else min(elem, arr.elem_bytes)
+                rows = _rows(coords.of(ref, inst), inst.loop_vars)
+                if rows is not None:
+                    operands.append(rows)
+        operands += _scalar_operands(kernel, members, insts, coords)
+        classes = _classes([o for o in operands if isinstance(o, list)], first, namer)
+        projections = {p for p in (_projection(o, classes) for o in operands) if p is not None}
+        out.append(Body(members, classes, projections, elem))
+    return out
+
+
+def _rows(coord, loop_vars) -> Optional[list]:
+    """An element's coordinates as rows of integer coefficients over the loop-index positions,
+    or None when one is not affine in the loop indices with integer coefficients."""
+    if coord is None:
+        return None
+    rows = []
+    for e in coord:
+        e = sympy.expand(sympy.sympify(e))
+        row = [e.coeff(v) for v in loop_vars]
+        rest = e - sum(c * v for c, v in zip(row, loop_vars))
+        if any(not c.is_Integer for c in row) or (rest.free_symbols & set(loop_vars)):
+            return None
+        rows.append(tuple(int(c) for c in row))
+    return rows
+
+
+def _classes(row_operands: list, inst: Instance, namer) -> list:
+    """Partition the loop-index positions: indices whose coefficient columns are proportional
+    in every coordinate row form one class (`16*by + ty` makes {by, ty} a row index), provided
+    that combination is injective on the iteration domain; every other index is its own class."""
+    n = len(inst.loop_vars)
+    rows = [r for operand in row_operands for r in operand]
+    columns = [tuple(r[k] for r in rows) for k in range(n)]
+    classes, seen = [], set()
+    for k in range(n):
+        if k in seen:
+            continue
+        members = [k] + [m for m in range(k + 1, n) if m not in seen and _proportional(columns[k], columns[m])]
+        if len(members) > 1 and not _injective(members, columns, inst, namer):
+            members = [k]
+        seen.update(members)
+        classes.append(tuple(members))
+    return classes
+
+
+def _proportional(a: tuple, b: tuple) -> bool:
+    """Two non-zero columns that are multiples of each other."""
+    return any(a) and any(b) and all(a[i] * b[j] == a[j] * b[i] for i in range(len(a)) for j in range(i))
+
+
+def _injective(members: list, columns: list, inst: Instance, namer) -> bool:
+    """Is the class's combination (its coefficients in the first row that uses it) one-to-one on
+    the iteration domain?  Asked of isl: no two iterations differ in the class with equal sums."""
+    import islpy as isl
+
+    row = next(r for r in zip(*columns) if any(r[k] for k in members))
+    dims = inst.dims
+    ys = [f"y{k}" for k in range(len(dims))]
+    domain = inst.domain(namer)
+    head, body = domain.split("{", 1)
+    tup, cons = body.rsplit(":", 1)
+    cons = cons.rstrip(" }")
+    renamed = cons
+    for k in sorted(range(len(dims)), key=lambda k: -len(dims[k])):
+        renamed = re.sub(rf"\b{dims[k]}\b", ys[k], renamed)
+    left = " + ".join(f"{row[k]}*{dims[k]}" for k in members)
+    right = " + ".join(f"{row[k]}*{ys[k]}" for k in members)
+    differ = " or ".join(f"{dims[k]} != {ys[k]}" for k in members)
+    text = (f"{head}{{ S[{', '.join(dims)}] -> S[{', '.join(ys)}] : ({cons}) and ({renamed}) and "
+            f"{left} = {right} and ({differ}) }}")
+    try:
+        return isl.Map(text).is_empty()
+    except isl.Error:
+        return False
+
+
+def _projection(operand, classes: list) -> Optional[tuple]:
+    """The classes an operand is an injective map of (as class positions), or None."""
+    of = {k: c for c, members in enumerate(classes) for k in members}
+    if isinstance(operand, set):  # a scalar expanded over these loops: whole classes only
+        used = sorted({of[k] for k in operand})
+        if any(not set(classes[c]) <= operand for c in used):
+            return None
+        return tuple(used)
+    used = sorted({of[k] for r in operand for k, x in enumerate(r) if x})
+    matrix = []
+    for r in operand:
+        line = []
+        for c in used:
+            base = classes[c][0]
+            line.append(sympy.Rational(r[base]))  # the class combination times this factor
+        matrix.append(line)
+    if used and sympy.Matrix(matrix).rank() != len(used):
+        return None
+    return tuple(used)
+
+
+class _Coordinates:
+    """Element coordinates of references, with linearized indices (`A[i*lda + k]`) delinearized
+    the way the compulsory count does it; computed once per array, on demand."""
+
+    def __init__(self, kernel: Kernel, insts, namer):
+        self.kernel, self.insts, self.namer = kernel, insts, namer
+        self.cache: dict = {}
+
+    def of(self, ref, inst) -> Optional[tuple]:
+        if len(ref.index) != 1 or not self._symbolic_stride(ref.index[0], inst):
+            return ref.index
+        if ref.array not in self.cache:
+            refs = [(r, i) for i in self.insts for r in i.stmt.refs
+                    if r.array == ref.array and r.index is not None]
+            if any(len(r.index) != 1 for r, _ in refs):
+                self.cache[ref.array] = {}
+            else:
+                found = delinearize([(r.index[0], i) for r, i in refs], self.namer)
+                self.cache[ref.array] = {} if found is None else {
+                    (id(r), id(i)): c for (r, i), c in zip(refs, found)}
+        return self.cache[ref.array].get((id(ref), id(inst)))
+
+    @staticmethod
+    def _symbolic_stride(expr, inst) -> bool:
+        e = sympy.expand(sympy.sympify(expr))
+        return any(not e.coeff(v).is_Integer for v in inst.loop_vars if v in e.free_symbols)
+
+
+def _scalar_operands(kernel: Kernel, members: list, insts: list, coords: _Coordinates) -> list:
+    """Operands for the floating-point locals that carry a value into this body: the positions
+    of the loops a scalar is expanded over, or the coordinate rows of the one reference its
+    value stands for."""
+    first_use, written = {}, set()
+    for inst in members:
+        for key, kind in inst.stmt.scalars:
+            first_use.setdefault(key, kind)
+            if kind == "write":
+                written.add(key)
+    body = members[0]
+    out = []
+    for key, kind in first_use.items():
+        if kind != "read":
+            continue  # written before it is read: internal to the iteration
+        reset = _reset(key, body, insts)
+        if reset is None:
+            continue
+        depth = len(reset.loop_vars)
+        if key in written:  # an accumulator: one value per iteration of the outer `depth` loops
+            out.append(set(range(depth)))
+            continue
+        # a value defined out there: as much distinct data as one reference of its definition
+        best = None
+        for ref in reset.stmt.refs:
+            arr = kernel.arrays.get(ref.array)
+            if ref.kind != "read" or arr is None or arr.space not in DRAM_SPACES or ref.index is None:
+                continue
+            rows = _rows(coords.of(ref, reset), reset.loop_vars)
+            if rows is None:
+                continue
+            rows = [r + (0,) * (len(body.loop_vars) - depth) for r in rows]
+            used = {k for r in rows for k, x in enumerate(r) if x}
+            if used and sympy.Matrix(rows).rank() == len(used) and (best is None or len(used) > best[0]):
+                best = (len(used), rows)
+        if best:
+            out.append(best[1])
+    return out
+
+
+def _reset(key: str, body: Instance, insts: list) -> Optional[Instance]:
+    """The innermost unconditional reset of `key` around `body`: a statement that writes it
+    without reading it, in the body of one of the loops enclosing `body`, under no condition
+    that does not also hold for `body`.  None when there is none inside a loop."""
+    best = None
+    for inst in insts:
+        e = len(inst.loop_vars)
+        if not 0 < e < len(body.loop_vars) or (best is not None and e <= len(best.loop_vars)):
+            continue
+        uses = [kind for k, kind in inst.stmt.scalars if k == key]
+        if "write" not in uses or "read" in uses:
+            continue
+        if inst.schedule[:2 * e] != body.schedule[:2 * e]:
+            continue  # not in the body of the same e-th loop
+        if inst.constraints != body.constraints[:len(inst.constraints)]:
+            continue  # under a condition of its own
+        best = inst
+    return best
