@@ -123,7 +123,11 @@ def test_every_machine_is_sourced_and_positive(db):
             v = getattr(m, k)
             assert v is None or (isinstance(v, int) and v > 0), (m.name, k)
         for k in m.notes:
-            assert k in PEAK_KEYS + ("bandwidth", "l2_bytes", "smem_bytes_per_sm", "sms"), (m.name, k)
+            assert k in PEAK_KEYS + ("bandwidth", "l2_bandwidth", "l1_bandwidth", "l2_bytes", "smem_bytes_per_sm",
+                                     "sms"), (m.name, k)
+        for k in ("l2_bandwidth", "l1_bandwidth"):
+            v = getattr(m, k)
+            assert v is None or (v > m.bandwidth and k in m.notes), (m.name, k)  # inner levels are faster
         # an fp32 roof everywhere except the TPU, whose only published roof is bf16 on the MXU
         if m.name == "tpu-v5e":
             assert set(m.peaks) == {"bf16_tensor"}
@@ -516,7 +520,7 @@ def test_to_json_shape(db):
     json.dumps(doc)  # plain data
     assert [m["name"] for m in doc["machines"]] == list(db)
     required = {"name", "peaks", "bandwidth", "ridges", "aliases", "source"}
-    optional = {"l2_bytes", "smem_bytes_per_sm", "sms"}
+    optional = {"l2_bytes", "smem_bytes_per_sm", "sms", "l2_bandwidth", "l1_bandwidth"}
     for entry in doc["machines"]:
         assert required <= set(entry) <= required | optional
         assert set(entry["ridges"]) == set(entry["peaks"])
@@ -567,8 +571,9 @@ def test_plot_png_and_svg_match_the_json(tmp_path):
     from staticroof.roofline import get, load_database
     from staticroof.roofline.place import place
 
-    report = run([samples / "saxpy.c", samples / "gemm.c"], {"n": "1000000"}, cache_bytes=None)
     machine = get("a100", load_database())
+    report = run([samples / "saxpy.c", samples / "gemm.c"], {"n": "1000000"}, cache_bytes=machine.l2_bytes,
+                 l1_bytes=machine.smem_bytes_per_sm)
     for k in report.kernels:
         k.roofline = place(k, machine)
     pts = {(p["kernel"], p["level"]): p for p in points(report.kernels)}
@@ -576,3 +581,107 @@ def test_plot_png_and_svg_match_the_json(tmp_path):
         p = pts[(k["name"], "DRAM compulsory")]
         assert p["intensity"] == pytest.approx(k["intensity"]["compulsory"])
         assert p["attainable"] == pytest.approx(k["roofline"]["attainable"])
+        for lv in k["roofline"]["levels"]:  # the hierarchical points: each level's I, one height
+            p = pts[(k["name"], lv["level"])]
+            assert p["intensity"] == pytest.approx(lv["intensity"])
+            assert p["attainable"] == pytest.approx(k["roofline"]["hierarchy"]["attainable"])
+
+
+# ---------------------------------------------------------------------------------------------
+# The hierarchical roofline: DRAM, L2 and L1 levels and the level the kernel is bound at.
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+
+
+def _placed(paths, defines, machine="a100", machine_files=()):
+    from staticroof.pipeline import run
+    from staticroof.roofline.place import place
+
+    m = get(machine, load_database(machine_files))
+    report = run(paths, defines, cache_bytes=m.l2_bytes, l1_bytes=m.smem_bytes_per_sm)
+    for k in report.kernels:
+        k.roofline = place(k, m)
+    return {k.name: k.roofline for k in report.kernels}
+
+
+def test_level_bandwidths_are_bytes_per_clock_times_clock(db):
+    # A100 (both): L2 5,120 B/clk x 1,410 MHz; L1/shared 128 B/clk per SM x 108 SMs x 1,410 MHz
+    for name in ("a100-40gb-sxm", "a100-80gb-sxm"):
+        assert db[name].l2_bandwidth == 5120 * 1_410_000_000
+        assert db[name].l1_bandwidth == 128 * 108 * 1_410_000_000
+    # V100: L2 2,048 B/clk, 80 SMs, 1,530 MHz
+    assert db["v100-sxm2-32gb"].l2_bandwidth == 2048 * 1_530_000_000
+    assert db["v100-sxm2-32gb"].l1_bandwidth == 128 * 80 * 1_530_000_000
+    # H100 SXM: the clock implied by FP32 66.9 TFLOPS = 132 SMs x 128 lanes x 2 x f, f ~ 1,980 MHz
+    assert rel(db["h100-sxm"].peaks["fp32"] / (132 * 128 * 2), 1.98e9) < 0.001
+    assert db["h100-sxm"].l1_bandwidth == 128 * 132 * 1_980_000_000
+
+
+def test_gemm_levels_on_a100_by_hand():
+    # samples/gemm.c, N = 1024, fp32, on a100 (80 GB): W = 2N^3 = 2,147,483,648.
+    N = 1024
+    W = Fraction(2 * N**3)
+    r = _placed([SAMPLES / "gemm.c"], {"N": str(N)})["gemm"]
+    dram, l2, l1 = r["levels"]
+    assert [dram["level"], l2["level"], l1["level"]] == ["DRAM", "L2", "L1"]
+    # DRAM: Q(M) with the 40 MiB L2 is below compulsory at N = 1024 (16N^3/sqrt(M) - 2M < 0), so
+    # Q = 12N^2 and I = N/6 = 170.67, at 2.039 TB/s: min(19.5T, 2.039T x 170.67) = 19.5 TFLOP/s
+    assert dram["bytes"] == 12 * N**2 and dram["intensity"] == pytest.approx(N / 6)
+    assert dram["attainable"] == 19.5e12
+    # L2: Q(M) with one SM's 192 KiB (M = 196,608 B): 16N^3/sqrt(M) - 2M = 38,352,104.7 B, I = 55.99
+    q_l2 = 16 * N**3 / 196_608**0.5 - 2 * 196_608
+    assert l2["bytes"] == pytest.approx(q_l2, rel=1e-12) and l2["intensity"] == pytest.approx(float(W) / q_l2)
+    # L1: every load and store, A and B each N^3 times, C N^2 times: 8N^3 + 4N^2 bytes, so
+    # I = 2N^3 / (8N^3 + 4N^2) = N/(4N + 2) = 1024/4098, at 19.49184 TB/s: 4.8706 TFLOP/s < peak
+    i_l1 = Fraction(N, 4 * N + 2)
+    assert l1["bytes"] == 8 * N**3 + 4 * N**2 and l1["intensity"] == pytest.approx(float(i_l1))
+    att = 19_491_840_000_000 * i_l1
+    assert l1["attainable"] == pytest.approx(float(att), rel=1e-12)
+    h = r["hierarchy"]
+    assert h["bound"] == "L1" and h["attainable"] == pytest.approx(float(att), rel=1e-12)
+    assert h["fraction_of_peak"] == pytest.approx(float(att / 19_500_000_000_000), rel=1e-12)
+    # time floor: the slowest level, (8N^3 + 4N^2) B / 19.49184 TB/s = 440.9 us (> W/peak = 110 us)
+    assert h["time_floor"] == pytest.approx((8 * N**3 + 4 * N**2) / 19_491_840_000_000, rel=1e-12)
+    assert "note" not in h  # a C kernel: its L1 traffic is what the core loads
+
+
+def test_saxpy_is_bound_at_dram_on_every_level_machine():
+    # SAXPY reads x, y and writes y once each at every level: I = 2n/12n = 1/6 everywhere; the
+    # slowest roof is DRAM's: 2.039 TB/s / 6 = 339.83 GFLOP/s, and without sizes still a verdict
+    r = _placed([SAMPLES / "saxpy.c"], {})["saxpy"]
+    assert [lv["intensity"] for lv in r["levels"]] == [pytest.approx(1 / 6)] * 3
+    assert r["hierarchy"]["bound"] == "DRAM"
+    assert r["hierarchy"]["attainable"] == pytest.approx(2_039e9 / 6)
+    assert r["hierarchy"]["time_floor"] is None  # no n: no time
+
+
+def test_levels_without_a_bandwidth_are_named_and_skipped():
+    # MI300X has no L2/L1 bandwidth in the database: the verdict is DRAM's alone, and says so
+    r = _placed([SAMPLES / "saxpy.c"], {"n": "1000"}, machine="mi300x")["saxpy"]
+    assert r["hierarchy"]["unknown"] == ["L2", "L1"] and r["hierarchy"]["levels"] == ["DRAM"]
+    assert r["hierarchy"]["bound"] == "DRAM"
+    assert [lv["attainable"] is None for lv in r["levels"]] == [False, True, True]
+
+
+def test_no_verdict_while_a_level_needs_the_sizes():
+    # blur without n: DRAM's I = 3(n-2)/(8n-8) depends on n, so no level is singled out even though
+    # the L1 intensity (3/16) is a constant
+    r = _placed([SAMPLES / "stencil1d.c"], {})["blur"]
+    assert r["levels"][0]["intensity"] is None and r["levels"][2]["intensity"] == pytest.approx(3 / 16)
+    assert r["hierarchy"]["bound"] is None
+
+
+def test_a_faster_l1_makes_gemm_compute_bound(tmp_path):
+    # override a100's L1 to 100 PB/s: L1 roof 1e17 x 0.2499 = 2.5e16 > 19.5e12, every level is above
+    # the peak, and the kernel is compute-bound at 100% of peak
+    f = tmp_path / "m.toml"
+    f.write_text("[machines.a100]\nl1_bandwidth = 1e17\n")
+    r = _placed([SAMPLES / "gemm.c"], {"N": "1024"}, machine_files=[f])["gemm"]
+    assert r["hierarchy"]["bound"] == "compute" and r["hierarchy"]["fraction_of_peak"] == 1
+
+
+def test_cuda_l1_bound_carries_the_per_thread_note():
+    r = _placed([SAMPLES / "matmul_tiled.cu"], {})["matmul_tiled"]
+    # 32x32 tiles: per k, each thread loads As[ty][k] and Bs[k][tx] (8 B of shared) for 2 FLOPs;
+    # plus the tile loads and C: I_L1 ~ 0.235 < 1/4, far below the L1 ridge: bound at L1
+    assert r["hierarchy"]["bound"] == "L1" and "broadcast" in r["hierarchy"]["note"]

@@ -10,9 +10,27 @@ from __future__ import annotations
 from .text import _si
 
 
+LEVEL_MARKERS = {"DRAM": "s", "L2": "D", "L1": "^"}
+
+
 def points(kernels) -> list[dict]:
-    """(kernel, level, intensity, attainable) for every kernel placed under a roofline."""
-    return [{"kernel": k.name, **lv} for k in kernels if k.roofline for lv in k.roofline.get("levels", [])]
+    """(kernel, level, intensity, attainable) for every kernel placed under a roofline: its classic
+    position ("DRAM compulsory": W/Q compulsory under the DRAM roof), and one point per level of the
+    hierarchical roofline at that level's intensity and the kernel's hierarchical attainable
+    performance, so the level that bounds it sits on its own bandwidth roof."""
+    out = []
+    for k in kernels:
+        r = k.roofline
+        if not r:
+            continue
+        if r.get("intensity") is not None:
+            out.append({"kernel": k.name, "level": "DRAM compulsory", "intensity": r["intensity"],
+                        "attainable": r["attainable"]})
+        y = (r.get("hierarchy") or {}).get("attainable")
+        for lv in r.get("levels", []):
+            if y is not None and lv["intensity"] is not None:
+                out.append({"kernel": k.name, "level": lv["level"], "intensity": lv["intensity"], "attainable": y})
+    return [p for p in out if p["intensity"] > 0 and p["attainable"] > 0]  # log axes: no FLOPs, no point
 
 
 def draw(kernels, machine, path: str) -> list[dict]:
@@ -30,6 +48,10 @@ def draw(kernels, machine, path: str) -> list[dict]:
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.plot([lo, hi], [bw * lo, bw * hi], color="0.3", lw=1.5, label=f"DRAM {_si(bw, 'B/s')}")
+    for name, level_bw, style in (("L2", machine.l2_bandwidth, "--"), ("L1", machine.l1_bandwidth, ":")):
+        if level_bw:
+            ax.plot([lo, hi], [level_bw * lo, level_bw * hi], color="0.45", lw=1.2, ls=style,
+                    label=f"{name} {_si(level_bw, 'B/s')}")
     colors = ["tab:red", "tab:purple", "tab:brown", "tab:pink"]
     for n, roof in enumerate(roofs):
         peak = machine.peak(roof)
@@ -38,12 +60,17 @@ def draw(kernels, machine, path: str) -> list[dict]:
                 label=f"{roof} {_si(peak, 'FLOP/s')}")
         ax.plot([ridge], [peak], "o", color=colors[n % len(colors)])
         ax.annotate(f"ridge {ridge:.3g}", (ridge, peak), textcoords="offset points", xytext=(4, -12), fontsize=8)
-    markers = {"DRAM compulsory": "o", "DRAM cache-bound": "s", "L1 cache-bound": "D", "access": "^"}
+    for k in {p["kernel"] for p in pts}:  # a kernel's level points share one height: join them
+        mine = sorted((p["intensity"], p["attainable"]) for p in pts if p["kernel"] == k and p["level"] in LEVEL_MARKERS)
+        if len(mine) > 1:
+            ax.plot([x for x, _ in mine], [y for _, y in mine], color="0.75", lw=0.6, zorder=2)
+    markers = {"DRAM compulsory": "o", **LEVEL_MARKERS}
     for level, marker in markers.items():
         sel = [p for p in pts if p["level"] == level]
         if sel:
+            label = "W/Q compulsory" if level == "DRAM compulsory" else f"{level} level (hierarchical)"
             ax.scatter([p["intensity"] for p in sel], [p["attainable"] for p in sel], marker=marker, s=36,
-                       zorder=3, label=level)
+                       zorder=3, label=label)
     labelled = [p for p in pts if p["level"] == "DRAM compulsory"]
     for n, p in enumerate(sorted(labelled, key=lambda q: q["intensity"])):
         ax.annotate(p["kernel"], (p["intensity"], p["attainable"]), textcoords="offset points",

@@ -71,8 +71,8 @@ def _part_rows(p: PartSummary) -> list[str]:
         rows.append(_row("Q cache", f"{p.cache_bound.expr}{value}   (lower bound with "
                                     f"M_cache = {p.cache_bytes:,} B{where})"))
     if p.l1_bound is not None and p.l1_bound.value is not None:
-        rows.append(_row("Q L1", f"{_num(p.l1_bound.value)} B   (the same bound with the "
-                                 f"{p.l1_bytes:,} B of on-chip memory per SM: the cache level)"))
+        rows.append(_row("Q L2", f"{_num(p.l1_bound.value)} B   (L2 to the SMs: the same bound with the "
+                                 f"{p.l1_bytes:,} B of L1/shared memory per SM)"))
     i = _q(p.intensity, "FLOP/B")
     rows.append(_row("I", i + f"   (access level: {_q(p.intensity_access, 'FLOP/B')})"))
     return rows
@@ -105,6 +105,28 @@ def _roofline(r: dict) -> str:
     return text
 
 
+def _levels(r: dict) -> str:
+    """The hierarchical roofline in one line: each level's intensity and roof, then the verdict."""
+    parts = []
+    for lv in r["levels"]:
+        i = "?" if lv["intensity"] is None else f"{lv['intensity']:.3g}"
+        roof = f" @ {_si(lv['bandwidth'], 'B/s')}" if lv["bandwidth"] else " (bandwidth unknown)"
+        parts.append(f"{lv['level']} I {i}{roof}")
+    text = " | ".join(parts)
+    h = r["hierarchy"]
+    if h["bound"] is None:
+        return text
+    where = "compute-bound" if h["bound"] == "compute" else f"bound at {h['bound']}"
+    text += f" -> {where}, {_si(h['attainable'], 'FLOP/s')} = {100 * h['fraction_of_peak']:.3g}% of peak"
+    if h.get("time_floor") is not None:
+        text += f"; time >= {_seconds(h['time_floor'])}"
+    if h.get("unknown"):
+        text += f" (without {', '.join(h['unknown'])}: no bandwidth in the database)"
+    if h.get("note"):
+        text += f" [{h['note']}]"
+    return text
+
+
 def kernel_block(k: KernelSummary, color: bool = False) -> str:
     status = "unsupported" if k.failed else ("exact" if k.exact else "approximate")
     hue = {"exact": "green", "approximate": "yellow", "unsupported": "red"}[status]
@@ -133,6 +155,8 @@ def kernel_block(k: KernelSummary, color: bool = False) -> str:
             first = False
         if k.roofline:
             lines.append(_row("roofline", _roofline(k.roofline)))
+            if k.roofline.get("levels"):
+                lines.append(_row("levels", _levels(k.roofline)))
         for n in k.nests:
             lines.append(_row(n.label, f"W {n.flops.expr}, Q {n.compulsory.expr}, I {n.intensity.expr}"))
     for d in k.diagnostics:

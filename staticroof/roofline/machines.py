@@ -26,9 +26,12 @@ from pathlib import Path
 CORE_PEAKS = ("fp64", "fp32", "fp16")
 TENSOR_PEAKS = ("fp64_tensor", "tf32_tensor", "fp16_tensor", "bf16_tensor", "fp8_tensor")
 PEAK_KEYS = CORE_PEAKS + TENSOR_PEAKS
-# Other numeric fields: bandwidth in bytes/s (any positive number), the rest positive integers.
+# Other numeric fields: bandwidths in bytes/s (any positive number), the rest positive integers.
+# `bandwidth` is DRAM's; `l2_bandwidth` (L2 to the SMs) and `l1_bandwidth` (L1/shared memory to
+# the registers, all SMs together) are the hierarchical roofline's inner roofs, where known.
 INTEGER_KEYS = ("l2_bytes", "smem_bytes_per_sm", "sms")
-NUMBER_KEYS = PEAK_KEYS + ("bandwidth",) + INTEGER_KEYS
+LEVEL_BANDWIDTHS = ("l2_bandwidth", "l1_bandwidth")
+NUMBER_KEYS = PEAK_KEYS + ("bandwidth",) + LEVEL_BANDWIDTHS + INTEGER_KEYS
 TEXT_KEYS = ("description", "source")
 VALID_KEYS = tuple(sorted(NUMBER_KEYS + TEXT_KEYS + ("aliases", "notes")))
 
@@ -48,6 +51,8 @@ class Machine:
     l2_bytes: int | None = None  # last cache level before DRAM
     smem_bytes_per_sm: int | None = None  # combined L1/shared (LDS) per SM/CU
     sms: int | None = None
+    l2_bandwidth: int | float | None = None  # L2 -> SMs, bytes/s
+    l1_bandwidth: int | float | None = None  # L1/shared -> registers, all SMs, bytes/s
     source: str = ""
     aliases: tuple = ()
     notes: dict = field(default_factory=dict)  # field -> where that number comes from
@@ -176,6 +181,7 @@ class _Builder:
             name=name, description=fields.get("description", ""), peaks=dict(fields["peaks"]),
             bandwidth=fields["bandwidth"], l2_bytes=fields.get("l2_bytes"),
             smem_bytes_per_sm=fields.get("smem_bytes_per_sm"), sms=fields.get("sms"),
+            l2_bandwidth=fields.get("l2_bandwidth"), l1_bandwidth=fields.get("l1_bandwidth"),
             source=fields.get("source") or f"user-defined in {where}",
             aliases=fields.get("aliases", ()), notes=fields.get("notes", {}),
         )
@@ -196,7 +202,8 @@ class _Builder:
             source = f"{m.source}; overridden in {where}: {', '.join(changed)}"
         new = replace(
             m, peaks={k: peaks[k] for k in PEAK_KEYS if k in peaks}, notes=notes, source=source,
-            **{k: v for k, v in fields.items() if k in ("bandwidth", "description", "aliases") + INTEGER_KEYS},
+            **{k: v for k, v in fields.items()
+               if k in ("bandwidth", "description", "aliases") + LEVEL_BANDWIDTHS + INTEGER_KEYS},
         )
         self._check_aliases(where, new)
         self.machines[m.name] = new
@@ -292,7 +299,7 @@ def to_json(db: dict[str, Machine]) -> dict:
     out = []
     for m in db.values():
         entry = {"name": m.name, "peaks": {k: m.peaks[k] for k in m.roofs()}, "bandwidth": m.bandwidth}
-        for k in INTEGER_KEYS:
+        for k in LEVEL_BANDWIDTHS + INTEGER_KEYS:
             if getattr(m, k) is not None:
                 entry[k] = getattr(m, k)
         entry["ridges"] = {k: m.peaks[k] / m.bandwidth for k in m.roofs()}
