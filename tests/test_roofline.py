@@ -680,8 +680,12 @@ def test_a_faster_l1_makes_gemm_compute_bound(tmp_path):
     assert r["hierarchy"]["bound"] == "compute" and r["hierarchy"]["fraction_of_peak"] == 1
 
 
-def test_cuda_l1_bound_carries_the_per_thread_note():
+def test_cuda_l1_level_carries_the_wavefront_note():
     r = _placed([SAMPLES / "matmul_tiled.cu"], {})["matmul_tiled"]
     # 32x32 tiles: per k, each thread loads As[ty][k] and Bs[k][tx] (8 B of shared) for 2 FLOPs;
-    # plus the tile loads and C: I_L1 ~ 0.235 < 1/4, far below the L1 ridge: bound at L1
-    assert r["hierarchy"]["bound"] == "L1" and "broadcast" in r["hierarchy"]["note"]
+    # plus the tile loads and C: I_L1 ~ 0.235 < 1/4, far below the L1 ridge (1.0): bound at L1.
+    # (A warp's As[ty][k] is a broadcast and its Bs[k][tx] 32 consecutive words: one 128-byte
+    # wavefront each, which is exactly the 32 x 4 bytes its threads count.)
+    assert r["hierarchy"]["bound"] == "L1" and "wavefront" in r["hierarchy"]["note"]
+    # a machine without an L1 bandwidth has no L1 roof to qualify
+    assert "note" not in _placed([SAMPLES / "matmul_tiled.cu"], {}, machine="mi300x")["matmul_tiled"]["hierarchy"]

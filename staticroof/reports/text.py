@@ -123,7 +123,7 @@ def _levels(r: dict) -> str:
     if h.get("unknown"):
         text += f" (without {', '.join(h['unknown'])}: no bandwidth in the database)"
     if h.get("note"):
-        text += f" [{h['note']}]"
+        text += " [L1: one wavefront per warp access assumed]"
     return text
 
 

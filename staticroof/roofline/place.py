@@ -26,10 +26,13 @@ def place(summary, machine: Machine, unit: str | None = None) -> dict | None:
     levels = _levels(t, peak, machine)
     out["levels"] = levels
     out["hierarchy"] = _hierarchy(t.flops.value, levels, peak)
-    if out["hierarchy"]["bound"] == "L1" and summary.language == "cuda":
-        out["hierarchy"]["note"] = ("L1 traffic counts every thread's loads and stores; a warp reading one "
-                                    "address (a broadcast) or consecutive ones is served in fewer accesses, "
-                                    "so the L1 roof may be higher than shown")
+    if summary.language == "cuda" and machine.l1_bandwidth:
+        # L1 moves 128-byte wavefronts: a warp's coalesced or broadcast access of 4-byte elements
+        # is one wavefront, exactly its threads' 32 x 4 bytes; anything else costs more
+        out["hierarchy"]["note"] = ("L1 counts each thread's bytes: one 128-byte wavefront per coalesced or "
+                                    "broadcast warp access of 4-byte elements; uncoalesced accesses, bank "
+                                    "conflicts and narrower elements take more L1 time, so the L1 roof may be "
+                                    "lower")
     return plain(out)
 
 
