@@ -52,10 +52,16 @@ def test_streaming_bound_is_the_compulsory_traffic():
 
 
 def test_bound_departs_between_1024_and_8192_on_a_40mb_l2():
-    # fp32 GEMM, 40 MiB: the working set 12 MB fits at N = 1024, 768 MB does not at N = 8192;
-    # 16N^3/sqrt(M) - 2M > 16N^2 from N ~ sqrt(M) ~ 6476
+    # fp32 GEMM, 40 MiB: the working set 12 MB fits at N = 1024, 768 MB does not at N = 8192.
+    # gemm_accum (C read and written, Q compulsory 16N^2): the bound exceeds it where
+    # 16N^3/sqrt(M) - 2M > 16N^2 with sqrt(M) = sqrt(41,943,040) = 6476.34:
+    #   N = 7142: 16*7142^3/6476.34 - 83,886,080 - 16*7142^2 = -2,076   (still fits)
+    #   N = 7143: ... = +147,468                                        (departs)
     k = _kernel(SAMPLES / "gemm_accum.c", {"N": "8192"}, 40 * 2**20)
-    assert k.total.departs_at == {"N": 8192}
+    assert k.total.departs_at == {"N": 7143}
+    # gemm.c (register accumulator, Q compulsory 12N^2): 16N^3/sqrt(M) - 2M > 12N^2 first at
+    # N = 5850 (-65,287 at 5849, +47,925 at 5850)
+    assert _kernel(SAMPLES / "gemm.c", {"N": "8192"}, 40 * 2**20).total.departs_at == {"N": 5850}
     small = _kernel(SAMPLES / "gemm_accum.c", {"N": "1024"}, 40 * 2**20)
     assert small.total.cache_bound.value == small.total.compulsory.value
 

@@ -147,13 +147,20 @@ def _cache_bound(p: PartSummary, part: Part, sizes: dict, cache_bytes: int) -> N
     free = sorted((expr.free_symbols - {M_CACHE}), key=str)
     if len(free) == 1 and stmts:  # where the working set stops fitting
         f = sympy.lambdify([free[0], M_CACHE], expr - p.compulsory.expr, "math")
-        for k in range(1, 31):
-            try:
-                if f(2 ** k, cache_bytes) > 0:
-                    p.departs_at = {str(free[0]): 2 ** k}
-                    break
-            except (ValueError, ZeroDivisionError, OverflowError):
-                break
+
+        def exceeds(n: int) -> bool:
+            return f(n, cache_bytes) > 0
+
+        try:
+            k = next((k for k in range(1, 41) if exceeds(2 ** k)), None)
+            if k is not None:  # the bound grows faster than Q compulsory: the first size past it
+                lo, hi = 2 ** (k - 1), 2 ** k
+                while hi - lo > 1:
+                    mid = (lo + hi) // 2
+                    lo, hi = (lo, mid) if exceeds(mid) else (mid, hi)
+                p.departs_at = {str(free[0]): hi if not exceeds(lo) else lo}
+        except (ValueError, ZeroDivisionError, OverflowError):
+            pass
 
 
 def _l1_bound(p: PartSummary, part: Part, sizes: dict, l1_bytes: int) -> None:
