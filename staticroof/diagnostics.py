@@ -114,6 +114,11 @@ _RULES = [
          "Symbolic first-access counting exceeded the work budget, so the distinct elements were counted "
          "with every size fixed at its value: the numbers are exact, the compulsory-traffic formula holds "
          "only at those sizes (W and the access level stay symbolic)."),
+    Rule("SR119", "warning", False, "launch grid does not cover the sizes",
+         "A CUDA launch's grid, evaluated where it is written (often `main` with its own sizes), launches "
+         "fewer threads than the kernel's guards admit at the sizes in force (say `-D N=8192` with a grid "
+         "sized for N = 1024). The numbers count the threads launched; the formulas assume a grid that "
+         "covers the guards. Give the grid with `--grid`, or sizes that match the launch."),
     Rule("SR112", "warning", True, "formula valid only for some sizes",
          "The exact count is piecewise in the sizes and the pieces could not be written as one formula; "
          "the formula shown holds for large sizes, numbers computed for given sizes are exact."),

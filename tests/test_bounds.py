@@ -231,3 +231,28 @@ def test_index_classes_need_a_one_to_one_combination(tmp_path):
         namer = P.Namer()
         (body,) = bodies(res.kernels[0], instances(res.kernels[0], namer), namer)
         assert body.classes == classes, (width, body.classes)
+
+
+def test_shared_memory_staging_is_followed_to_dram(tmp_path):
+    # matmul_tiled.cu: As[ty][tx] = A[row*N + t*32 + tx] is the only writer of As, so the body's
+    # As[ty][k] holds A[32*by + ty][32*t + k] (the thread tx' = k wrote it); likewise Bs[k][tx]
+    # holds B[32*t + k][32*bx + tx]; acc is reset per thread: C[row][col].  Index classes
+    # row = (by, ty), col = (bx, tx), K = (t, k): the matmul shape over |I| = (32F)^3 iterations
+    # (F = floor(N/32)), so 16*(32F)^3/sqrt(M) - 2M = 524288*F**3/sqrt(M) - 2M bytes in fp32.
+    F, M = sympy.floor(S("N") / 32), sympy.Symbol("M_cache")
+    k = _kernel(SAMPLES / "matmul_tiled.cu", {"N": "8192"}, 40 * 2**20)
+    assert any(sympy.simplify(t - (524288 * F**3 / sympy.sqrt(M) - 2 * M)) == 0
+               for t in k.total.cache_bound.expr.args)
+    # the naive kernel's bound at N = 32F: the bound is the computation's, not the code's
+    naive = _kernel(SAMPLES / "matmul_naive.cu", {}, 40 * 2**20)
+    term = next(t for t in naive.total.cache_bound.expr.args if "sqrt" in str(t))
+    assert sympy.simplify(term.subs(S("N"), 32 * F) - (524288 * F**3 / sympy.sqrt(M) - 2 * M)) == 0
+
+    # a second writer (an else branch storing 0) leaves the staged value unknown: no bound
+    text = (SAMPLES / "matmul_tiled.cu").read_text().replace(
+        "        As[ty][tx] = A[row * N + t * TILE + tx];\n",
+        "        if (row < N) As[ty][tx] = A[row * N + t * TILE + tx]; else As[ty][tx] = 0.0f;\n")
+    src = tmp_path / "two_writers.cu"
+    src.write_text(text)
+    k2 = _kernel(src, {"N": "8192"}, 40 * 2**20)
+    assert "sqrt" not in str(k2.total.cache_bound.expr)

@@ -188,3 +188,19 @@ int main() {
     assert k.exact, [str(d) for d in k.diagnostics]
     assert same(k.total.by_precision["fp32"].expr, S("3*n"))
     assert same(k.total.compulsory.expr, S("8*n")) and k.sizes == {"n": 1000}
+
+
+def test_sr119_when_the_launch_grid_does_not_cover_the_sizes():
+    # matmul_naive's main launches (1024+15)/16 = 64 x 64 blocks of 16 x 16 threads: 1024 x 1024
+    # threads.  With -D N=8192 the guards admit 8192 x 8192, so only 1024^2 outputs are computed:
+    # W = 2 * 1024^2 * 8192 = 17,179,869,184 at the launch, while the formula 2N^3 gives
+    # 1,099,511,627,776.  Both are reported, and SR119 says which is which.
+    from staticroof.pipeline import run
+
+    k = run([SAMPLES / "matmul_naive.cu"], {"N": "8192"}).kernels[0]
+    assert k.total.flops.value == 2 * 1024**2 * 8192
+    (d,) = [d for d in k.diagnostics if d.code == "SR119"]
+    assert "17,179,869,184" in d.message and "1,099,511,627,776" in d.message
+    # at the launch's own size the grid covers the guards: no warning
+    k = run([SAMPLES / "matmul_naive.cu"], {}).kernels[0]
+    assert not [d for d in k.diagnostics if d.code == "SR119"] and k.total.flops.value == 2 * 1024**3

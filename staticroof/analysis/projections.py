@@ -71,6 +71,12 @@ def bodies(kernel: Kernel, insts: list[Instance], namer) -> list[Body]:
                 rows = _rows(coords.of(ref, inst), inst.loop_vars)
                 if rows is not None:
                     operands.append(rows)
+            for ref in inst.stmt.refs:
+                staged = _staged(kernel, ref, inst, insts, namer)
+                if staged is not None:
+                    rows, size = staged
+                    operands.append(rows)
+                    elem = size if elem is None else min(elem, size)
         operands += _scalar_operands(kernel, members, insts, coords)
         classes = _classes([o for o in operands if isinstance(o, list)], first, namer)
         projections = {p for p in (_projection(o, classes) for o in operands) if p is not None}
@@ -231,6 +237,53 @@ def _scalar_operands(kernel: Kernel, members: list, insts: list, coords: _Coordi
         if best:
             out.append(best[1])
     return out
+
+
+def _staged(kernel: Kernel, ref, reader: Instance, insts: list, namer) -> Optional[tuple]:
+    """A read of an on-chip array (`__shared__`) that a copy filled from DRAM: (the coordinate
+    rows of the DRAM element it holds, that array's element size), or None.
+
+    The copy must be the array's only writer and read exactly one DRAM element
+    (`As[ty][tx] = A[row*N + t*TILE + tx]`), in loops the reader shares except the thread loops:
+    any thread of the block may have written the element, so the writer's thread indices (and
+    any loop of its own) are solved for from `write index == read index`.  The kernel is taken to
+    be race-free: the value read is the one copied in the same iteration of the shared loops."""
+    arr = kernel.arrays.get(ref.array)
+    if ref.kind != "read" or arr is None or arr.space != "shared" or ref.index is None:
+        return None
+    writers = [(i, r) for i in insts for r in i.stmt.refs if r.array == ref.array and r.kind == "write"]
+    if len(writers) != 1:
+        return None
+    writer, wref = writers[0]
+    sources = [r for r in writer.stmt.refs if r.kind == "read" and r.index is not None
+               and kernel.arrays.get(r.array) is not None and kernel.arrays[r.array].space in DRAM_SPACES]
+    if wref.index is None or len(sources) != 1 or len(wref.index) != len(ref.index):
+        return None
+    # the writer's loop variables: shared with the reader (same loop) or to be solved for
+    fresh = {}
+    for k, (v, kind) in enumerate(zip(writer.loop_vars, writer.loop_kinds)):
+        same_loop = k < len(reader.loop_vars) and writer.schedule[:2 * k + 2] == reader.schedule[:2 * k + 2]
+        if kind.startswith("block.") or not same_loop:
+            fresh[v] = sympy.Symbol(f"__w_{v.name}", integer=True)
+    lhs = [sympy.sympify(e).subs(fresh) for e in wref.index]
+    try:
+        solution = sympy.solve([a - sympy.sympify(b) for a, b in zip(lhs, ref.index)], list(fresh.values()),
+                               dict=True)
+    except (NotImplementedError, TypeError):
+        return None
+    if len(solution) != 1:
+        return None
+    exprs = [sympy.expand(sympy.sympify(e).subs(fresh).subs(solution[0])) for e in sources[0].index]
+    if any(e.free_symbols & set(fresh.values()) for e in exprs):
+        return None  # the source depends on a writer index the read does not determine
+    coord = exprs
+    if len(exprs) == 1 and any(not sympy.expand(exprs[0]).coeff(v).is_Integer for v in reader.loop_vars):
+        found = delinearize([(exprs[0], reader)], namer)  # `(32*by + ty)*N + 32*t + k` -> rows, columns
+        if found is None:
+            return None
+        coord = found[0]
+    rows = _rows(coord, reader.loop_vars)
+    return None if rows is None else (rows, kernel.arrays[sources[0].array].elem_bytes)
 
 
 def _reset(key: str, body: Instance, insts: list) -> Optional[Instance]:
