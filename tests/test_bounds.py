@@ -256,3 +256,36 @@ def test_shared_memory_staging_is_followed_to_dram(tmp_path):
     src.write_text(text)
     k2 = _kernel(src, {"N": "8192"}, 40 * 2**20)
     assert "sqrt" not in str(k2.total.cache_bound.expr)
+
+
+def _lru_blocked_pairsum(n: int, m_words: int, block: int) -> int:
+    """Words loaded by `s += x[i] + y[j]` over all pairs, x in blocks of `block` held while y
+    streams past, under a fully associative LRU cache of m_words (s stays in a register)."""
+    from collections import OrderedDict
+
+    cache: OrderedDict = OrderedDict()
+    moved = 0
+    for ii in range(0, n, block):
+        for j in range(n):
+            for i in range(ii, min(ii + block, n)):
+                for key in (("x", i), ("y", j)):
+                    if key in cache:
+                        cache.move_to_end(key)
+                    else:
+                        moved += 1
+                        cache[key] = True
+                        if len(cache) > m_words:
+                            cache.popitem(last=False)
+    return moved
+
+
+def test_general_constant_bound_is_below_blocked_schedules():
+    """The general HBL constant (c = 2, s* = 2 for pairsum's {i}, {j}) must stay a lower bound:
+    n^2 * Mw / (2Mw)^2 - Mw = n^2/(4Mw) - Mw words, against blocked LRU schedules that beat the
+    plain loop order.  At n = 128, Mw = 8: 16384/32 - 8 = 504 words > Q compulsory (256)."""
+    for n, m_words in ((128, 8), (96, 6), (160, 16)):
+        k = _kernel(SAMPLES / "pairsum.c", {"n": str(n)}, 4 * m_words)
+        bound_words = k.total.cache_bound.value / 4
+        assert bound_words == max(2 * n, Fraction(n * n, 4 * m_words) - m_words)
+        for block in (1, m_words // 2, m_words - 2, m_words - 1):
+            assert bound_words <= _lru_blocked_pairsum(n, m_words, block), (n, m_words, block)
