@@ -2,7 +2,9 @@
 
 For every generated kernel the static W (by precision), Q compulsory (per array, read and written)
 and access-level traffic must equal what the instrumented kernel really did, at two different size
-assignments.  200 examples run by default; `pytest -m slow` runs 5,000.
+assignments.  The cache-bounded Q(M), a lower bound for every schedule, must stay at or below what
+an LRU cache of M bytes really moved running the kernel in program order (one such schedule), for
+two small caches.  200 examples run by default; `pytest -m slow` runs 5,000.
 """
 
 from __future__ import annotations
@@ -168,7 +170,187 @@ def check_c(src: str):
         traced = program.run(sizes)
         bad = [r for r in compare(k, traced) if not r.ok]
         assert not bad, (src, sizes, [(r.quantity, r.static, r.traced) for r in bad])
+    for m_bytes in LRU_BYTES:
+        check_bound(path, program, SIZES[0], m_bytes, src)
     shutil.rmtree(work, ignore_errors=True)
+
+
+# Small caches (16 and 64 fp32 words): large enough to hold one statement's operands, small
+# enough that the bound exceeds Q compulsory for the generated nests at these sizes.
+LRU_BYTES = (64, 256)
+
+
+def check_bound(path, program, sizes: dict, m_bytes: int, src: str):
+    """Q(M) <= the bytes an LRU cache of M bytes moved in program order, and that schedule moves at
+    least Q compulsory (a check of the simulation itself)."""
+    from staticroof.pipeline import run
+
+    k = run([path], {n: str(v) for n, v in sizes.items()}, cache_bytes=m_bytes).kernels[0]
+    assert not k.failed, (src, [str(d) for d in k.diagnostics])
+    lru = program.run(sizes, lru_bytes=m_bytes).lru_bytes
+    assert k.total.compulsory.value <= lru, (src, sizes, m_bytes, k.total.compulsory.value, lru)
+    assert k.total.cache_bound.value <= lru, (src, sizes, m_bytes, float(k.total.cache_bound.value), lru,
+                                              str(k.total.cache_bound.expr))
+
+
+# ---------------------------------------------------------------------------------------------
+# Reuse-heavy nests for the cache bound: three loops over n, references that are projections of
+# the loop indices, and the register data flows the bound follows (an accumulator reset per (i, j),
+# a value hoisted out of the inner loop, a temporary, a conditional reset, a hoisted constant).
+
+PAIRS = [("i", "j"), ("i", "k"), ("j", "k"), ("k", "i"), ("j", "i"), ("k", "j")]
+PROJECTIONS = [(), ("i",), ("j",), ("k",)] + PAIRS * 3  # mostly pairs: the shapes with reuse
+
+
+def _at(p: tuple) -> str:
+    return "0" if not p else p[0] if len(p) == 1 else f"{p[0]} * n + {p[1]}"
+
+
+@st.composite
+def reuse_kernel(draw):
+    form = draw(st.sampled_from(["array", "acc", "hoist", "temp", "cond_reset", "const_hoist"]))
+    if draw(st.booleans()):  # the three pairwise projections (matrix multiply), in any roles
+        pairs = draw(st.permutations([("i", "j"), ("i", "k"), ("k", "j")]))
+        p0, p1, p2 = (pr[::-1] if draw(st.booleans()) else pr for pr in pairs)
+    else:
+        p0, p1, p2 = (draw(st.sampled_from(PROJECTIONS)) for _ in range(3))
+    op = draw(st.sampled_from(["+=", "="]))
+    outer = draw(st.sampled_from([("i", "j"), ("j", "i")]))
+    ij = [p for p in PROJECTIONS if set(p) <= {"i", "j"}]  # what may be indexed outside the k loop
+    before, inner, after, top = "", "", "", ""
+    if form == "array":
+        inner = f"a0[{_at(p0)}] {op} a1[{_at(p1)}] * a2[{_at(p2)}];"
+    elif form in ("acc", "cond_reset"):
+        store = draw(st.sampled_from(ij))
+        if form == "acc":
+            before = "float s = 0.0f;"
+        else:
+            top, before = "float s = 0.0f;", "if (j == 0) s = 0.0f;"
+        inner = f"s += a1[{_at(p1)}] * a2[{_at(p2)}];"
+        after = f"a0[{_at(store)}] = s;"
+    elif form in ("hoist", "const_hoist"):
+        before = f"float h = a1[{_at(draw(st.sampled_from(ij)))}];" if form == "hoist" else "float h = 2.0f;"
+        inner = f"a0[{_at(p0)}] {op} h * a2[{_at(p2)}];"
+    else:
+        inner = f"float t = a1[{_at(p1)}] * a2[{_at(p2)}]; a0[{_at(p0)}] {op} t;"
+    a, b = outer
+    body = (f"for (int {a} = 0; {a} < n; {a}++)\n  for (int {b} = 0; {b} < n; {b}++) {{\n    {before}\n"
+            f"    for (int k = 0; k < n; k++) {{ {inner} }}\n    {after}\n  }}")
+    src = (f"void k(int n, float *restrict a0, const float *restrict a1, const float *restrict a2)\n"
+           f"{{\n  {top}\n  {body}\n}}\n")
+    # What each iteration (i, j, k) of the computation needs in fast memory, written down from the
+    # forms above (independently of the analysis): (array, projection, access) with access "r"
+    # (read), "w" (written, not read), "rw" (`+=`: read, then written) or "new" (a partial sum: made
+    # here, loaded again only if it was spilled).  A hoisted value is its source element, an
+    # accumulator reset per (i, j) a partial sum S[i][j], stored to a0 once its k loop is done; a
+    # chained accumulator (cond_reset) is a register, no data.  The bound holds for every order of
+    # these iterations, so every order may be tried against it.
+    target = "rw" if op == "+=" else "w"
+    if form in ("array", "temp"):
+        ops = [("a1", p1, "r"), ("a2", p2, "r"), ("a0", p0, target)]
+    elif form == "acc":
+        ops = [("a1", p1, "r"), ("a2", p2, "r"), ("S", ("i", "j"), "new")]
+    elif form == "cond_reset":
+        ops = [("a1", p1, "r"), ("a2", p2, "r")]
+    elif form == "hoist":
+        ops = [("a1", _hoisted(before), "r"), ("a2", p2, "r"), ("a0", p0, target)]
+    else:
+        ops = [("a2", p2, "r"), ("a0", p0, target)]
+    last = [("a0", _stored(after), "w")] if form in ("acc", "cond_reset") else []
+    return src, ops, last
+
+
+def _hoisted(before: str) -> tuple:
+    inside = before.split("a1[", 1)[1].split("]", 1)[0]
+    return next(p for p in PROJECTIONS if _at(p) == inside)
+
+
+def _stored(after: str) -> tuple:
+    inside = after.split("a0[", 1)[1].split("]", 1)[0]
+    return next(p for p in PROJECTIONS if _at(p) == inside)
+
+
+def tiled_lru_words(n: int, m_words: int, ops, last, tile: int, order: str = "ijk") -> int:
+    """Words an LRU cache of m_words moves running the iterations (i, j, k) tile by tile, tiles of
+    `tile` in each index, both the tiles and the iterations in a tile in loop order `order`
+    (outermost first), touching each iteration's operands; `last` is touched once per (i, j), with
+    its final k.  Loads on read misses, dirty elements stored on eviction and at the end."""
+    from collections import OrderedDict
+    from itertools import product
+
+    cache: OrderedDict = OrderedDict()
+    made = set()  # partial sums made so far
+    moved = 0
+
+    def touch(key, access):
+        nonlocal moved
+        write = access != "r"
+        if key in cache:
+            cache.move_to_end(key)
+            cache[key] = cache[key] or write
+            return
+        if access in ("r", "rw") or (access == "new" and key in made):
+            moved += 1  # load it
+        made.add(key)
+        cache[key] = write
+        if len(cache) > m_words:
+            _, dirty = cache.popitem(last=False)
+            moved += dirty
+
+    starts = range(0, n, tile)
+    for corner in product(starts, starts, starts):
+        base = dict(zip(order, corner))
+        ranges = [range(base[v], min(base[v] + tile, n)) for v in order]
+        for point in product(*ranges):
+            at = dict(zip(order, point))
+            for name, p, access in ops:
+                touch((name, tuple(at[v] for v in p)), access)
+            if at["k"] == n - 1:
+                for name, p, access in last:
+                    touch((name, tuple(at[v] for v in p)), access)
+    return moved + sum(1 for dirty in cache.values() if dirty)
+
+
+REUSE_SIZES = {"n": 12}
+REUSE_LRU_BYTES = (16, 64)  # 4 and 16 fp32 words: the matmul-shaped bounds exceed Q compulsory
+TILED_WORDS = (16, 64)
+TILES = (1, 2, 3, 4)
+ORDERS = ("ijk", "ikj", "jik", "jki", "kij", "kji")
+
+
+def check_reuse(generated):
+    """The bound against two schedules: the instrumented kernel in program order under an LRU cache
+    (check_bound), and tiled orders of the computation's iterations (each tile size), whose best
+    comes much closer to the optimum than program order does."""
+    from staticroof.pipeline import run
+
+    src, ops, last = generated
+    work = Path(tempfile.mkdtemp(prefix="sr-prop-"))
+    path = work / "k.c"
+    path.write_text(src)
+    program = CProgram(str(path), "k", {})
+    for m_bytes in REUSE_LRU_BYTES:
+        check_bound(path, program, REUSE_SIZES, m_bytes, src)
+    n = REUSE_SIZES["n"]
+    for m_words in TILED_WORDS:
+        k = run([path], {"n": str(n)}, cache_bytes=4 * m_words).kernels[0]
+        best = min(tiled_lru_words(n, m_words, ops, last, t, o) for t in TILES for o in ORDERS)
+        assert k.total.cache_bound.value <= 4 * best, (src, m_words, float(k.total.cache_bound.value) / 4, best,
+                                                       str(k.total.cache_bound.expr))
+    shutil.rmtree(work, ignore_errors=True)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(reuse_kernel())
+def test_cache_bound_is_below_lru_traffic(src):
+    check_reuse(src)
+
+
+@pytest.mark.slow
+@settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(reuse_kernel())
+def test_cache_bound_is_below_lru_traffic_long(src):
+    check_reuse(src)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))

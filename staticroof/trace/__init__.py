@@ -30,6 +30,7 @@ class Trace:
     flops: dict = field(default_factory=dict)  # precision -> executed FLOPs (specials weighted in)
     special: dict = field(default_factory=dict)  # function -> calls
     arrays: dict = field(default_factory=dict)  # name -> ArrayTrace
+    lru_bytes: int | None = None  # bytes an LRU cache moved in program order (when one was asked for)
 
 
 EXECUTORS: dict = {}

@@ -8,6 +8,7 @@ at several size assignments (`CProgram.run`).
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tempfile
@@ -112,7 +113,8 @@ class CProgram:
         self.specials = inst.specials
         self.exe = build("\n".join(lines + main) + "\n")
 
-    def run(self, sizes: dict, weights: dict | None = None, timeout: float = 60) -> Trace:
+    def run(self, sizes: dict, weights: dict | None = None, timeout: float = 60, lru_bytes: int | None = None) -> Trace:
+        """Run at `sizes`; with `lru_bytes`, also the traffic of an LRU cache of that many bytes."""
         ints = [name for name, kind, _ in self.params if kind == "int"]
         missing = [n for n in ints if n not in sizes]
         if missing:
@@ -121,7 +123,8 @@ class CProgram:
         nbytes = min(16 * (biggest + 8) ** 3, 1 << 36)  # virtual: only touched pages are backed
         argv = [str(self.exe), str(nbytes)] + [str(int(sizes[n])) for n in ints]
         try:
-            proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+            env = dict(os.environ, STATICROOF_LRU_BYTES=str(lru_bytes or 0))
+            proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env)
         except subprocess.TimeoutExpired:
             raise TraceError(f"the kernel ran longer than {timeout:.0f} s at these sizes") from None
         if proc.returncode != 0:
@@ -169,6 +172,8 @@ def _parse(out: str, specials: list, weights: dict) -> Trace:
             name, prec, n = specials[int(parts[1])], parts[2], int(parts[3])
             t.special[name] = t.special.get(name, 0) + n
             t.flops[prec] = t.flops.get(prec, 0) + n * weights.get(name, 1)
+        elif parts[0] == "lru":
+            t.lru_bytes = int(parts[2])
         elif parts[0] == "array":
             name, elem, first_read, written, loads, stores = parts[1], *map(int, parts[2:7])
             t.arrays[name] = ArrayTrace(name, elem, first_read, written, loads, stores)

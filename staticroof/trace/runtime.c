@@ -70,6 +70,57 @@ static void fill_element(array_t *a, size_t e) {
     else if (a->elem == 8) *(long *)p = 1 + (long)(next_random() % 7);
 }
 
+/* An optional fully associative LRU cache of STATICROOF_LRU_BYTES bytes over the registered
+ * arrays' elements, in program order: loads on a read miss, write-allocate without a load, dirty
+ * elements stored on eviction and at the end.  The bytes it moves are one real schedule's DRAM
+ * traffic, which the cache-bounded lower bound Q(M) may never exceed. */
+typedef struct node { unsigned long key; struct node *prev, *next, *chain; size_t bytes; int dirty; } node_t;
+#define LRU_BUCKETS (1 << 20)
+static long lru_capacity = -1;     /* -1: not read yet; 0: off */
+static long lru_used, lru_moved;
+static node_t *lru_head, *lru_tail, **lru_table;
+
+static void lru_unlink(node_t *n) {
+    if (n->prev) n->prev->next = n->next; else lru_head = n->next;
+    if (n->next) n->next->prev = n->prev; else lru_tail = n->prev;
+    n->prev = n->next = NULL;
+}
+
+static void lru_front(node_t *n) {
+    n->next = lru_head; n->prev = NULL;
+    if (lru_head) lru_head->prev = n; else lru_tail = n;
+    lru_head = n;
+}
+
+static void lru_touch(int array, size_t element, size_t bytes, int write) {
+    if (lru_capacity < 0) {
+        const char *v = getenv("STATICROOF_LRU_BYTES");
+        lru_capacity = v ? atol(v) : 0;
+        if (lru_capacity > 0) lru_table = calloc(LRU_BUCKETS, sizeof(node_t *));
+    }
+    if (lru_capacity <= 0) return;
+    unsigned long key = ((unsigned long)array << 48) | element;
+    node_t **slot = &lru_table[(key * 11400714819323198485UL) >> 44];
+    node_t *n = *slot;
+    while (n && n->key != key) n = n->chain;
+    if (n) { lru_unlink(n); lru_front(n); n->dirty |= write; return; }
+    if (!write) lru_moved += bytes;  /* a read miss loads the element */
+    n = calloc(1, sizeof(node_t));
+    n->key = key; n->bytes = bytes; n->dirty = write; n->chain = *slot; *slot = n;
+    lru_front(n);
+    lru_used += bytes;
+    while (lru_used > lru_capacity && lru_tail && lru_tail != n) {
+        node_t *victim = lru_tail;
+        lru_unlink(victim);
+        lru_used -= victim->bytes;
+        if (victim->dirty) lru_moved += victim->bytes;
+        node_t **v = &lru_table[(victim->key * 11400714819323198485UL) >> 44];
+        while (*v != victim) v = &(*v)->chain;
+        *v = victim->chain;
+        free(victim);
+    }
+}
+
 void *__sr_access(void *p, unsigned long size, int kind, long group, long token) {
     char *c = p;
     for (int k = 0; k < n_arrays; k++) {
@@ -89,6 +140,7 @@ void *__sr_access(void *p, unsigned long size, int kind, long group, long token)
                 if (!kind) { a->first_read++; fill_element(a, e); }
             }
             if (kind && !a->written[e]) { a->written[e] = 1; a->n_written++; }
+            lru_touch(k, e, a->elem, kind);
         }
         /* a vector access moves size/elem elements: count them as that many accesses */
         if (counted && size > a->elem) { if (kind) a->stores += size / a->elem - 1; else a->loads += size / a->elem - 1; }
@@ -106,5 +158,9 @@ void __sr_report(void) {
     for (int k = 0; k < n_arrays; k++) {
         array_t *a = &arrays[k];
         printf("array %s %zu %ld %ld %ld %ld\n", a->name, a->elem, a->first_read, a->n_written, a->loads, a->stores);
+    }
+    if (lru_capacity > 0) {
+        for (node_t *n = lru_head; n; n = n->next) if (n->dirty) lru_moved += n->bytes;
+        printf("lru %ld %ld\n", lru_capacity, lru_moved);
     }
 }
