@@ -140,7 +140,7 @@ def _cache_bound(p: PartSummary, part: Part, sizes: dict, cache_bytes: int) -> N
     expr = q_bound_expr(p.compulsory.expr, stmts, M_CACHE)
     p.cache_bound = Quantity(expr, _bound_value(p, part, sizes, cache_bytes))
     p.cache_bytes = cache_bytes
-    p.intensity_cache = Quantity(sympy.simplify(p.flops.expr / expr) if not isinstance(expr, sympy.Max) else
+    p.intensity_cache = Quantity(sympy.factor(sympy.cancel(p.flops.expr / expr)) if not isinstance(expr, sympy.Max) else
                                  p.flops.expr / expr,
                                  Fraction(p.flops.value) / p.cache_bound.value
                                  if p.flops.value is not None and p.cache_bound.value else None)

@@ -77,7 +77,7 @@ def _constant(flops_expr, bytes_expr):
 
     if bytes_expr == 0:
         return None
-    r = sympy.simplify(flops_expr / bytes_expr)
+    r = sympy.cancel(flops_expr / bytes_expr)  # a rational function in the sizes: cancel decides
     return Fraction(int(r.p), int(r.q)) if r.is_Rational else (float(r) if r.is_Number else None)
 
 
