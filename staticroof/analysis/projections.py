@@ -15,6 +15,9 @@ operands are more than its array references:
   through one array reference of its definition (a constant, or `A[i][0] * B[0][k]`, is not N^2
   distinct data).
 - A local written before it is read in the same iteration is internal to the iteration.
+- A `__shared__` element filled by a one-element copy from DRAM is that DRAM element.
+- Loop indices that only ever occur in one combination, one-to-one on the domain (CUDA's
+  `16*blockIdx.y + threadIdx.y`), are one index of the bound.
 
 Everything left out only weakens the bound (fewer operands can only raise s*), so what the
 analysis cannot prove is dropped, never guessed: a reference counts only where its index is an
