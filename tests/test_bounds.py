@@ -115,11 +115,15 @@ def test_bound_is_below_a_real_tiled_schedule(tmp_path):
 # For fp32 (4-byte words) and a cache of M bytes = M/4 words:
 #  - the matrix-multiply shape ({i,j}, {i,k}, {k,j}) takes Smith et al.'s 2|I|/sqrt(Mw) - 2Mw
 #    words with |I| = N^3: bytes 4*(2N^3/sqrt(M/4) - 2M/4) = 16*N**3/sqrt(M) - 2*M;
-#  - two projections {i,j}, {k,j} (i and k each in one of them): s* = 2 and the segment bound
-#    |I|*Mw/(2Mw)^2 - Mw = N^3/(4Mw) - Mw words = 4*(N^3/M - M/4) bytes = 4*N**3/M - M.
+#  - two input projections {i,k}, {k,j} (i and j each in one of them): s* = 2, both inputs
+#    (c = 2), the segment bound |I|*Mw/((2Mw)(2Mw)) - Mw = N^3/(4Mw) - Mw words
+#    = 4*(N^3/M - M/4) bytes = 4*N**3/M - M;
+#  - the updated target {i,j} (c = 3, a partial sum) and the input {k,j}: s* = 2, K = 3*2,
+#    N^3*Mw/(6*Mw^2) - Mw = N^3/(6Mw) - Mw words = 4*(4N^3/(6M) - M/4) bytes = 8*N**3/(3*M) - M.
 
 MATMUL = "16*N**3/sqrt(M_cache) - 2*M_cache"
 TWO_PROJECTIONS = "4*N**3/M_cache - M_cache"
+TARGET_AND_INPUT = "8*N**3/(3*M_cache) - M_cache"
 
 BODIES = {
     # s is reset for every (i, j) and read after the k loop: scalar expansion makes it C[i][j]
@@ -151,8 +155,8 @@ BODIES = {
                 }
                 C[i][j] = s;
             }"""),
-    # a hoisted constant is no data: only C[i][j] and B[k][j] are operands
-    "hoisted_constant": (TWO_PROJECTIONS, """
+    # a hoisted constant is no data: only C[i][j] (updated) and B[k][j] are operands
+    "hoisted_constant": (TARGET_AND_INPUT, """
         for (int i = 0; i < N; i++)
             for (int k = 0; k < N; k++) {
                 float a = 2.0f;
@@ -171,7 +175,40 @@ BODIES = {
                     s += A[i][k] * B[k][j];
                 C[i][j] = s;
             }"""),
+    # C[i][j] = ... overwritten across k and never read back: a schedule may drop each of those
+    # values at once, so C is no operand (the matmul bound would be wrong here: k outermost with
+    # a row of B held moves about 3N^2 words); A[i][k] and B[k][j] are inputs: s* = 2
+    "overwritten_target": (TWO_PROJECTIONS, """
+        for (int i = 0; i < N; i++)
+            for (int j = 0; j < N; j++)
+                for (int k = 0; k < N; k++)
+                    C[i][j] = A[i][k] * B[k][j];"""),
+    # an accumulator whose result nobody reads is dead: no operand either
+    "dead_accumulator": (TWO_PROJECTIONS, """
+        for (int i = 0; i < N; i++)
+            for (int j = 0; j < N; j++) {
+                float s = 0.0f;
+                for (int k = 0; k < N; k++)
+                    s += A[i][k] * B[k][j];
+                C[i][j] = 1.0f;
+            }"""),
 }
+
+
+def test_an_accumulators_constant_is_three(tmp_path):
+    # s is reset per i and stored after: a partial sum over (j, k), made by the computation
+    # (c = 3); x[j] and y[k] are inputs (c = 2).  LP: i needs s, j needs x, k needs y: s* = 3 with
+    # K = 3*2*2 = 12.  |I| = N^3; words N^3*Mw/(12*Mw^3) - Mw = N^3/(12*Mw^2) - Mw with Mw = M/4,
+    # bytes 4*(16*N^3/(12*M^2) - M/4) = 16*N**3/(3*M**2) - M.
+    src = tmp_path / "acc3.c"
+    src.write_text("#define N 64\nvoid acc3(const float x[N], const float y[N], float out[N])\n{\n"
+                   "  for (int i = 0; i < N; i++) {\n    float s = 0.0f;\n"
+                   "    for (int j = 0; j < N; j++)\n      for (int k = 0; k < N; k++)\n"
+                   "        s += x[j] * y[k];\n    out[i] = s;\n  }\n}\n")
+    M = sympy.Symbol("M_cache")
+    expr = _kernel(src, {}, 40 * 2**20).total.cache_bound.expr
+    want = 16 * S("N")**3 / (3 * M**2) - M
+    assert any(sympy.simplify(t - want) == 0 for t in expr.args), expr
 
 
 def _body_kernel(tmp_path, name, body):
@@ -190,19 +227,20 @@ def test_operands_of_matmul_bodies(tmp_path):
         terms = expr.args if isinstance(expr, sympy.Max) else (expr,)
         assert any(sympy.simplify(t - want) == 0 for t in terms), (name, expr)
         # and no stronger term: the near misses must not claim the matmul bound
-        if expected == TWO_PROJECTIONS:
+        if expected != MATMUL:
             assert "sqrt" not in str(expr), (name, expr)
 
 
 def test_a_shifted_index_is_not_a_projection(tmp_path):
-    # y[i] += x[i + k] * w[k]: x[i + k] is not a one-to-one image of (i, k), so only y (i) and
-    # w (k) bound the iterations: s* = 2, |I| = n*K, and in bytes (fp32, Mw = M/4)
-    # 4*(n*K/(4*Mw) - Mw) = 4*n*K/M - M.  (Counting x as (i, k) would give s* = 1: no bound.)
+    # y[i] += x[i + k] * w[k]: x[i + k] is not a one-to-one image of (i, k), so only y (i, an
+    # updated target: c = 3) and w (k, an input: c = 2) bound the iterations: s* = 2, K = 6,
+    # |I| = n*K, and in bytes (fp32, Mw = M/4) 4*(n*K/(6*Mw) - Mw) = 8*n*K/(3*M) - M.
+    # (Counting x as (i, k) would give s* = 1: no bound.)
     src = tmp_path / "conv.c"
     src.write_text("void conv(int n, int K, const float *x, const float *w, float *y)\n"
                    "{ for (int i = 0; i < n; i++) for (int k = 0; k < K; k++) y[i] += x[i + k] * w[k]; }\n")
     k = _kernel(src, {}, 40 * 2**20)
-    want = sympy.sympify("4*n*K/M_cache - M_cache", locals={"n": S("n"), "K": S("K"), "M_cache": sympy.Symbol("M_cache")})
+    want = sympy.sympify("8*n*K/(3*M_cache) - M_cache", locals={"n": S("n"), "K": S("K"), "M_cache": sympy.Symbol("M_cache")})
     assert any(sympy.simplify(t - want) == 0 for t in k.total.cache_bound.expr.args)
 
 

@@ -89,18 +89,20 @@ def analyze(kernel: Kernel, sizes: dict | None = None, weights: dict | None = No
 
 def _statement_bounds(kernel: Kernel, insts, namer) -> list:
     """HBL data for every loop body whose operands bound its iterations (s* > 1)."""
-    from .bounds import StatementBound, hbl_exponent, is_matmul_shape
+    from .bounds import StatementBound, hbl_solution, is_matmul_shape
     from .projections import bodies
 
     out = []
     for body in bodies(kernel, insts, namer):
         inst = body.first
         shape = tuple(sorted(body.projections))
-        s_star = hbl_exponent(shape, tuple(range(len(body.classes))))
-        if s_star is None or s_star <= 1 or body.elem_bytes is None:
+        made = tuple(p for p in shape if body.projections[p])
+        found = hbl_solution(shape, tuple(range(len(body.classes))), made)
+        if found is None or found[0] <= 1 or body.elem_bytes is None:
             continue
+        s_star, made_part = found
         out.append(StatementBound(P.card(inst.domain(namer), namer), s_star, body.elem_bytes, inst.stmt.location,
-                                  is_matmul_shape(shape, len(body.classes))))
+                                  is_matmul_shape(shape, len(body.classes)), made_part))
     return out
 
 

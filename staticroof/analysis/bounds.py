@@ -1,23 +1,32 @@
 """The cache-bounded traffic Q(M): a lower bound no schedule or tiling can beat with M bytes of cache.
 
-Hölder–Brascamp–Lieb (Christ, Demmel, Knight, Scanlon, Yelick 2013), for a statement whose array
-references are projections of its loop indices:
+Hölder–Brascamp–Lieb (Christ, Demmel, Knight, Scanlon, Yelick 2013), for a loop body whose
+operands are projections of its loop indices (staticroof.analysis.projections):
 
-    s* = min  sum_j s_j   subject to, for every loop index v:  sum_{j : reference j uses v} s_j >= 1
+    s* = min  sum_j s_j   subject to, for every loop index v:  sum_{j : operand j uses v} s_j >= 1
 
-bounds the iterations any set of references to at most R distinct elements can perform by R^{s*}.
-The classic segment argument (Irony, Toledo, Tiskin 2004) then gives the constant: split the
-execution into segments of M words of traffic; a segment can use at most 2M words (M resident plus
-M moved), so it performs at most (2M)^{s*} iterations, and
+bounds the iterations of any set E by prod_j |phi_j(E)|^{s_j}.  The segment argument (Irony,
+Toledo, Tiskin 2004) gives the constants: split the execution into segments of M words of traffic
+(loads plus stores).  In one segment,
 
-    Q >= M * floor(|iterations| / (2M)^{s*}) >= |iterations| * M / (2M)^{s*} - M     (words, c = 2).
+- an input element used was resident at the start or loaded: at most 2M of them (c = 2);
+- a value the computation makes and updates (a partial sum: an accumulator, a `+=` target) either
+  existed before the segment (resident at the start or loaded) or was made in it, and then it is
+  resident at the end or was stored: at most M + M + M = 3M (c = 3).
 
-For matrix multiply s* = 3/2 and this would give N^3 / (2*sqrt(2)*sqrt(M)) - M words, a factor
-4*sqrt(2) ~ 5.7 below the tight bound of Smith, Lowery, Langou and van de Geijn (2019),
-2 N^3 / sqrt(M) - 2M, which they prove for exactly this shape of references (the three pairwise
-projections {i,j}, {i,k}, {k,j} of a three-index nest, as in C += A*B): for that shape their bound
-is used; every other shape keeps the general constant c = 2.  Streaming kernels and stencils have s* = 1, where the bound is at most |iterations|/2,
-below their compulsory traffic: Q_bound = max(Q_compulsory, ...) collapses to Q compulsory.
+So a segment performs at most prod_j (c_j M)^{s_j} iterations, and with K = prod_j c_j^{s_j}
+
+    Q >= M * floor(|I| / (K M^{s*})) >= |I| * M / (K M^{s*}) - M     (words).
+
+A value written without being read back (`C[i][j] = ...` across k) is no operand at all: a
+schedule may drop each overwritten value at once.
+
+For matrix multiply s* = 3/2, and the general constants would give a bound several times below
+the tight one of Smith, Lowery, Langou and van de Geijn (2019), 2|I|/sqrt(M) - 2M words, which they
+prove for exactly this shape (the three pairwise projections {i,j}, {i,k}, {k,j} of a three-index
+nest, as in C += A*B): for that shape their bound is used.  Streaming kernels and stencils have
+s* = 1, where the bound is at most |I|/2, below their compulsory traffic: Q_bound = max(Q_compulsory,
+...) collapses to Q compulsory.
 """
 
 from __future__ import annotations
@@ -40,12 +49,21 @@ class StatementBound:
     elem_bytes: int  # the smallest element size among its arrays (a conservative word size)
     location: object = None
     matmul: bool = False  # the three pairwise projections of three indices (C += A*B's shape)
+    made: Fraction = Fraction(0)  # the part of s* carried by values made by the computation (c = 3)
 
 
-@lru_cache(maxsize=1024)
 def hbl_exponent(projections: tuple, loop_vars: tuple) -> Optional[Fraction]:
     """s* for references with these projections (tuples of loop-variable names); None when some
     loop index is used by no reference (then the data does not bound the iterations)."""
+    found = hbl_solution(projections, loop_vars)
+    return None if found is None else found[0]
+
+
+@lru_cache(maxsize=1024)
+def hbl_solution(projections: tuple, loop_vars: tuple, made: tuple = ()) -> Optional[tuple]:
+    """(s*, the part of s* on the projections in `made`), at the optimal vertex with the least
+    such part (their constant is 3, the others' 2, so that vertex has the smallest constant);
+    None when some loop index is used by no reference."""
     if not projections or any(not any(v in p for p in projections) for v in loop_vars):
         return None
     # A tiny LP (a handful of references and indices), solved exactly: its minimum is attained at
@@ -59,8 +77,8 @@ def hbl_exponent(projections: tuple, loop_vars: tuple) -> Optional[Fraction]:
         s = _solve([constraints[t][0] for t in tight], [constraints[t][1] for t in tight])
         if s is None or any(x < 0 for x in s) or any(sum(a * x for a, x in zip(r, s)) < 1 for r in rows):
             continue
-        value = sum(s)
-        best = value if best is None or value < best else best
+        key = (sum(s), sum(x for p, x in zip(projections, s) if p in made))
+        best = key if best is None or key < best else best
     return best
 
 
@@ -85,13 +103,18 @@ def is_matmul_shape(projections: tuple, n_loops: int) -> bool:
     return n_loops == 3 and set(projections) == {(0, 1), (0, 2), (1, 2)}
 
 
-def words_bound(iterations, s_star: Fraction, m_words, matmul: bool = False):
+def _rational(x: Fraction):
+    return sympy.Rational(x.numerator, x.denominator)
+
+
+def words_bound(iterations, s_star: Fraction, m_words, matmul: bool = False, made: Fraction = Fraction(0)):
     """The bound in words.  For the matrix-multiply shape, the tight bound of Smith, Lowery, Langou
     and van de Geijn (2019), 2|I|/sqrt(M) - 2M; otherwise the HBL segment bound
-    |I| * M / (2M)^{s*} - M."""
+    |I| * M / (2^(s* - made) * 3^made * M^s*) - M."""
     if matmul:
         return 2 * iterations / sympy.sqrt(m_words) - 2 * m_words
-    return iterations * m_words / (2 * m_words) ** sympy.Rational(s_star.numerator, s_star.denominator) - m_words
+    constant = 2 ** _rational(s_star - made) * 3 ** _rational(made)
+    return iterations * m_words / (constant * m_words ** _rational(s_star)) - m_words
 
 
 def q_bound_bytes(compulsory_value, statements: list, cache_bytes: int):
@@ -107,7 +130,8 @@ def q_bound_bytes(compulsory_value, statements: list, cache_bytes: int):
         if st.matmul:
             b = 2 * float(it) / float(m_words) ** 0.5 - 2 * float(m_words)
         else:
-            b = float(it) * float(m_words) / float(2 * m_words) ** float(st.s_star) - float(m_words)
+            constant = 2.0 ** float(st.s_star - st.made) * 3.0 ** float(st.made)
+            b = float(it) * float(m_words) / (constant * float(m_words) ** float(st.s_star)) - float(m_words)
         best = max(float(best), b * st.elem_bytes)
     return best
 
@@ -117,5 +141,5 @@ def q_bound_expr(compulsory_expr, statements: list, m_symbol) -> sympy.Expr:
     terms = [compulsory_expr]
     for st, it_expr in statements:
         m_words = m_symbol / st.elem_bytes
-        terms.append(st.elem_bytes * words_bound(it_expr, st.s_star, m_words, st.matmul))
+        terms.append(st.elem_bytes * words_bound(it_expr, st.s_star, m_words, st.matmul, st.made))
     return sympy.Max(*terms) if len(terms) > 1 else terms[0]

@@ -46,7 +46,7 @@ class Body:
 
     instances: list
     classes: list  # tuples of loop-index positions
-    projections: set  # tuples of class positions
+    projections: dict  # tuple of class positions -> made (only values the computation makes use it)
     elem_bytes: Optional[int]  # the smallest element size among its DRAM references
 
     @property
@@ -64,25 +64,35 @@ def bodies(kernel: Kernel, insts: list[Instance], namer) -> list[Body]:
     out = []
     for members in groups.values():
         first = members[0]
-        operands, elem = [], None  # each: a list of coordinate rows, or a set of positions
+        # each operand: (a list of coordinate rows, or a set of positions; made by the computation?)
+        operands, elem = [], None
+        written = {(r.array, r.index) for i in members for r in i.stmt.refs if r.kind == "write"}
+        read = {(r.array, r.index) for i in members for r in i.stmt.refs if r.kind == "read"}
         for inst in members:
             for ref in inst.stmt.refs:
                 arr = kernel.arrays.get(ref.array)
                 if arr is None or arr.space not in DRAM_SPACES or ref.index is None:
                     continue
                 elem = arr.elem_bytes if elem is None else min(elem, arr.elem_bytes)
+                key = (ref.array, ref.index)
+                if key in written and key not in read:
+                    continue  # overwritten, never read back here: each value may be dropped at once
                 rows = _rows(coords.of(ref, inst), inst.loop_vars)
                 if rows is not None:
-                    operands.append(rows)
+                    operands.append((rows, key in written))
             for ref in inst.stmt.refs:
                 staged = _staged(kernel, ref, inst, insts, namer)
                 if staged is not None:
                     rows, size = staged
-                    operands.append(rows)
+                    operands.append((rows, False))
                     elem = size if elem is None else min(elem, size)
         operands += _scalar_operands(kernel, members, insts, coords)
-        classes = _classes([o for o in operands if isinstance(o, list)], first, namer)
-        projections = {p for p in (_projection(o, classes) for o in operands) if p is not None}
+        classes = _classes([o for o, _ in operands if isinstance(o, list)], first, namer)
+        projections: dict = {}
+        for operand, made in operands:
+            p = _projection(operand, classes)
+            if p is not None:  # one operand per projection suffices: an input's constant is smaller
+                projections[p] = projections.get(p, True) and made
         out.append(Body(members, classes, projections, elem))
     return out
 
@@ -222,7 +232,8 @@ def _scalar_operands(kernel: Kernel, members: list, insts: list, coords: _Coordi
             continue
         depth = len(reset.loop_vars)
         if key in written:  # an accumulator: one value per iteration of the outer `depth` loops
-            out.append(set(range(depth)))
+            if _read_elsewhere(key, members, insts):  # its result is used: no value may be dropped
+                out.append((set(range(depth)), True))
             continue
         # a value defined out there: as much distinct data as one reference of its definition
         best = None
@@ -238,8 +249,15 @@ def _scalar_operands(kernel: Kernel, members: list, insts: list, coords: _Coordi
             if used and sympy.Matrix(rows).rank() == len(used) and (best is None or len(used) > best[0]):
                 best = (len(used), rows)
         if best:
-            out.append(best[1])
+            out.append((best[1], False))
     return out
+
+
+def _read_elsewhere(key: str, members: list, insts: list) -> bool:
+    """Is the local read by a statement outside this body (`C[i][j] = s` after the k loop)?"""
+    inside = {id(i) for i in members}
+    return any(id(i) not in inside and any(k == key and kind == "read" for k, kind in i.stmt.scalars)
+               for i in insts)
 
 
 def _staged(kernel: Kernel, ref, reader: Instance, insts: list, namer) -> Optional[tuple]:
