@@ -327,3 +327,18 @@ def test_general_constant_bound_is_below_blocked_schedules():
         assert bound_words == max(2 * n, Fraction(n * n, 4 * m_words) - m_words)
         for block in (1, m_words // 2, m_words - 2, m_words - 1):
             assert bound_words <= _lru_blocked_pairsum(n, m_words, block), (n, m_words, block)
+
+
+def test_three_inputs_in_the_matmul_shape_keep_the_general_constants(tmp_path):
+    # t += A[i][j] * B[j][k] * C[k][i], t reset once outside the loops (no operand): the three
+    # pairwise projections are all inputs, not Smith et al.'s C += A*B, so the general bound:
+    # s* = 3/2 at s = 1/2 each, K = 2^(3/2), |I| = N^3; words N^3*Mw/(2^(3/2)*Mw^(3/2)) - Mw with
+    # Mw = M/4, bytes 4*(N^3*sqrt(M/4)/(2*sqrt(2)*M/4) ... ) = 4*N**3/sqrt(2*M) - M
+    src = tmp_path / "tri.c"
+    src.write_text("#define N 64\nfloat tri(const float A[N][N], const float B[N][N], const float C[N][N])\n{\n"
+                   "  float t = 0.0f;\n  for (int i = 0; i < N; i++)\n    for (int j = 0; j < N; j++)\n"
+                   "      for (int k = 0; k < N; k++)\n        t += A[i][j] * B[j][k] * C[k][i];\n  return t;\n}\n")
+    M = sympy.Symbol("M_cache", positive=True)
+    expr = _kernel(src, {}, 40 * 2**20).total.cache_bound.expr
+    want = 4 * S("N")**3 / sympy.sqrt(2 * M) - M
+    assert any(sympy.simplify(t.subs(sympy.Symbol("M_cache"), M) - want) == 0 for t in expr.args), expr

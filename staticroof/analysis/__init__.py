@@ -101,8 +101,10 @@ def _statement_bounds(kernel: Kernel, insts, namer) -> list:
         if found is None or found[0] <= 1 or body.elem_bytes is None:
             continue
         s_star, made_part = found
+        # Smith et al.'s setting: C += A*B, one accumulated operand and two inputs
+        matmul = is_matmul_shape(shape, len(body.classes)) and len(made) == 1
         out.append(StatementBound(P.card(inst.domain(namer), namer), s_star, body.elem_bytes, inst.stmt.location,
-                                  is_matmul_shape(shape, len(body.classes)), made_part))
+                                  matmul, made_part))
     return out
 
 

@@ -24,7 +24,8 @@ schedule may drop each overwritten value at once.
 For matrix multiply s* = 3/2, and the general constants would give a bound several times below
 the tight one of Smith, Lowery, Langou and van de Geijn (2019), 2|I|/sqrt(M) - 2M words, which they
 prove for exactly this shape (the three pairwise projections {i,j}, {i,k}, {k,j} of a three-index
-nest, as in C += A*B): for that shape their bound is used.  Streaming kernels and stencils have
+nest, as in C += A*B, one accumulated and two inputs): for that shape their bound is used; three
+inputs (`s += A[i][j]*B[j][k]*C[k][i]` with s reset outside) keep the general constants.  Streaming kernels and stencils have
 s* = 1, where the bound is at most |I|/2, below their compulsory traffic: Q_bound = max(Q_compulsory,
 ...) collapses to Q compulsory.
 """
