@@ -183,6 +183,15 @@ BODIES = {
             for (int j = 0; j < N; j++)
                 for (int k = 0; k < N; k++)
                     C[i][j] = A[i][k] * B[k][j];"""),
+    # a DRAM temporary written, then read in the same iteration, is internal to it (as a local
+    # would be): T[i][j] is no operand, and neither is C[i][j] (overwritten across k)
+    "dram_temporary": (TWO_PROJECTIONS, """
+        for (int i = 0; i < N; i++)
+            for (int j = 0; j < N; j++)
+                for (int k = 0; k < N; k++) {
+                    T[i][j] = A[i][k] * B[k][j];
+                    C[i][j] = T[i][j] * 2.0f;
+                }"""),
     # an accumulator whose result nobody reads is dead: no operand either
     "dead_accumulator": (TWO_PROJECTIONS, """
         for (int i = 0; i < N; i++)
@@ -214,7 +223,8 @@ def test_an_accumulators_constant_is_three(tmp_path):
 def _body_kernel(tmp_path, name, body):
     src = tmp_path / f"{name}.c"
     src.write_text("#define N 64\n"
-                   f"void {name}(const float A[N][N], const float B[N][N], float C[N][N])\n{{{body}\n}}\n")
+                   f"void {name}(const float A[N][N], const float B[N][N], float C[N][N], float T[N][N])\n"
+                   f"{{{body}\n}}\n")
     return _kernel(src, {}, 40 * 2**20)
 
 

@@ -67,7 +67,10 @@ def bodies(kernel: Kernel, insts: list[Instance], namer) -> list[Body]:
         # each operand: (a list of coordinate rows, or a set of positions; made by the computation?)
         operands, elem = [], None
         written = {(r.array, r.index) for i in members for r in i.stmt.refs if r.kind == "write"}
-        read = {(r.array, r.index) for i in members for r in i.stmt.refs if r.kind == "read"}
+        first_kind: dict = {}  # (array, index) -> the kind of its first access in the iteration
+        for i in members:
+            for r in i.stmt.refs:
+                first_kind.setdefault((r.array, r.index), r.kind)
         for inst in members:
             for ref in inst.stmt.refs:
                 arr = kernel.arrays.get(ref.array)
@@ -75,8 +78,8 @@ def bodies(kernel: Kernel, insts: list[Instance], namer) -> list[Body]:
                     continue
                 elem = arr.elem_bytes if elem is None else min(elem, arr.elem_bytes)
                 key = (ref.array, ref.index)
-                if key in written and key not in read:
-                    continue  # overwritten, never read back here: each value may be dropped at once
+                if first_kind[key] == "write":
+                    continue  # made and overwritten here, not read in first: each value may be dropped
                 rows = _rows(coords.of(ref, inst), inst.loop_vars)
                 if rows is not None:
                     operands.append((rows, key in written))
