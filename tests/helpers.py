@@ -51,3 +51,29 @@ def same(a, b) -> bool:
         if sympy.simplify(d.subs(dict(zip(syms, values)))) != 0:
             return False
     return True
+
+
+def lru_words(touches, m_words: int) -> int:
+    """Words a fully associative LRU cache of m_words moves for a stream of (element, access)
+    touches, access being "r" (read), "w" (written, not read), "rw" (read, then written) or "new"
+    (a partial sum: made at its first touch, loaded again only if it was spilled).  Loads on
+    misses that need the old value; dirty elements stored on eviction and at the end."""
+    from collections import OrderedDict
+
+    cache: OrderedDict = OrderedDict()
+    made = set()
+    moved = 0
+    for key, access in touches:
+        write = access != "r"
+        if key in cache:
+            cache.move_to_end(key)
+            cache[key] = cache[key] or write
+            continue
+        if access in ("r", "rw") or (access == "new" and key in made):
+            moved += 1
+        made.add(key)
+        cache[key] = write
+        if len(cache) > m_words:
+            _, dirty = cache.popitem(last=False)
+            moved += dirty
+    return moved + sum(1 for dirty in cache.values() if dirty)

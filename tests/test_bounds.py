@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import sympy
 
-from helpers import SAMPLES, S, same
+from helpers import SAMPLES, S, lru_words, same
 from staticroof.analysis.bounds import hbl_exponent
 from staticroof.pipeline import run
 
@@ -69,33 +69,17 @@ def test_bound_departs_between_1024_and_8192_on_a_40mb_l2():
 def _lru_tiled_matmul(n: int, m_words: int, tile: int) -> int:
     """Words moved by a tiled C += A*B under a fully associative LRU cache of m_words: misses
     (loads) plus dirty evictions and the final write-back of C."""
-    from collections import OrderedDict
-
-    cache: OrderedDict = OrderedDict()
-    moved = 0
-
-    def touch(key, write):
-        nonlocal moved
-        if key in cache:
-            cache.move_to_end(key)
-            cache[key] = cache[key] or write
-            return
-        moved += 1
-        cache[key] = write
-        if len(cache) > m_words:
-            _, dirty = cache.popitem(last=False)
-            moved += dirty
-
-    for ii in range(0, n, tile):
-        for jj in range(0, n, tile):
-            for kk in range(0, n, tile):
-                for i in range(ii, min(ii + tile, n)):
-                    for j in range(jj, min(jj + tile, n)):
-                        for k in range(kk, min(kk + tile, n)):
-                            touch(("A", i, k), False)
-                            touch(("B", k, j), False)
-                            touch(("C", i, j), True)
-    return moved + sum(1 for dirty in cache.values() if dirty)
+    def touches():
+        for ii in range(0, n, tile):
+            for jj in range(0, n, tile):
+                for kk in range(0, n, tile):
+                    for i in range(ii, min(ii + tile, n)):
+                        for j in range(jj, min(jj + tile, n)):
+                            for k in range(kk, min(kk + tile, n)):
+                                yield ("A", i, k), "r"
+                                yield ("B", k, j), "r"
+                                yield ("C", i, j), "rw"
+    return lru_words(touches(), m_words)
 
 
 def test_bound_is_below_a_real_tiled_schedule(tmp_path):
@@ -309,22 +293,13 @@ def test_shared_memory_staging_is_followed_to_dram(tmp_path):
 def _lru_blocked_pairsum(n: int, m_words: int, block: int) -> int:
     """Words loaded by `s += x[i] + y[j]` over all pairs, x in blocks of `block` held while y
     streams past, under a fully associative LRU cache of m_words (s stays in a register)."""
-    from collections import OrderedDict
-
-    cache: OrderedDict = OrderedDict()
-    moved = 0
-    for ii in range(0, n, block):
-        for j in range(n):
-            for i in range(ii, min(ii + block, n)):
-                for key in (("x", i), ("y", j)):
-                    if key in cache:
-                        cache.move_to_end(key)
-                    else:
-                        moved += 1
-                        cache[key] = True
-                        if len(cache) > m_words:
-                            cache.popitem(last=False)
-    return moved
+    def touches():
+        for ii in range(0, n, block):
+            for j in range(n):
+                for i in range(ii, min(ii + block, n)):
+                    yield ("x", i), "r"
+                    yield ("y", j), "r"
+    return lru_words(touches(), m_words)
 
 
 def test_general_constant_bound_is_below_blocked_schedules():

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import analyze_file
+from helpers import analyze_file, lru_words
 from staticroof.trace import compare
 from staticroof.trace.c_executor import CProgram
 
@@ -274,41 +274,18 @@ def tiled_lru_words(n: int, m_words: int, ops, last, tile: int, order: str = "ij
     """Words an LRU cache of m_words moves running the iterations (i, j, k) tile by tile, tiles of
     `tile` in each index, both the tiles and the iterations in a tile in loop order `order`
     (outermost first), touching each iteration's operands; `last` is touched once per (i, j), with
-    its final k.  Loads on read misses, dirty elements stored on eviction and at the end."""
-    from collections import OrderedDict
+    its final k (helpers.lru_words)."""
     from itertools import product
 
-    cache: OrderedDict = OrderedDict()
-    made = set()  # partial sums made so far
-    moved = 0
-
-    def touch(key, access):
-        nonlocal moved
-        write = access != "r"
-        if key in cache:
-            cache.move_to_end(key)
-            cache[key] = cache[key] or write
-            return
-        if access in ("r", "rw") or (access == "new" and key in made):
-            moved += 1  # load it
-        made.add(key)
-        cache[key] = write
-        if len(cache) > m_words:
-            _, dirty = cache.popitem(last=False)
-            moved += dirty
-
-    starts = range(0, n, tile)
-    for corner in product(starts, starts, starts):
-        base = dict(zip(order, corner))
-        ranges = [range(base[v], min(base[v] + tile, n)) for v in order]
-        for point in product(*ranges):
-            at = dict(zip(order, point))
-            for name, p, access in ops:
-                touch((name, tuple(at[v] for v in p)), access)
-            if at["k"] == n - 1:
-                for name, p, access in last:
-                    touch((name, tuple(at[v] for v in p)), access)
-    return moved + sum(1 for dirty in cache.values() if dirty)
+    def touches():
+        starts = range(0, n, tile)
+        for corner in product(starts, starts, starts):
+            base = dict(zip(order, corner))
+            for point in product(*(range(base[v], min(base[v] + tile, n)) for v in order)):
+                at = dict(zip(order, point))
+                for name, p, access in ops + (last if at["k"] == n - 1 else []):
+                    yield (name, tuple(at[v] for v in p)), access
+    return lru_words(touches(), m_words)
 
 
 REUSE_SIZES = {"n": 12}
