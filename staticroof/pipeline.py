@@ -62,7 +62,6 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
                     alt = item.alternative
                     result = analyze(alt, sizes=_sizes_for(alt, bindings), weights=weights)
                     summary = summarize(result, bindings, cache_bytes, l1_bytes)
-                _check_grid(summary)
             except Exception as e:  # never a traceback: one kernel's failure is its own
                 d = Diagnostic("SR099", f"`{item.name}`: internal error: {type(e).__name__}: {e}", item.location)
                 summary = unsupported(item.name, item.location, item.language, d)
@@ -70,26 +69,6 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
             if summary.failed:
                 report.failed = True
     return report
-
-
-def _check_grid(summary) -> None:
-    """SR119 when the numbers (at the launch's grid) are not the formulas (which assume a grid that
-    covers the guards) at the sizes in force: a launch sized for other sizes than those given."""
-    import sympy
-
-    t = summary.total
-    if summary.failed or t is None or not summary.launch:
-        return
-    values = {sympy.Symbol(n): v for n, v in summary.sizes.items() if v is not None}
-    for what, q in (("W", t.flops), ("Q", t.compulsory)):
-        at = q.expr.subs(values) if q.value is not None else None
-        if at is not None and at.is_Number and at != q.value:
-            grid = " x ".join("?" if g is None else str(g) for g in summary.launch["grid"])
-            summary.diagnostics.append(Diagnostic(
-                "SR119", f"the grid {grid} ({summary.launch['origin'] or 'given'}) does not cover the guards at "
-                f"these sizes: the numbers count the threads launched ({what} = {q.value:,}), the formulas a grid "
-                f"that covers them ({what} = {int(at):,} here)", summary.location))
-            return
 
 
 def _depends_on_grid(summary) -> bool:

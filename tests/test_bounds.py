@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 import sympy
 
 from helpers import SAMPLES, S, lru_words, same
@@ -202,6 +203,11 @@ def test_an_accumulators_constant_is_three(tmp_path):
     expr = _kernel(src, {}, 40 * 2**20).total.cache_bound.expr
     want = 16 * S("N")**3 / (3 * M**2) - M
     assert any(sympy.simplify(t - want) == 0 for t in expr.args), expr
+    # the number uses the same constant: with M = 16 B and N = 64, 16*64^3/(3*16^2) - 16
+    # = 5461.33 - 16 = 5445.33 B, above Q compulsory (x, y, out: 3*64*4 = 768 B); with K = 8
+    # (c = 2 everywhere) it would be 4*64^3/(8*4^2)... = 8176 B
+    k = _kernel(src, {}, 16)
+    assert float(k.total.cache_bound.value) == pytest.approx(16 * 64**3 / (3 * 16**2) - 16)
 
 
 def _body_kernel(tmp_path, name, body):

@@ -124,16 +124,11 @@ def q_bound_bytes(compulsory_value, statements: list, cache_bytes: int):
     if best is None:
         return None
     for st in statements:
-        it = st.iterations
-        if it is None:
+        if st.iterations is None:
             return None
-        m_words = Fraction(cache_bytes, st.elem_bytes)
-        if st.matmul:
-            b = 2 * float(it) / float(m_words) ** 0.5 - 2 * float(m_words)
-        else:
-            constant = 2.0 ** float(st.s_star - st.made) * 3.0 ** float(st.made)
-            b = float(it) * float(m_words) / (constant * float(m_words) ** float(st.s_star)) - float(m_words)
-        best = max(float(best), b * st.elem_bytes)
+        m_words = sympy.Rational(cache_bytes, st.elem_bytes)
+        b = words_bound(sympy.Integer(st.iterations), st.s_star, m_words, st.matmul, st.made)
+        best = max(float(best), float(b) * st.elem_bytes)
     return best
 
 

@@ -5,7 +5,7 @@ This is the last place anything is computed; reports only format what is here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Optional
 
@@ -50,6 +50,16 @@ class PartSummary:
     l1_bound: Optional[Quantity] = None  # the same bound with the on-chip (shared memory / L1) size
     l1_bytes: Optional[int] = None
     intensity_l1: Optional[Quantity] = None
+    levels: list = field(default_factory=list)  # Level, outermost first (the total only)
+
+
+@dataclass
+class Level:
+    """One level of the hierarchical roofline: the bytes that cross it and W over them."""
+
+    name: str
+    bytes: Quantity
+    intensity: Quantity
 
 
 @dataclass
@@ -121,31 +131,27 @@ def resolve_sizes(kernel, bindings: dict) -> tuple[dict, dict]:
 M_CACHE = sympy.Symbol("M_cache")
 
 
-def _bound_value(p: PartSummary, part: Part, sizes: dict, cache_bytes: int):
-    """Q(M) in bytes at the sizes in force, or None when a size is unknown."""
-    from .bounds import q_bound_bytes
+def _bound(p: PartSummary, part: Part, sizes: dict, cache_bytes: int) -> Quantity:
+    """Q(M) for the part: max(Q compulsory, every loop body's HBL bound), its formula in M_cache and
+    its value with `cache_bytes` at the sizes in force (None when a size is unknown)."""
+    from .bounds import q_bound_bytes, q_bound_expr
 
+    expr = q_bound_expr(p.compulsory.expr, [(st, st.iterations.generic()) for st in part.bounds], M_CACHE)
     values = [st.iterations.value(sizes) for st in part.bounds]
     if p.compulsory.value is None or None in values:
-        return None
-    concrete = [type(st)(v, st.s_star, st.elem_bytes, None, st.matmul) for st, v in zip(part.bounds, values)]
-    return Fraction(q_bound_bytes(p.compulsory.value, concrete, cache_bytes)).limit_denominator()
+        return Quantity(expr, None)
+    concrete = [replace(st, iterations=v) for st, v in zip(part.bounds, values)]
+    return Quantity(expr, Fraction(q_bound_bytes(p.compulsory.value, concrete, cache_bytes)).limit_denominator())
 
 
 def _cache_bound(p: PartSummary, part: Part, sizes: dict, cache_bytes: int) -> None:
-    """Q(M) for the part: max(Q compulsory, every statement's HBL bound), formula in M_cache."""
-    from .bounds import q_bound_expr
-
-    stmts = [(st, st.iterations.generic()) for st in part.bounds]
-    expr = q_bound_expr(p.compulsory.expr, stmts, M_CACHE)
-    p.cache_bound = Quantity(expr, _bound_value(p, part, sizes, cache_bytes))
+    """The DRAM level: Q(M) with the last-level cache, and the size where it leaves Q compulsory."""
+    p.cache_bound = _bound(p, part, sizes, cache_bytes)
     p.cache_bytes = cache_bytes
-    p.intensity_cache = Quantity(sympy.factor(sympy.cancel(p.flops.expr / expr)) if not isinstance(expr, sympy.Max) else
-                                 p.flops.expr / expr,
-                                 Fraction(p.flops.value) / p.cache_bound.value
-                                 if p.flops.value is not None and p.cache_bound.value else None)
+    p.intensity_cache = ratio(p.flops, p.cache_bound)
+    expr = p.cache_bound.expr
     free = sorted((expr.free_symbols - {M_CACHE}), key=str)
-    if len(free) == 1 and stmts:  # where the working set stops fitting
+    if len(free) == 1 and part.bounds:  # where the working set stops fitting
         f = sympy.lambdify([free[0], M_CACHE], expr - p.compulsory.expr, "math")
 
         def exceeds(n: int) -> bool:
@@ -164,13 +170,23 @@ def _cache_bound(p: PartSummary, part: Part, sizes: dict, cache_bytes: int) -> N
 
 
 def _l1_bound(p: PartSummary, part: Part, sizes: dict, l1_bytes: int) -> None:
-    """The cache level of the hierarchical roofline: Q(M) with the per-SM on-chip memory."""
-    value = _bound_value(p, part, sizes, l1_bytes)
-    expr = p.cache_bound.expr.subs(M_CACHE, l1_bytes) if p.cache_bound is not None else p.compulsory.expr
-    p.l1_bound = Quantity(expr, value)
+    """The L2 level: Q(M) with one SM's L1/shared memory."""
+    q = _bound(p, part, sizes, l1_bytes)
+    p.l1_bound = Quantity(q.expr.subs(M_CACHE, l1_bytes), q.value)
     p.l1_bytes = l1_bytes
-    p.intensity_l1 = Quantity(p.flops.expr / expr, Fraction(p.flops.value) / value
-                              if p.flops.value is not None and value else None)
+    p.intensity_l1 = ratio(p.flops, p.l1_bound)
+
+
+def _levels(p: PartSummary) -> list:
+    """The hierarchical roofline's levels, outermost first: the traffic that crosses each.
+    DRAM: Q(M) with the last-level cache (Q compulsory without one); L2: Q(M) with one SM's
+    L1/shared memory (Q compulsory without it); L1: every load and store as written, DRAM arrays
+    and __shared__ alike."""
+    l1 = p.access if p.shared is None else Quantity(
+        p.access.expr + p.shared.expr,
+        p.access.value + p.shared.value if p.access.value is not None and p.shared.value is not None else None)
+    traffic = (("DRAM", p.cache_bound or p.compulsory), ("L2", p.l1_bound or p.compulsory), ("L1", l1))
+    return [Level(name, q, ratio(p.flops, q)) for name, q in traffic]
 
 
 def summarize(result: KernelResult, bindings: dict, cache_bytes: Optional[int] = None,
@@ -186,14 +202,32 @@ def summarize(result: KernelResult, bindings: dict, cache_bytes: Optional[int] =
         _cache_bound(total, result.total, sizes, cache_bytes)
     if l1_bytes:
         _l1_bound(total, result.total, sizes, l1_bytes)
+    total.levels = _levels(total)
     used = _symbols(total)  # sizes that only appear in declarations do not matter
     sizes = {n: v for n, v in sizes.items() if n in used or n in bindings}
     origins = {n: o for n, o in origins.items() if n in used or n in bindings}
     if _ambiguous(result):
         k.diag("SR112", "a count is piecewise in how the sizes compare and the pieces could not be "
                "written as one formula; the formula shown holds for one ordering of the sizes", k.location)
+    launch = _launch_at(k.launch, resolve_sizes(k, bindings)[0])
+    if launch:
+        _check_grid(k, total, sizes, launch)
     return KernelSummary(k.name, k.location.file, k.location, k.language, sizes, origins, result.exact, False,
-                         total, nests, list(k.diagnostics), _launch_at(k.launch, resolve_sizes(k, bindings)[0]))
+                         total, nests, list(k.diagnostics), launch)
+
+
+def _check_grid(k, total: PartSummary, sizes: dict, launch: dict) -> None:
+    """SR119 when the numbers (at the launch's grid) are not the formulas (which assume a grid that
+    covers the guards) at the sizes in force: a launch sized for other sizes than those given."""
+    values = {sympy.Symbol(n): v for n, v in sizes.items() if v is not None}
+    for what, q in (("W", total.flops), ("Q", total.compulsory)):
+        at = q.expr.subs(values) if q.value is not None else None
+        if at is not None and at.is_Number and at != q.value:
+            grid = " x ".join("?" if g is None else str(g) for g in launch["grid"])
+            k.diag("SR119", f"the grid {grid} ({launch['origin'] or 'given'}) does not cover the guards at these "
+                   f"sizes: the numbers count the threads launched ({what} = {q.value:,}), the formulas a grid "
+                   f"that covers them ({what} = {int(at):,} here)", k.location)
+            return
 
 
 def _launch_at(launch: dict, sizes: dict) -> dict:

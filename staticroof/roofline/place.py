@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .machines import Machine
-from .position import choose_roof, mixed_shares, plain, position
+from .position import choose_roof, mixed_shares, plain, position, position_from_intensity
 
 
 def place(summary, machine: Machine, unit: str | None = None) -> dict | None:
@@ -26,7 +26,7 @@ def place(summary, machine: Machine, unit: str | None = None) -> dict | None:
     levels = _levels(t, peak, machine)
     out["levels"] = levels
     out["hierarchy"] = _hierarchy(t.flops.value, levels, peak)
-    if summary.language == "cuda" and machine.l1_bandwidth:
+    if summary.launch and machine.l1_bandwidth:
         # L1 moves 128-byte wavefronts: a warp's coalesced or broadcast access of 4-byte elements
         # is one wavefront, exactly its threads' 32 x 4 bytes; anything else costs more
         out["hierarchy"]["note"] = ("L1 counts each thread's bytes: one 128-byte wavefront per coalesced or "
@@ -36,49 +36,26 @@ def place(summary, machine: Machine, unit: str | None = None) -> dict | None:
     return plain(out)
 
 
-# The hierarchical roofline's levels, outermost first: the traffic that crosses each one, the
-# bandwidth it crosses at, and the on-chip capacity that traffic is bounded with.
-#   DRAM  Q(M) with the L2 (never below Q compulsory), at the DRAM bandwidth
-#   L2    Q(M) with the L1/shared memory of one SM, at the L2 bandwidth
-#   L1    every load and store as written (DRAM arrays and __shared__), at the L1 bandwidth
-LEVELS = (("DRAM", "bandwidth"), ("L2", "l2_bandwidth"), ("L1", "l1_bandwidth"))
+# Each level of the hierarchical roofline (staticroof.analysis.summary.Level) and the machine's
+# bandwidth it crosses at.
+BANDWIDTHS = {"DRAM": "bandwidth", "L2": "l2_bandwidth", "L1": "l1_bandwidth"}
 
 
 def _levels(t, peak, machine: Machine) -> list:
-    """Each level's traffic, intensity and roof.  Without the sizes a level still has an
-    intensity when its formula is a constant (SAXPY's 1/6); a level's roof is None where the
-    machine's bandwidth for it is unknown."""
-    def pick(bound, fallback):
-        return bound if bound is not None and bound.value is not None else fallback
-
-    dram, l2 = pick(t.cache_bound, t.compulsory), pick(t.l1_bound, t.compulsory)
-    shared = t.shared.expr if t.shared is not None else 0
-    l1_value = None
-    if t.access.value is not None and (t.shared is None or t.shared.value is not None):
-        l1_value = t.access.value + (t.shared.value if t.shared is not None else 0)
+    """Each level's traffic, intensity and roof; the roof is None where the machine's bandwidth
+    for the level, or the level's intensity, is unknown."""
     out = []
-    for (level, field), (expr, value) in zip(LEVELS, ((dram.expr, dram.value), (l2.expr, l2.value),
-                                                      (t.access.expr + shared, l1_value))):
-        bandwidth = getattr(machine, field)
-        pos = position(t.flops.value, value, peak, bandwidth or machine.bandwidth,
-                       intensity=_constant(t.flops.expr, expr))
-        entry = {"level": level, "bytes": value, "bandwidth": bandwidth, "intensity": pos["intensity"],
-                 "ridge": None, "attainable": None, "time": None}
+    for level in t.levels:
+        bandwidth = getattr(machine, BANDWIDTHS[level.name])
+        entry = {"level": level.name, "bytes": level.bytes.value, "bandwidth": bandwidth,
+                 "intensity": level.intensity.value, "ridge": None, "attainable": None, "time": None}
         if bandwidth:
-            entry.update(ridge=pos["ridge"], attainable=pos["attainable"],
-                         time=Fraction(value) / Fraction(bandwidth) if value is not None else None)
+            pos = position_from_intensity(level.intensity.value, peak, bandwidth)
+            entry.update(ridge=pos["ridge"], attainable=pos["attainable"])
+            if level.bytes.value is not None:
+                entry["time"] = Fraction(level.bytes.value) / Fraction(bandwidth)
         out.append(entry)
     return out
-
-
-def _constant(flops_expr, bytes_expr):
-    """W/Q when it does not depend on the sizes (an exact Fraction), else None."""
-    import sympy
-
-    if bytes_expr == 0:
-        return None
-    r = sympy.cancel(flops_expr / bytes_expr)  # a rational function in the sizes: cancel decides
-    return Fraction(int(r.p), int(r.q)) if r.is_Rational else (float(r) if r.is_Number else None)
 
 
 def _hierarchy(flops, levels: list, peak) -> dict:
