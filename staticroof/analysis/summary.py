@@ -182,11 +182,14 @@ def _levels(p: PartSummary) -> list:
     DRAM: Q(M) with the last-level cache (Q compulsory without one); L2: Q(M) with one SM's
     L1/shared memory (Q compulsory without it); L1: every load and store as written, DRAM arrays
     and __shared__ alike."""
-    l1 = p.access if p.shared is None else Quantity(
-        p.access.expr + p.shared.expr,
-        p.access.value + p.shared.value if p.access.value is not None and p.shared.value is not None else None)
-    traffic = (("DRAM", p.cache_bound or p.compulsory), ("L2", p.l1_bound or p.compulsory), ("L1", l1))
-    return [Level(name, q, ratio(p.flops, q)) for name, q in traffic]
+    dram = Level("DRAM", p.cache_bound, p.intensity_cache) if p.cache_bound else \
+        Level("DRAM", p.compulsory, p.intensity)
+    l2 = Level("L2", p.l1_bound, p.intensity_l1) if p.l1_bound else Level("L2", p.compulsory, p.intensity)
+    if p.shared is None or p.shared.expr == 0:
+        return [dram, l2, Level("L1", p.access, p.intensity_access)]
+    both = None if p.access.value is None or p.shared.value is None else p.access.value + p.shared.value
+    l1 = Quantity(p.access.expr + p.shared.expr, both)
+    return [dram, l2, Level("L1", l1, ratio(p.flops, l1))]
 
 
 def summarize(result: KernelResult, bindings: dict, cache_bytes: Optional[int] = None,
