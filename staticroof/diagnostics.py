@@ -119,6 +119,13 @@ _RULES = [
          "fewer threads than the kernel's guards admit at the sizes in force (say `-D N=8192` with a grid "
          "sized for N = 1024). The numbers count the threads launched; the formulas assume a grid that "
          "covers the guards. Give the grid with `--grid`, or sizes that match the launch."),
+    Rule("SR120", "warning", False, "launch dimension the kernel does not index",
+         "A CUDA kernel is launched with more than one thread (or block) along a dimension whose "
+         "`threadIdx`/`blockIdx` it never reads (a 1-D kernel launched with `dim3 block(32, 8)`): every "
+         "thread along it runs the whole body again. W and the accesses are counted that many times; the "
+         "compulsory traffic is unchanged (the same elements), and the repeated threads write the same "
+         "elements (a race unless the values agree). An extent the launch gives but staticroof cannot fold "
+         "stays a size in the formulas (`blockDim_y`)."),
     Rule("SR112", "warning", True, "formula valid only for some sizes",
          "The exact count is piecewise in the sizes and the pieces could not be written as one formula; "
          "the formula shown holds for large sizes, numbers computed for given sizes are exact."),

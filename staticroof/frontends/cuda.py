@@ -314,6 +314,7 @@ class Launch:
     block: tuple = (None, None, None)
     origin: str = ""
     grid_expr: tuple = (None, None, None)  # the grid in the kernel's own parameters, where known
+    location: Optional[Location] = None  # the launch site's, when the launch comes from one
 
 
 class CudaLowering(C.FunctionLowering):
@@ -338,7 +339,8 @@ class CudaLowering(C.FunctionLowering):
 
     # -- thread symbols ---------------------------------------------------------------------
     def setup_threads(self):
-        used = _builtin_dims(self.fn)
+        used = _builtin_dims(self.fn, self.tu.funcs)
+        self.repeats = _repeats(self, used)
         for d in DIMS:
             if d not in used:
                 continue
@@ -404,6 +406,9 @@ class CudaLowering(C.FunctionLowering):
                 wrapped = [Loop(info["bx"], sympy.Integer(0), sympy.Lt(info["bx"], info["G"]), 1, wrapped,
                                 f"grid.{d}", self.kernel.location)]
             out.extend(wrapped)
+        for d, extent in reversed(self.repeats):
+            var = sympy.Dummy(f"thread.{d}")
+            out = [Loop(var, sympy.Integer(0), sympy.Lt(var, extent), 1, out, f"thread.{d}", self.kernel.location)]
         return out
 
     # -- expressions --------------------------------------------------------------------------
@@ -574,17 +579,60 @@ class CudaLowering(C.FunctionLowering):
             self.scopes.pop()
 
 
-def _builtin_dims(fn) -> set:
-    used = set()
+def _builtin_dims(fn, funcs=None) -> set:
+    """Dimensions whose threadIdx or blockIdx the kernel reads, itself or in a device function it
+    calls (`__device__ int gid() {...}`)."""
+    used, seen = set(), set()
 
     def visit(n):
         if isinstance(n, c_ast.StructRef) and isinstance(n.name, c_ast.ID) and n.name.name in ("threadIdx", "blockIdx"):
             used.add(n.field.name)
+        if (isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and funcs
+                and n.name.name in funcs and n.name.name not in seen):
+            seen.add(n.name.name)
+            visit(funcs[n.name.name])
         for _, child in n.children():
             visit(child)
 
     visit(fn)
     return used
+
+
+def _repeats(low: "CudaLowering", used: set) -> list:
+    """(dim, extent) for each launch dimension the kernel never indexes: every thread along it runs
+    the whole body again (W and accesses multiply; the elements, hence compulsory Q, are the same).
+    Said with SR120.  Where the launch gives no grid (or no block) at all, that part is taken as 1;
+    where it gives one it could not fold, the extent is the size `blockDim_y`/`gridDim_y`."""
+    out = []
+    origin = low.launch.origin
+    where = f"the {origin}" if origin.startswith("launch at") else f"the launch ({origin or 'unknown'})"
+    for k, d in enumerate(DIMS):
+        if d in used:
+            continue
+        parts, said, unknown = [], [], []
+        for role, given in (("blockDim", low.launch.block), ("gridDim", low.launch.grid)):
+            if all(v is None for v in given):
+                continue
+            if given[k] is None:
+                unknown.append(f"{role}_{d}")
+                parts.append(low.size_symbol(f"{role}_{d}", origin=origin or "launch (unknown)"))
+                said.append(f"{role}.{d} unknown")
+            elif given[k] != 1:
+                parts.append(sympy.Integer(given[k]))
+                said.append(f"{role}.{d} = {given[k]}")
+        extent = sympy.Mul(*parts)
+        if extent == 1:
+            continue
+        out.append((d, extent))
+        msg = (f"`{low.kernel.name}` never reads threadIdx.{d} or blockIdx.{d}, but {where} has "
+               f"{' and '.join(said)}: each of the {extent} threads along {d} repeats the body (W and the "
+               "accesses are counted that many times; compulsory traffic is unchanged) and they write the same "
+               "elements")
+        if unknown:
+            msg += f"; {' and '.join(unknown)} could not be folded and stays a size in the formulas"
+        low.kernel.diag("SR120", msg, low.launch.location or low.kernel.location)
+    return out
+
 
 
 # ---------------------------------------------------------------------------------------------
@@ -641,7 +689,7 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
         # Primary: the grid as symbols assumed to cover the guards (clean formulas when the guards
         # bound the work).  Alternative: the grid as the launch site's formula in the kernel's own
         # parameters, for kernels whose work depends on the grid (no guard): exact and symbolic.
-        covering = Launch(launch.grid, launch.block, launch.origin)
+        covering = Launch(launch.grid, launch.block, launch.origin, location=launch.location)
         try:
             kernel = _lower_kernel(tu, fn, path, covering, tparam_info.get(name, {}), constants, site)
             if any(e is not None and e.free_symbols for e in launch.grid_expr):
@@ -767,19 +815,19 @@ def _spelled(spelling, tu) -> Optional[CType]:
 
 def _launch_for(name: str, site: Optional[LaunchSite], overrides: dict, params=()) -> Launch:
     grid = block = grid_expr = (None, None, None)
-    origin = ""
+    origin, location = "", None
     if site is not None:
-        grid, block, origin = site.grid, site.block, f"launch at {site.location}"
+        grid, block, origin, location = site.grid, site.block, f"launch at {site.location}", site.location
         grid_expr = grid_in_params(site, list(params))
     for key in (None, name):
         o = overrides.get(key)
         if o:
             if o.get("grid"):
-                grid, origin = tuple((list(o["grid"]) + [1, 1, 1])[:3]), "--grid/--block"
+                grid, origin, location = tuple((list(o["grid"]) + [1, 1, 1])[:3]), "--grid/--block", None
                 grid_expr = (None, None, None)
             if o.get("block"):
-                block, origin = tuple((list(o["block"]) + [1, 1, 1])[:3]), "--grid/--block"
-    return Launch(grid, block, origin, grid_expr)
+                block, origin, location = tuple((list(o["block"]) + [1, 1, 1])[:3]), "--grid/--block", None
+    return Launch(grid, block, origin, grid_expr, location)
 
 
 def _bind_site(kernel: Kernel, fn, tu, site: LaunchSite):
@@ -790,14 +838,6 @@ def _bind_site(kernel: Kernel, fn, tu, site: LaunchSite):
         s = kernel.sizes.get(p.name)
         if s is not None and v is not None and s.default is None:
             s.default, s.origin = v, f"launch at {site.location}"
-    for d, value in zip(DIMS, site.grid):
-        s = kernel.sizes.get(f"gridDim_{d}")
-        if s is not None and value is not None:
-            s.default, s.origin = value, f"launch at {site.location}"
-    for d, value in zip(DIMS, site.block):
-        s = kernel.sizes.get(f"blockDim_{d}")
-        if s is not None and value is not None:
-            s.default, s.origin = value, f"launch at {site.location}"
 
 
 def _line_ranges(items) -> list:

@@ -212,11 +212,30 @@ def _dim3_parts(tokens: list[Token], dims: dict) -> list:
     return [tokens]
 
 
+def _members(tokens: list[Token], dims: dict) -> list[Token]:
+    """`block.x` of a dim3 declared before, replaced by its (parenthesized) x expression; an
+    omitted y or z is 1, as dim3's constructor makes it."""
+    out, i = [], 0
+    while i < len(tokens):
+        t = tokens[i]
+        if (t.kind == "id" and t.text in dims and i + 2 < len(tokens) and tokens[i + 1].text == "."
+                and tokens[i + 2].text in ("x", "y", "z")):
+            part = (list(dims[t.text]) + [[], [], []])["xyz".index(tokens[i + 2].text)]
+            part = part or [Token("num", "1", t.file, t.line, t.col)]
+            out += [Token("punct", "(", t.file, t.line, t.col), *part, Token("punct", ")", t.file, t.line, t.col)]
+            i += 3
+            continue
+        out.append(t)
+        i += 1
+    return out
+
+
 def find_launches(body: list[Token], env: dict) -> list[LaunchSite]:
     """Launch sites in one host function body, with the declarations before each one."""
     folder = Folder(env)
     dims: dict = {}  # dim3 name -> [x tokens, y tokens, z tokens]
     sites = []
+    body = list(body)
     i, n = 0, len(body)
     while i < n:
         t = body[i]
@@ -225,25 +244,25 @@ def find_launches(body: list[Token], env: dict) -> list[LaunchSite]:
             j = i + 2
             if j < n and body[j].text in ("(", "{"):
                 k = match_close(body, j)
-                dims[name] = _split_args(body[j + 1:k])
+                dims[name] = [_members(a, dims) for a in _split_args(body[j + 1:k])]
                 i = k + 1
                 continue
             if j < n and body[j].text == "=":
                 end = _stmt_end(body, j)
-                dims[name] = _dim3_parts(body[j + 1:end], dims)
+                dims[name] = [_members(a, dims) for a in _dim3_parts(body[j + 1:end], dims)]
                 i = end + 1
                 continue
         if t.kind == "id" and i + 2 < n and body[i + 1].text == "." and body[i + 2].text in ("x", "y", "z") \
                 and i + 3 < n and body[i + 3].text == "=" and t.text in dims:
             end = _stmt_end(body, i + 3)
             parts = list(dims[t.text]) + [[], []]
-            parts["xyz".index(body[i + 2].text)] = body[i + 4:end]
+            parts["xyz".index(body[i + 2].text)] = _members(body[i + 4:end], dims)
             dims[t.text] = parts[:3]
             i = end + 1
             continue
         if t.kind == "id" and i + 1 < n and body[i + 1].text == "=" and (i == 0 or body[i - 1].text in _DECL_WORDS):
             end = _stmt_end(body, i + 1, comma=True)  # `const int nx = 256, ny = 256;`
-            folder.exprs[t.text] = body[i + 2:end]
+            folder.exprs[t.text] = _members(body[i + 2:end], dims)
             i = end + 1 if end < n and body[end].text == ";" else end
             continue
         if t.kind == "id" and i + 1 < n and body[i + 1].text in ("<<<", "<"):
@@ -269,7 +288,7 @@ def _launch(body, i, folder: Folder, dims):
     close = next((k for k in range(j, n) if body[k].text == ">>>"), None)
     if close is None or close + 1 >= n or body[close + 1].text != "(":
         return None, i + 1
-    cfg = _split_args(body[j + 1:close])
+    cfg = [_members(a, dims) for a in _split_args(body[j + 1:close])]
     call_end = match_close(body, close + 1)
     call_args = _split_args(body[close + 2:call_end])
     names = [a[0].text if len(a) == 1 and a[0].kind == "id" else None for a in call_args]

@@ -1,0 +1,193 @@
+"""Front-end exactness (issue #9): launch dimensions a kernel ignores, --grid/--block over launch
+sites, -D for sizes defined in headers, cast views of buffers, and template kernels instantiated
+for several element types.  Every expected value is derived by hand in the comment beside it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from helpers import ROOT, S, analyze_file, analyze_source, same
+from staticroof.cli import main
+from staticroof.pipeline import run
+
+DATA = ROOT / "tests" / "data"
+CUDA = DATA / "cuda"
+
+
+def kernels_of(path, defines=None, launches=None, include_dirs=()):
+    report = run([Path(path)], defines or {}, include_dirs, None, None, launches)
+    return {k.name: k for k in report.kernels}
+
+
+def codes(k):
+    return [d.code for d in k.diagnostics]
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. A launch dimension the kernel does not index repeats its body
+
+@pytest.mark.parametrize("n", [20, 32, 33, 100])
+def test_unused_block_y_repeats_the_body(n):
+    # block(32, 8), grid.x = (n + 31)/32: the guard admits n threads along x, each 8 times along y
+    # (threadIdx.y is never read).  W = 8 * n * 1, Q = 4n (x) + 4n (y) = 8n whatever the
+    # repetition, Q_access = 8 * n * 2 refs * 4 B = 64n.  n = 20 < 32 <= 33 < 100: both sides of
+    # the block size.
+    k = kernels_of(CUDA / "unused_block_y.cu", {"n": str(n)})["scale_kernel"]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    t = k.total
+    assert same(t.flops.expr, S("8*n")) and t.flops.value == 8 * n
+    assert same(t.compulsory.expr, S("8*n")) and t.compulsory.value == 8 * n
+    assert same(t.access.expr, S("64*n")) and t.access.value == 64 * n
+    (d,) = [d for d in k.diagnostics if d.code == "SR120"]
+    assert "threadIdx.y" in d.message and "blockDim.y = 8" in d.message
+    assert d.location.line == 49  # the launch site
+    assert k.launch["block"] == (32, 8, 1) and k.launch["grid"][1:] == (1, 1)
+
+
+def test_unused_dimension_with_an_unknown_extent_is_a_size(tmp_path):
+    # block(32, ny) with ny from argv: the repetition along y is the size blockDim_y.
+    # W = blockDim_y * n (one multiply per admitted thread), Q = 8n, Q_access = 8 * blockDim_y * n.
+    k = analyze_source("""
+#include <cuda_runtime.h>
+#include <stdlib.h>
+__global__ void scale(int n, float alpha, const float *x, float *y) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = alpha * x[i];
+}
+int main(int argc, char **argv) {
+    int n = 4096;
+    int ny = atoi(argv[1]);
+    float *x, *y;
+    cudaMalloc(&x, n * sizeof(float));
+    cudaMalloc(&y, n * sizeof(float));
+    dim3 block(32, ny);
+    dim3 grid((n + 31) / 32);
+    scale<<<grid, block>>>(n, 2.0f, x, y);
+    return 0;
+}""", tmp_path, name="k.cu")["scale"]
+    t = k.total
+    assert same(t.flops.expr, S("blockDim_y*n")) and t.flops.value is None
+    assert same(t.compulsory.expr, S("8*n")) and t.compulsory.value == 8 * 4096
+    assert same(t.access.expr, S("8*blockDim_y*n"))
+    (d,) = [d for d in k.diagnostics if d.code == "SR120"]
+    assert "blockDim_y" in d.message and "formulas" in d.message
+    # bound with -D, the numbers follow: blockDim_y = 4 -> W = 4 * 4096
+    k = analyze_source((tmp_path / "k.cu").read_text(), tmp_path, {"blockDim_y": "4"}, name="k.cu")["scale"]
+    assert k.total.flops.value == 4 * 4096
+
+
+def test_unused_grid_dimensions_and_used_ones(tmp_path):
+    src = """
+#include <cuda_runtime.h>
+__global__ void axpy(int n, float a, const float *x, float *y) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i] + y[i];
+}
+__global__ void add2d(int m, int n, const float *A, float *B) {
+    int r = blockIdx.y * blockDim.y + threadIdx.y;
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r < m && c < n) B[r * n + c] += A[r * n + c];
+}
+int main() {
+    int n = 1000, m = 10;
+    float *x, *y;
+    dim3 grid((n + 255) / 256, 4);
+    axpy<<<grid, 256>>>(n, 2.0f, x, y);
+    dim3 block2(16, 16);
+    dim3 grid2((n + 15) / 16, (m + 15) / 16, 3);
+    add2d<<<grid2, block2>>>(m, n, x, y);
+}"""
+    ks = analyze_source(src, tmp_path, name="k.cu")
+    # axpy: gridDim.y = 4 blocks along y repeat every x-thread: W = 4 * 2n = 8n, Q = 12n (x read,
+    # y read and written), Q_access = 4 * 3 refs * 4 B * n = 48n.  At n = 1000: 8000 FLOP, 12000 B.
+    t = ks["axpy"].total
+    assert same(t.flops.expr, S("8*n")) and t.flops.value == 8000
+    assert same(t.compulsory.expr, S("12*n")) and t.compulsory.value == 12000
+    assert same(t.access.expr, S("48*n"))
+    assert any(d.code == "SR120" and "gridDim.y = 4" in d.message for d in ks["axpy"].diagnostics)
+    # add2d indexes x and y; only z (gridDim.z = 3) repeats: W = 3 * m * n, Q = 12 m n (A read, B
+    # read and written once each), Q_access = 3 * 3 refs * 4 B * m n = 36 m n.  m = 10, n = 1000.
+    t = ks["add2d"].total
+    assert same(t.flops.expr, S("3*m*n")) and t.flops.value == 30000
+    assert t.compulsory.value == 12 * 10 * 1000 and t.access.value == 36 * 10 * 1000
+    (d,) = [d for d in ks["add2d"].diagnostics if d.code == "SR120"]
+    assert "threadIdx.z" in d.message and "gridDim.z = 3" in d.message
+
+
+def test_no_launch_and_one_dimensional_launches_do_not_repeat(tmp_path):
+    # No launch at all: the dimensions the kernel does not index are taken as 1 (W = n).  A
+    # launch with y = z = 1 (`<<<blocks, 256>>>`, `--block 128`) repeats nothing.
+    src = """
+__global__ void scale(int n, const float *x, float *y) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = 3.0f * x[i];
+}"""
+    k = analyze_source(src, tmp_path, name="k.cu")["scale"]
+    assert same(k.total.flops.expr, S("n")) and "SR120" not in codes(k)
+    p = tmp_path / "k.cu"
+    k = kernels_of(p, launches={None: {"block": (128,)}})["scale"]
+    assert same(k.total.flops.expr, S("n")) and "SR120" not in codes(k)
+    # --block 128,2 gives y = 2: W = 2n
+    k = kernels_of(p, launches={None: {"block": (128, 2)}})["scale"]
+    assert same(k.total.flops.expr, S("2*n")) and "SR120" in codes(k)
+
+
+def test_thread_index_read_in_a_device_function_is_used(tmp_path):
+    # threadIdx.x/blockIdx.x read only inside a __device__ helper: x is indexed (no SR120) and every
+    # thread of the launch runs: grid 8 x block 128 = 1024 threads.  The helper's return value is
+    # not followed, so the guard is data-dependent (SR104): W = 1024 threads x 1 FLOP at n = 1000.
+    k = analyze_source("""
+__device__ int row_of(int base) { return base + blockIdx.x * blockDim.x + threadIdx.x; }
+__global__ void k(int n, const float *x, float *y) {
+    y[row_of(0)] = 3.0f;
+    if (n > 0) y[0] = x[0] * 2.0f;
+}
+int main() { float *x, *y; int n = 1000; k<<<(n + 127) / 128, 128>>>(n, x, y); }
+""", tmp_path, name="k.cu")["k"]
+    assert "SR120" not in codes(k)
+    assert k.total.flops.value == 1024
+
+
+# ---------------------------------------------------------------------------------------------
+# 5. --grid/--block override a launch site everywhere they are shown
+
+def test_grid_override_changes_the_numbers_and_the_launch_line():
+    path = CUDA / "transpose_tiled.cu"
+    # the launch site: grid 32 x 32, block 32 x 32 at width = 1024 (see the file's derivation)
+    k = kernels_of(path)["transpose_scale"]
+    assert k.launch["grid"] == (32, 32, 1) and k.total.flops.value == 1024**2
+    # --grid 4,2 --block 32,32: 8 blocks x 1024 threads = 8192 threads, one multiply each:
+    #   W = 8192.  in: rows y < 2*32 = 64, columns x < 4*32 = 128 <= width -> 8192 elements;
+    #   out: rows < 128, columns < 64 -> 8192 elements: Q = 2 * 8192 * 4 = 65,536 B.
+    #   Q_access = 65,536 B (each element once); Q_shared = 2 * 4 B * 8192 = 65,536 B.
+    launches = {None: {"grid": (4, 2), "block": (32, 32)}}
+    k = kernels_of(path, launches=launches)["transpose_scale"]
+    assert k.launch["grid"] == (4, 2, 1) and k.launch["block"] == (32, 32, 1)
+    assert k.launch["origin"] == "--grid/--block"
+    assert k.sizes["gridDim_x"] == 4 and k.sizes["gridDim_y"] == 2
+    assert k.size_origins["gridDim_x"] == "--grid/--block"
+    t = k.total
+    assert same(t.flops.expr, S("1024*gridDim_x*gridDim_y")) and t.flops.value == 8192
+    assert t.compulsory.value == 65536 and t.access.value == 65536 and t.shared.value == 65536
+    # per kernel, the same
+    k = kernels_of(path, launches={"transpose_scale": {"grid": (4, 2)}})["transpose_scale"]
+    assert k.total.flops.value == 8192 and k.launch["grid"] == (4, 2, 1)
+    # width = 64 (below the 128 columns the grid spans): in's rows overlap, y*64 + x over
+    # y < 64, x < 128 covers [0, 63*64 + 127] = 4160 elements; out: y < 128, x < 64 covers
+    # [0, 8191] = 8192.  Q = (4160 + 8192) * 4 = 49,408 B.  width = 16: in [0, 63*16 + 127] = 1136,
+    # out [0, 127*16 + 63] = 2096 elements: Q = 3232 * 4 = 12,928 B.
+    k = kernels_of(path, {"width": "64"}, launches)["transpose_scale"]
+    assert k.total.flops.value == 8192 and k.total.compulsory.value == 49408
+    k = kernels_of(path, {"width": "16"}, launches)["transpose_scale"]
+    assert k.total.compulsory.value == 12928
+
+
+def test_grid_override_in_the_text_report():
+    r = CliRunner().invoke(main, ["analyze", str(CUDA / "transpose_tiled.cu"), "--grid", "4,2", "--block", "32,32"])
+    assert r.exit_code == 0, r.output
+    assert "grid 4 x 2 x 1, block 32 x 32 x 1 (--grid/--block)" in r.output
+    assert "gridDim_x = 4 (--grid/--block)" in r.output and "gridDim_y = 2 (--grid/--block)" in r.output
+    assert "= 8,192 FLOP" in r.output and "launch at" not in r.output.split("W ")[0].split("sizes")[1]
