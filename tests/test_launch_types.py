@@ -191,3 +191,66 @@ def test_grid_override_in_the_text_report():
     assert "grid 4 x 2 x 1, block 32 x 32 x 1 (--grid/--block)" in r.output
     assert "gridDim_x = 4 (--grid/--block)" in r.output and "gridDim_y = 2 (--grid/--block)" in r.output
     assert "= 8,192 FLOP" in r.output and "launch at" not in r.output.split("W ")[0].split("sizes")[1]
+
+
+# ---------------------------------------------------------------------------------------------
+# 6. -D NAME=VALUE rebinds a size wherever it is #defined, headers included
+
+@pytest.mark.parametrize("n", [None, 3, 64])
+def test_define_in_a_header_is_rebound_by_minus_d(n):
+    # smooth: for 1 <= i < N-1, 2 adds + 1 multiply: W = 3(N-2); in[0..N-1] read, out[1..N-2]
+    # written: Q = 4N + 4(N-2) = 8N - 8.  N = 1024 (the header), 64 and 3 (one iteration: W = 3,
+    # Q = 16).  N is #defined under an include guard in smooth_sizes.h.
+    defines = {} if n is None else {"N": str(n)}
+    value = 1024 if n is None else n
+    k = analyze_file(DATA / "c" / "smooth_fixed.c", defines)[0]["smooth"]
+    assert k.exact
+    assert same(k.total.flops.expr, S("3*N - 6")) and k.total.flops.value == 3 * (value - 2)
+    assert same(k.total.compulsory.expr, S("8*N - 8")) and k.total.compulsory.value == 8 * value - 8
+    assert k.sizes["N"] == value and k.size_origins["N"] == ("macro" if n is None else "-D")
+
+
+def test_ifndef_default_in_a_header_and_a_tested_macro():
+    # smooth_steps: STEPS sweeps of two smoothings: W = 2 * STEPS * 3(N-2) = 6 STEPS (N-2).
+    # Q: A read whole (4N) and its interior written (4(N-2)); B's interior written first
+    # (4(N-2)) and B[0], B[N-1] read (8): Q = 12N - 8.
+    path = DATA / "c" / "smooth_steps.c"
+    k = analyze_file(path)[0]["smooth_steps"]  # N = 1024, STEPS = 2 (no LARGE_DATASET)
+    assert same(k.total.flops.expr, S("6*STEPS*(N - 2)")) and k.total.flops.value == 6 * 2 * 1022
+    assert same(k.total.compulsory.expr, S("12*N - 8")) and k.total.compulsory.value == 12280
+    # -D N=64 rebinds the #ifndef default: W = 6*2*62 = 744, Q = 760
+    k = analyze_file(path, {"N": "64"})[0]["smooth_steps"]
+    assert k.total.flops.value == 744 and k.total.compulsory.value == 760 and k.size_origins["N"] == "-D"
+    # -D LARGE_DATASET=1 is a macro the header tests (#ifdef), not a size: STEPS = 4 -> W = 6*4*1022
+    k = analyze_file(path, {"LARGE_DATASET": "1"})[0]["smooth_steps"]
+    assert k.total.flops.value == 24528 and k.sizes["STEPS"] == 4
+    # -D STEPS=3 binds the header's size: W = 6*3*1022 = 18396
+    k = analyze_file(path, {"STEPS": "3"})[0]["smooth_steps"]
+    assert k.total.flops.value == 18396 and k.size_origins["STEPS"] == "-D"
+
+
+@pytest.mark.parametrize("cpp", [True, False], ids=["cc", "pcpp"])
+def test_header_size_in_cuda_and_both_preprocessors(cpp, monkeypatch):
+    # header_sizes.cu: the same smoothing on the GPU, N behind `#ifndef N` in header_sizes.cuh; the
+    # launch (N + 255)/256 blocks of 256 covers 1 <= i < N-1 at every N.  N = 64: W = 3*62 = 186,
+    # Q = 8*64 - 8 = 504, Q_access = 16*62 = 992.
+    if not cpp:
+        monkeypatch.setenv("STATICROOF_NO_CPP", "1")
+    k = analyze_file(CUDA / "header_sizes.cu", {"N": "64"})[0]["smooth"]
+    assert k.exact and k.size_origins["N"] == "-D"
+    assert k.total.flops.value == 186 and k.total.compulsory.value == 504 and k.total.access.value == 992
+    assert k.launch["grid"] == (1, 1, 1)  # (64 + 255) / 256
+
+
+def test_diagnostic_in_a_header_names_the_header(tmp_path):
+    inc = tmp_path / "inc"
+    inc.mkdir()
+    (inc / "ops.h").write_text("#define M 16\n"
+                               "static void bump(float *x) { for (int i = 0; i < M; i++) x[i] += 1.0f; }\n"
+                               "static void broken(float *x) { x[0] += ; }\n")
+    ks = analyze_source('#include "ops.h"\nvoid run(float *x) { bump(x); x[1] = 0.0f; }\n', tmp_path,
+                        {"M": "8"}, include_dirs=[inc])
+    # bump: M iterations of one add: W = M = 8 (-D), not 16
+    assert ks["bump"].total.flops.value == 8 and ks["bump"].location.file.endswith("inc/ops.h")
+    assert ks["broken"].failed and ks["broken"].diagnostics[0].location.file.endswith("inc/ops.h")
+    assert ks["broken"].diagnostics[0].location.line == 3

@@ -89,9 +89,10 @@ def directive_names(text: str, values_only: bool = False) -> set:
     return names - {"defined"}
 
 
-def rewrite_sizes(text: str) -> tuple[str, dict]:
-    """Rewrite `#define NAME <integer>` lines so the name survives preprocessing."""
-    tested = directive_names(text, values_only=True)
+def rewrite_sizes(text: str, tested: set | None = None) -> tuple[str, dict]:
+    """Rewrite `#define NAME <integer>` lines so the name survives preprocessing.  `tested`: the
+    names whose value an `#if` uses anywhere in the translation unit (they stay macros)."""
+    tested = directive_names(text, values_only=True) if tested is None else tested
     sizes: dict = {}
     lines = text.split("\n")
     for k, line in enumerate(lines):
@@ -141,6 +142,72 @@ def _missing_system_headers(path: Path, text: str, include_dirs, stubs, seen=Non
     return out
 
 
+def _resolve_include(includer: Path, kind: str, name: str, search, stubs):
+    """(resolved path, path as the preprocessor names it) of a user header, or None for a stub or
+    a header that is not found (the preprocessor reports that one)."""
+    dirs = ([includer.parent] if kind == '"' else []) + list(search)
+    for d in dirs:
+        f = Path(d) / name
+        if f.is_file():
+            real = f.resolve()
+            if any(real.is_relative_to(s.resolve()) for s in stubs):
+                return None
+            return real, str(f)
+    return None
+
+
+def _user_headers(path: Path, text: str, search, stubs) -> dict:
+    """{resolved path: (display path, text)} for every user header `text` reaches."""
+    found: dict = {}
+
+    def visit(includer, t):
+        for m in _INCLUDE.finditer(t):
+            h = _resolve_include(includer, m.group(1), m.group(2), search, stubs)
+            if h is None or h[0] in found:
+                continue
+            try:
+                found[h[0]] = (h[1], h[0].read_text(errors="replace"))
+            except OSError:
+                continue
+            visit(h[0], found[h[0]][1])
+
+    visit(path, text)
+    return found
+
+
+def _redirect(includer: Path, text: str, search, stubs, copies: dict) -> str:
+    """Point `#include`s of user headers at their rewritten copies."""
+    def sub(m):
+        h = _resolve_include(includer, m.group(1), m.group(2), search, stubs)
+        return f'#include "{copies[h[0]]}"' if h is not None and h[0] in copies else m.group(0)
+
+    return _INCLUDE.sub(sub, text)
+
+
+def _with_headers(path: Path, text: str, search, stubs):
+    """The file and the user headers it includes with their integer `#define`s rewritten as sizes
+    (so `-D N=64` rebinds a size defined in a header as it does one in the file): each header is
+    copied, rewritten, under a temporary folder, keeping its own name in line markers (`#line`).
+    Returns (text, size macros, names the directives test, names whose value an `#if` uses,
+    the temporary folder or None)."""
+    headers = _user_headers(path, text, search, stubs)
+    texts = [text] + [t for _, t in headers.values()]
+    tested = set().union(*(directive_names(t) for t in texts))
+    values = set().union(*(directive_names(t, values_only=True) for t in texts))
+    src, sizes = rewrite_sizes(text, values)
+    if not headers:
+        return src, sizes, tested, None
+    root = Path(tempfile.mkdtemp(prefix="staticroof-headers-"))
+    copies = {real: root / str(k) / real.name for k, real in enumerate(headers)}
+    for real, (shown, htext) in headers.items():
+        body, found = rewrite_sizes(htext, values)
+        for name, value in found.items():
+            sizes.setdefault(name, value)
+        copies[real].parent.mkdir(parents=True, exist_ok=True)
+        copies[real].write_text(f'#line 1 "{shown}"\n' + _redirect(real, body, search, stubs, copies))
+    return _redirect(path, src, search, stubs, copies), sizes, tested, root
+
+
 def _compiler():
     for cand in ("cc", "gcc", "clang"):
         exe = shutil.which(cand)
@@ -153,8 +220,21 @@ def preprocess(path: str, text: str, defines: dict, include_dirs=(), extra_macro
                use_system: bool | None = None, stub_dirs=()) -> Preprocessed:
     """Preprocess `text` (the contents of `path`).  `defines` is the user's -D NAME -> value|None."""
     out = Preprocessed()
-    src, out.size_macros = rewrite_sizes(text)
-    tested = directive_names(text)
+    p = Path(path)
+    include_dirs = [str(d) for d in include_dirs]
+    stubs = [Path(d) for d in stub_dirs] + [_stub_dir()]
+    src, out.size_macros, tested, copies = _with_headers(p, text, [p.parent, *map(Path, include_dirs), *stubs],
+                                                         stubs)
+    try:
+        _preprocess(out, path, p, text, src, tested, defines, include_dirs, stubs, extra_macros, use_system)
+    finally:
+        if copies is not None:
+            shutil.rmtree(copies, ignore_errors=True)
+    return out
+
+
+def _preprocess(out: Preprocessed, path, p: Path, text, src, tested, defines, include_dirs, stubs, extra_macros,
+                use_system) -> None:
     macros = dict(_COMPAT)
     macros["__STATICROOF__"] = "1"
     macros.update(extra_macros or {})
@@ -165,13 +245,10 @@ def preprocess(path: str, text: str, defines: dict, include_dirs=(), extra_macro
             if as_int is None:
                 out.diagnostics.append(Diagnostic("SR003", f"-D {name}={value}: a size needs an integer value"))
                 out.ok = False
-                return out
+                return
             out.bindings[name] = as_int
         else:
             macros[name] = "1" if value is None else str(value)
-    include_dirs = [str(d) for d in include_dirs]
-    p = Path(path)
-    stubs = [Path(d) for d in stub_dirs] + [_stub_dir()]
     missing = _missing_system_headers(p, text, include_dirs, stubs)
     stub_root = None
     if missing:
@@ -189,7 +266,6 @@ def preprocess(path: str, text: str, defines: dict, include_dirs=(), extra_macro
         _run_cc(cc, path, f'#line 1 "{path}"\n' + src, macros, search, out)
     else:
         _run_pcpp(path, src, macros, search, out)
-    return out
 
 
 def _run_cc(cc, path, src, macros, search, out: Preprocessed) -> None:
