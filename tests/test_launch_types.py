@@ -254,3 +254,92 @@ def test_diagnostic_in_a_header_names_the_header(tmp_path):
     assert ks["bump"].total.flops.value == 8 and ks["bump"].location.file.endswith("inc/ops.h")
     assert ks["broken"].failed and ks["broken"].diagnostics[0].location.file.endswith("inc/ops.h")
     assert ks["broken"].diagnostics[0].location.line == 3
+
+
+# ---------------------------------------------------------------------------------------------
+# 7. An access through a cast pointer moves the bytes of the pointer's element type
+
+def test_cast_views_in_c():
+    ks = analyze_file(DATA / "c" / "packed_records.c")[0]
+    # decode_scale: values = (const float *)(payload + 16): payload's floats 4 .. n+3, 4 B each.
+    # W = n (gain * values[i]); payload read 4n B, out written 4n B: Q = 8n (not 5n).
+    k = ks["decode_scale"]
+    assert k.exact and same(k.total.flops.expr, S("n")) and same(k.total.compulsory.expr, S("8*n"))
+    assert k.total.arrays["payload"].dtype == "fp32" and same(k.total.arrays["payload"].read.expr, S("4*n"))
+    # checksum_and_sum: payload read as 4n bytes and as n floats: aliasing views, SR110; counted as
+    # two arrays, 4n B each: Q = 8n; W = n adds + 1 (s + (float)c).
+    k = ks["checksum_and_sum"]
+    assert not k.exact and "SR110" in codes(k)
+    assert same(k.total.flops.expr, S("n + 1")) and same(k.total.compulsory.expr, S("8*n"))
+    assert {a.name: a.dtype for a in k.total.arrays.values()} == {"payload": "uint8", "payload as fp32": "fp32"}
+    # widen: `double *d = dst` (a void * converted): 8 B per store.  W = n (fp64), Q = 4n + 8n.
+    k = ks["widen"]
+    assert k.exact and same(k.total.by_precision["fp64"].expr, S("n"))
+    assert same(k.total.compulsory.expr, S("12*n")) and k.total.arrays["dst"].dtype == "fp64"
+
+
+def test_byte_offsets_through_char_pointers(tmp_path):
+    ks = analyze_source("""
+void shift(float *x, int n, int k) {
+    float *p = (float *)((char *)x + 4 * k);
+    for (int i = 0; i < n; i++) p[i] = p[i] + 1.0f;
+}
+void odd(float *x, int n) {
+    float *p = (float *)((char *)x + 2);
+    for (int i = 0; i < n; i++) p[i] = p[i] + 1.0f;
+}
+void halves(unsigned short *h, int n) {
+    unsigned int *w = (unsigned int *)h;
+    for (int i = 0; i < n; i++) w[i] = w[i] + 1u;
+}""", tmp_path)
+    # shift: 4k bytes are k floats: p[i] is x[k + i], read then written: Q = 8n, W = n, exact
+    k = ks["shift"]
+    assert k.exact and same(k.total.compulsory.expr, S("8*n")) and same(k.total.flops.expr, S("n"))
+    assert k.total.arrays["x"].dtype == "fp32"
+    # odd: 2 bytes is half a float: not modeled (SR110), the accesses count as new elements
+    assert "SR110" in codes(ks["odd"]) and not ks["odd"].exact
+    # halves: 16-bit buffer seen as 32-bit words: 4 B per access, read and written: Q = 8n, W = 0
+    k = ks["halves"]
+    assert k.exact and same(k.total.compulsory.expr, S("8*n")) and k.total.arrays["h"].dtype == "uint32"
+
+
+@pytest.mark.parametrize("n", [3, 4, 10, 4096])
+def test_cast_views_in_cuda(n):
+    ks = kernels_of(CUDA / "cast_views.cu", {"n": str(n)})
+    # sum_pairs: ((const double2 *)raw)[i]: 2 fp64 lanes (16 B) of a byte buffer; out 8 B:
+    # W = n, Q = 24n.  to_double: a float buffer read as doubles: Q = 8n + 8n = 16n.  staged: a
+    # byte __shared__ buffer used as floats: Q_shared = (4 B store + 4 B load) * n = 8n.
+    # No constant in these kernels is compared with n; n = 3, 4, 10, 4096 (the launch's).
+    k = ks["sum_pairs"]
+    assert k.exact and k.total.flops.value == n and k.total.compulsory.value == 24 * n
+    assert k.total.arrays["raw"].dtype == "fp64"
+    k = ks["to_double"]
+    assert k.exact and k.total.compulsory.value == 16 * n and k.total.by_precision["fp64"].value == n
+    k = ks["staged"]
+    assert k.exact and k.total.shared.value == 8 * n and k.total.compulsory.value == 8 * n
+
+
+def test_vector_casts_over_scalar_buffers(tmp_path):
+    k = analyze_source("""
+#include <cuda_runtime.h>
+#include <cuda_fp16.h>
+__global__ void add4(int n, const float *x, float *y, const unsigned char *raw, __half *h) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n / 4) {
+        float4 a = reinterpret_cast<const float4 *>(x)[i];
+        float4 b = ((const float4 *)raw)[i];
+        float4 c;
+        c.x = a.x + b.x; c.y = a.y + b.y; c.z = a.z + b.z; c.w = a.w + b.w;
+        reinterpret_cast<float4 *>(y)[i] = c;
+        __half2 p = reinterpret_cast<__half2 *>(h)[i];
+        reinterpret_cast<__half2 *>(h)[i] = __hadd2(p, p);
+    }
+}""", tmp_path, name="k.cu")["add4"]
+    # threads i < floor(n/4) = F.  x, raw (as fp32) read 16 B each, y written 16 B: 48F; h read and
+    # written as 2 fp16 lanes: 4 + 4 B: Q = 56F.  W = 4 fp32 adds + __hadd2 (2 fp16 lanes) = 6F.
+    assert k.exact, [str(d) for d in k.diagnostics]
+    assert same(k.total.compulsory.expr, S("56*floor(n/4)"))
+    assert same(k.total.by_precision["fp32"].expr, S("4*floor(n/4)"))
+    assert k.total.arrays["raw"].dtype == "fp32" and k.total.arrays["h"].dtype == "fp16"
+    for n, f in ((3, 0), (4, 1), (10, 2)):
+        assert k.total.compulsory.expr.subs(S("n"), n) == 56 * f

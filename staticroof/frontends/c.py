@@ -24,6 +24,7 @@ from ..diagnostics import Diagnostic, Location
 from ..ir import Array, Guard, Kernel, Loop, Ref, Size, Stmt
 from .ctypes_ import FLOAT, INT, PRELUDE_TYPES, VOID, CType, TypeTable, arith
 from .preprocess import SIZE_MARK
+from .views import convert, resolve_views
 
 PRELUDE = "".join(f"typedef float {t};\n" for t in PRELUDE_TYPES)
 
@@ -459,6 +460,8 @@ class FunctionLowering:
             # a compile-time size folded somewhere is folded everywhere, for one coherent formula
             subs = {sympy.Symbol(n): self.tu.bindings.get(n, self.kernel.sizes[n].default) for n in self.folded}
             _substitute(body, subs)
+        if self.stack[:-1] == ():
+            resolve_views(self.kernel, body)
         return body
 
     def block(self, items):
@@ -551,9 +554,9 @@ class FunctionLowering:
         if t.kind == "ptr":
             var = Var(t)
             if d.init is not None:
-                v = self.value(d.init, self.acc)
+                v = convert(self, self.value(d.init, self.acc), t, d)  # `float *s = (float *)src`, `= buf`
                 if v.array is not None:
-                    var = Var(t, array=v.array, prefix=v.prefix, offset=v.offset)
+                    var = Var(t, array=v.array, prefix=v.prefix, offset=v.offset, why=v.why)
                 elif _is_alloc(d.init):
                     var = Var(t, array=self.new_array(d.name, t, "global", d))
             self.bind(d.name, var)
@@ -877,7 +880,7 @@ class FunctionLowering:
                 return Val(INT, self.size_symbol(name, default, origin="undeclared identifier"))
         if var.ctype.is_pointer and var.array is not None:
             if var.prefix is None:
-                return Val(var.ctype, why="pointer changes inside the loop", array=var.array, prefix=None)
+                return Val(var.ctype, why=var.why or "pointer changes inside the loop", array=var.array, prefix=None)
             return Val(var.ctype, array=var.array, prefix=var.prefix, offset=var.offset)
         if var.ctype.is_int:
             return Val(var.ctype, var.value, var.why)
@@ -969,6 +972,7 @@ class FunctionLowering:
             t = self.tu.types.resolve(p.type)
             v = self.value(a, acc)
             if t.is_pointer:
+                v = convert(self, v, t, a)
                 if v.array is not None:
                     bindings[p.name] = Var(t, array=v.array, prefix=v.prefix, offset=v.offset)
             elif t.is_int:
@@ -1187,6 +1191,7 @@ class FunctionLowering:
                 new = replace(var, value=v.expr if v.ctype.is_int else None,
                               why=v.why if v.ctype.is_int else "converted from a float")
             elif var.ctype.is_pointer:
+                v = convert(self, v, var.ctype, node)
                 if v.array is not None:
                     new = replace(var, array=v.array, prefix=v.prefix, offset=v.offset)
                 elif _is_alloc(node.rvalue if isinstance(node, c_ast.Assignment) else None):
@@ -1214,7 +1219,7 @@ class FunctionLowering:
         if t.is_int:
             return Val(t, v.expr if v.ctype.is_int else None, v.why or "converted from a float")
         if t.is_pointer:
-            return Val(t, array=v.array, prefix=v.prefix, offset=v.offset, why=v.why)
+            return convert(self, replace(v, ctype=t), t, node)
         return Val(t)
 
     def _e_TernaryOp(self, node, acc):
