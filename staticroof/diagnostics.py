@@ -94,9 +94,13 @@ _RULES = [
          "A CUDA index, condition or loop bound uses `threadIdx`/`blockIdx` in a way that is affine only "
          "once the block size is known (a thread index alone, a tile size that is not `blockDim`). Give "
          "the launch with a launch site in the file, `--block`/`--grid`, or config."),
-    Rule("SR114", "note", False, "template type assumed",
-         "A template type parameter has no instantiation in the file; the analysis assumes `float`. "
-         "A launch site such as `kernel<double><<<...>>>` in the file decides it."),
+    Rule("SR114", "warning", True, "template type assumed",
+         "A template kernel's type parameter has no instantiation in the file (or a template `__device__` "
+         "function's is not deduced from a call's arguments); the analysis assumes `float`, which decides "
+         "the bytes per element and the precision, so the result is approximate. A launch site "
+         "(`kernel<double><<<...>>>`, or arguments of declared types), an explicit instantiation "
+         "(`template __global__ void kernel<double>(...);`) or a call of a template launcher in the file "
+         "decides it; each distinct instantiation is then its own result, named `kernel<double>`."),
     Rule("SR115", "note", False, "compile-time constant folded",
          "A `#define`d, `const` or template size that multiplies or divides a loop or thread index is "
          "folded to its value, as the compiler does, so that the index stays affine. Formulas hold for "

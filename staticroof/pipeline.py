@@ -41,12 +41,12 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
         for _, kind, item in sorted(items, key=lambda t: t[0]):
             if kind == "failed":
                 name, loc, d = item
-                if only and name not in only:
+                if only and not _selected(name, only):
                     continue
                 report.kernels.append(unsupported(name, loc, language_of(path), d))
                 report.failed = True
                 continue
-            if only and item.name not in only:
+            if only and not _selected(item.name, only):
                 continue
             try:
                 chosen = item
@@ -69,6 +69,11 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
             if summary.failed:
                 report.failed = True
     return report
+
+
+def _selected(name: str, only: set) -> bool:
+    """`--kernel axpy` selects the kernel and every instantiation of it (`axpy<double>`)."""
+    return name in only or name.split("<")[0] in only
 
 
 def _depends_on_grid(summary) -> bool:

@@ -343,3 +343,124 @@ __global__ void add4(int n, const float *x, float *y, const unsigned char *raw, 
     assert k.total.arrays["raw"].dtype == "fp32" and k.total.arrays["h"].dtype == "fp16"
     for n, f in ((3, 0), (4, 1), (10, 2)):
         assert k.total.compulsory.expr.subs(S("n"), n) == 56 * f
+
+
+# ---------------------------------------------------------------------------------------------
+# 9. Template kernels: one result per instantiation found in the file
+
+TEMPLATES = CUDA / "templates" / "scale_types.cu"
+
+
+def test_one_result_per_instantiation():
+    ks = kernels_of(TEMPLATES)
+    # scale<T> copies y[i] = x[i] for i < n: W = 0, Q = (read + write) * sizeof(T) * n.  n = 65536
+    # at the launches (32768 for launch_scale(n / 2, d_f4, ...)); the explicit instantiation has
+    # no launch, so n stays a symbol.
+    expected = {  # name: (bytes per element, n, dtype)
+        "scale<uint8_t>": (1, 65536, "uint8"),  # scale<std::uint8_t><<<...>>>
+        "scale<__half>": (2, 65536, "fp16"),  # deduced from `__half *d_h`
+        "scale<float>": (4, None, "fp32"),  # template __global__ void scale<float>(...);
+        "scale<double>": (8, 65536, "fp64"),  # launch_scale<double>(n, ...)
+        "scale<float4>": (16, 32768, "fp32"),  # launch_scale(n / 2, d_f4, ...): T deduced float4
+        "scale<double2>": (16, 65536, "fp64"),  # scale<double2><<<...>>>
+    }
+    assert {n for n in ks if n.startswith("scale")} == set(expected)
+    for name, (size, n, dtype) in expected.items():
+        k = ks[name]
+        assert k.exact, (name, [str(d) for d in k.diagnostics])
+        assert k.total.flops.expr == 0
+        assert same(k.total.compulsory.expr, S(f"{2 * size}*n")), name
+        assert k.total.compulsory.value == (None if n is None else 2 * size * n), name
+        assert k.total.arrays["x"].dtype == dtype and k.total.arrays["y"].dtype == dtype
+    # axpy<T>: madd(a, x[i], y[i]) = a*x + y, the helper's T deduced from the arguments: 2 FLOPs
+    # in T's precision; Q = 3 * sizeof(T) * n (x read, y read and written).
+    for name, prec, size in (("axpy<__half>", "fp16", 2), ("axpy<float>", "fp32", 4), ("axpy<double>", "fp64", 8)):
+        k = ks[name]
+        assert k.exact and list(k.total.by_precision) == [prec], name
+        assert same(k.total.by_precision[prec].expr, S("2*n")) and k.total.compulsory.value == 3 * size * 65536
+
+
+def test_instantiations_are_selected_and_launched_by_name():
+    # --kernel scale selects every instantiation; --kernel 'scale<double>' one.
+    report = run([TEMPLATES], {}, (), None, {"scale"})
+    assert len(report.kernels) == 6
+    report = run([TEMPLATES], {}, (), None, {"scale<double>"})
+    assert [k.name for k in report.kernels] == ["scale<double>"]
+    # --grid 'scale<double>=4' --block 'scale<double>=32': 128 threads launched over n = 65536:
+    # the numbers count the launched threads: Q = 16 B * 128 = 2048 (SR119 says so).
+    k = kernels_of(TEMPLATES, launches={"scale<double>": {"grid": (4,), "block": (32,)}})["scale<double>"]
+    assert k.launch["grid"] == (4, 1, 1) and k.total.compulsory.value == 2048
+    assert kernels_of(TEMPLATES)["scale<float4>"].launch["block"] == (128, 1, 1)
+
+
+def test_no_instantiation_is_approximate_and_names_the_type(tmp_path):
+    # No launch site, explicit instantiation or launcher call: one result under float, SR114.
+    # y[i] = a * x[i] (T = float assumed): W = n (fp32), Q = 8n.
+    k = analyze_source("""
+template <typename T>
+__global__ void scale(int n, T a, const T *x, T *y) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i];
+}""", tmp_path, name="k.cu")["scale"]
+    assert not k.exact
+    (d,) = [d for d in k.diagnostics if d.code == "SR114"]
+    assert "`T`" in d.message and "float" in d.message
+    assert same(k.total.by_precision["fp32"].expr, S("n")) and same(k.total.compulsory.expr, S("8*n"))
+
+
+def test_value_parameters_and_a_single_instantiation_keep_the_name(tmp_path):
+    ks = analyze_source("""
+#include <cuda_runtime.h>
+template <int B>
+__global__ void block_sum(int n, const float *x, float *out) {
+    float s = 0.0f;
+    for (int k = 0; k < B; k++) s += x[blockIdx.x * B + k];
+    out[blockIdx.x] = s;
+}
+template <typename T>
+__global__ void fill(int n, T v, T *y) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = v;
+}
+int main() {
+    int n = 1024;
+    float *x, *out;
+    double *y;
+    block_sum<4><<<n / 4, 1>>>(n, x, out);
+    block_sum<16><<<n / 16, 1>>>(n, x, out);
+    fill<<<(n + 255) / 256, 256>>>(n, 1.0, y);
+}""", tmp_path, name="k.cu")
+    # block_sum<B>: n/B blocks of one thread, each B adds and B reads: W = (n/B) * B = n, reads
+    # 4n B, writes 4 (n/B) B.  B = 4: Q = 4096 + 1024 = 5120; B = 16: Q = 4096 + 256 = 4352.
+    assert ks["block_sum<4>"].total.flops.value == 1024 and ks["block_sum<4>"].total.compulsory.value == 5120
+    assert ks["block_sum<16>"].total.flops.value == 1024 and ks["block_sum<16>"].total.compulsory.value == 4352
+    # fill: one instantiation (T = double, deduced from `double *y` and the literal 1.0): the name
+    # stays `fill`; 8 B per store: Q = 8n = 8192.
+    assert "fill" in ks and ks["fill"].exact and ks["fill"].total.compulsory.value == 8192
+    assert ks["fill"].total.arrays["y"].dtype == "fp64"
+
+
+def test_vector_instantiation_through_an_operator_is_not_exact(tmp_path):
+    # scal<float4>: `a * x[i]` on a float4 needs a user operator overload (not followed): counted
+    # as 4 lane multiplies and SR105 (approximate).  scal<float>: one multiply per element, exact.
+    # x read and y written, sizeof(T) each: Q = 8n (float), 32n (float4); n = 1000.
+    ks = analyze_source("""
+#include <cuda_runtime.h>
+__device__ float4 operator*(float a, float4 b) { return make_float4(a * b.x, a * b.y, a * b.z, a * b.w); }
+template <typename T>
+__global__ void scal(int n, float a, const T *x, T *y) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i];
+}
+int main() {
+    int n = 1000;
+    float *x, *y;
+    float4 *x4, *y4;
+    scal<<<(n + 255) / 256, 256>>>(n, 2.0f, x, y);
+    scal<<<(n + 255) / 256, 256>>>(n, 2.0f, x4, y4);
+}""", tmp_path, name="k.cu")
+    assert ks["scal<float>"].exact and ks["scal<float>"].total.flops.value == 1000
+    assert ks["scal<float>"].total.compulsory.value == 8000
+    k = ks["scal<float4>"]
+    assert not k.exact and "SR105" in codes(k)
+    assert k.total.flops.value == 4000 and k.total.compulsory.value == 32000

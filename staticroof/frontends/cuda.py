@@ -31,10 +31,11 @@ from ..ir import Array, Kernel, Loop
 from ..resources import grammar_path
 from . import c as C
 from .ctypes_ import FLOAT, INT, VOID, CType, arith
-from .launch import LaunchSite, find_launches, fold, grid_in_params
+from . import templates as T
+from .launch import DIMS, Launch, LaunchSite, find_launches, fold, launch_for, repeats
 from .tokens import Token, match_angle, match_close, render, tokenize
+from .toplevel import Item, split_items
 
-DIMS = ("x", "y", "z")
 CUDA_MACROS = {"__CUDACC__": "1", "__NVCC__": "1", "__CUDA_ARCH__": "800", "__cplusplus": "201703L",
                "__CUDACC_VER_MAJOR__": "12"}
 
@@ -52,108 +53,6 @@ def builtin_types() -> dict:
         kind_prec = prec
         out[name] = CType("vector", kind_prec, lanes=lanes)
     return out
-
-
-# ---------------------------------------------------------------------------------------------
-# Top-level items
-
-@dataclass
-class Item:
-    tokens: list
-    is_function: bool = False
-    name: str = ""
-    header: list = field(default_factory=list)  # tokens before the body
-    body: list = field(default_factory=list)  # tokens inside the braces
-    template: list = field(default_factory=list)  # tokens of `template <...>` parameters
-
-    @property
-    def qualifiers(self) -> set:
-        return {t.text for t in self.header}
-
-
-def split_items(tokens: list[Token]) -> list[Item]:
-    items: list[Item] = []
-    i, n = 0, len(tokens)
-    open_scopes = 0
-    while i < n:
-        t = tokens[i]
-        if t.kind == "pragma":
-            items.append(Item([t]))
-            i += 1
-            continue
-        if t.text == "namespace":
-            j = i + 1
-            while j < n and tokens[j].text not in ("{", ";"):
-                j += 1
-            if j < n and tokens[j].text == "{":
-                open_scopes += 1
-            i = j + 1
-            continue
-        if t.text == "extern" and i + 2 < n and tokens[i + 1].kind == "str" and tokens[i + 2].text == "{":
-            open_scopes += 1
-            i += 3
-            continue
-        if t.text == "}" and open_scopes:
-            open_scopes -= 1
-            i += 1
-            continue
-        if t.text in ("using",):
-            while i < n and tokens[i].text != ";":
-                i += 1
-            i += 1
-            continue
-        if t.text == ";":
-            i += 1
-            continue
-        start = i
-        template = []
-        if t.text == "template" and i + 1 < n and tokens[i + 1].text == "<":
-            close = match_angle(tokens, i + 1)
-            if close < 0:
-                i += 1
-                continue
-            template = tokens[i + 2:close]
-            i = close + 1
-        j = i
-        item = None
-        while j < n:
-            x = tokens[j].text
-            if x in ("(", "["):
-                j = match_close(tokens, j) + 1
-                continue
-            if x == "{":
-                prev = tokens[j - 1].text if j > i else ""
-                close = match_close(tokens, j)
-                if prev == ")" or prev in ("const", "noexcept", "override"):
-                    head = tokens[i:j]
-                    item = Item(tokens[start:close + 1], True, _func_name(head), head, tokens[j + 1:close], template)
-                    j = close + 1
-                    break
-                j = close + 1
-                continue
-            if x == ";":
-                item = Item(tokens[start:j + 1], template=template)
-                j += 1
-                break
-            j += 1
-        if item is None:
-            item = Item(tokens[start:j])
-        items.append(item)
-        i = j
-    return items
-
-
-def _func_name(head: list[Token]) -> str:
-    depth = 0
-    for k in range(len(head) - 1, -1, -1):
-        x = head[k].text
-        if x == ")":
-            depth += 1
-        elif x == "(":
-            depth -= 1
-            if depth == 0 and k > 0 and head[k - 1].kind == "id":
-                return head[k - 1].text
-    return ""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -308,13 +207,6 @@ def template_params(tokens: list[Token]) -> list[TemplateParam]:
 # ---------------------------------------------------------------------------------------------
 # The GPU execution model in the lowering
 
-@dataclass
-class Launch:
-    grid: tuple = (None, None, None)
-    block: tuple = (None, None, None)
-    origin: str = ""
-    grid_expr: tuple = (None, None, None)  # the grid in the kernel's own parameters, where known
-    location: Optional[Location] = None  # the launch site's, when the launch comes from one
 
 
 class CudaLowering(C.FunctionLowering):
@@ -337,10 +229,21 @@ class CudaLowering(C.FunctionLowering):
         sub.threads = self.threads
         return sub
 
+    def _inline(self, name, node, args, acc):
+        """A call of a template __device__ function: its type parameters deduced from the arguments."""
+        aliases = self.tu.template_aliases.get(name)
+        if not aliases or name in self.stack or name in self.tu.recursive:
+            return super()._inline(name, node, args, acc)
+        saved = T.bind_callee(self, self.tu.funcs[name], args, aliases)
+        try:
+            return super()._inline(name, node, args, acc)
+        finally:
+            self.tu.types.builtin.update(saved)
+
     # -- thread symbols ---------------------------------------------------------------------
     def setup_threads(self):
         used = _builtin_dims(self.fn, self.tu.funcs)
-        self.repeats = _repeats(self, used)
+        self.repeats = repeats(self, used)
         for d in DIMS:
             if d not in used:
                 continue
@@ -413,6 +316,13 @@ class CudaLowering(C.FunctionLowering):
 
     # -- expressions --------------------------------------------------------------------------
     def _binary(self, op, a, b, acc, node):
+        if op in ("+", "-", "*", "/") and (a.ctype.is_vector or b.ctype.is_vector):
+            # `a * x` on a float4 is a C++ operator overload (the CUDA headers define none): not followed
+            vec = a.ctype if a.ctype.is_vector else b.ctype
+            self.diag("SR105", f"`{op}` on a vector type ({vec.prec} x {vec.lanes}) calls a C++ operator overload, "
+                      "which is not followed: counted as one operation per lane", node)
+            acc.flop(vec.prec, vec.lanes)
+            return C.Val(vec)
         v = super()._binary(op, a, b, acc, node)
         if v.ctype.is_int and v.expr is not None:
             v.expr = self.combine(v.expr)
@@ -598,41 +508,6 @@ def _builtin_dims(fn, funcs=None) -> set:
     return used
 
 
-def _repeats(low: "CudaLowering", used: set) -> list:
-    """(dim, extent) for each launch dimension the kernel never indexes: every thread along it runs
-    the whole body again (W and accesses multiply; the elements, hence compulsory Q, are the same).
-    Said with SR120.  Where the launch gives no grid (or no block) at all, that part is taken as 1;
-    where it gives one it could not fold, the extent is the size `blockDim_y`/`gridDim_y`."""
-    out = []
-    origin = low.launch.origin
-    where = f"the {origin}" if origin.startswith("launch at") else f"the launch ({origin or 'unknown'})"
-    for k, d in enumerate(DIMS):
-        if d in used:
-            continue
-        parts, said, unknown = [], [], []
-        for role, given in (("blockDim", low.launch.block), ("gridDim", low.launch.grid)):
-            if all(v is None for v in given):
-                continue
-            if given[k] is None:
-                unknown.append(f"{role}_{d}")
-                parts.append(low.size_symbol(f"{role}_{d}", origin=origin or "launch (unknown)"))
-                said.append(f"{role}.{d} unknown")
-            elif given[k] != 1:
-                parts.append(sympy.Integer(given[k]))
-                said.append(f"{role}.{d} = {given[k]}")
-        extent = sympy.Mul(*parts)
-        if extent == 1:
-            continue
-        out.append((d, extent))
-        msg = (f"`{low.kernel.name}` never reads threadIdx.{d} or blockIdx.{d}, but {where} has "
-               f"{' and '.join(said)}: each of the {extent} threads along {d} repeats the body (W and the "
-               "accesses are counted that many times; compulsory traffic is unchanged) and they write the same "
-               "elements")
-        if unknown:
-            msg += f"; {' and '.join(unknown)} could not be folded and stays a size in the formulas"
-        low.kernel.diag("SR120", msg, low.launch.location or low.kernel.location)
-    return out
-
 
 
 # ---------------------------------------------------------------------------------------------
@@ -652,6 +527,7 @@ class CudaSource:
     tparam_info: dict
     type_aliases: dict
     constants: set
+    instances: dict = field(default_factory=dict)  # template kernel -> [templates.Instance]
 
 
 def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindings: dict,
@@ -671,36 +547,31 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
     tu = C.TranslationUnit(path, ext, size_macros, grammars_dir)
     tu.bindings = dict(bindings)
     types = builtin_types()
+    tu.template_aliases, tu.template_defaults = {}, {}  # function -> {parameter: alias}; alias -> given?
     for alias, (spelling, pname, it) in type_aliases.items():
-        t = types.get(spelling) or _spelled(spelling, tu)
-        if t is None:
-            t = FLOAT["fp32"]
-            loc = Location(it.tokens[0].file, it.tokens[0].line, it.tokens[0].col)
-            res.diagnostics.append(Diagnostic("SR114", f"`{it.name}`: template type `{pname}` has no instantiation "
-                                              "in this file; assuming float", loc))
-        types[alias] = t
+        t = T.resolve_type(spelling, types, tu)
+        tu.template_defaults[alias] = t is not None
+        tu.template_aliases.setdefault(it.name, {})[pname] = alias
+        types[alias] = t or FLOAT["fp32"]
     tu.types.builtin.update(types)
     for name, it in kernel_items.items():
         if "__global__" not in it.qualifiers or name not in tu.funcs:
             continue
         fn = tu.funcs[name]
-        site = sites.get(name)
-        launch = _launch_for(name, site, launches or {}, _param_names(fn))
-        # Primary: the grid as symbols assumed to cover the guards (clean formulas when the guards
-        # bound the work).  Alternative: the grid as the launch site's formula in the kernel's own
-        # parameters, for kernels whose work depends on the grid (no guard): exact and symbolic.
-        covering = Launch(launch.grid, launch.block, launch.origin, location=launch.location)
-        try:
-            kernel = _lower_kernel(tu, fn, path, covering, tparam_info.get(name, {}), constants, site)
-            if any(e is not None and e.free_symbols for e in launch.grid_expr):
-                kernel.alternative = _lower_kernel(tu, fn, path, launch, tparam_info.get(name, {}), constants, site)
-        except (C.Unsupported, RecursionError) as e:
-            what = f"unsupported {e}" if isinstance(e, C.Unsupported) else "expression nesting too deep"
-            node = getattr(e, "node", None)
-            loc = C._loc(fn.decl, path)
-            res.failed.append((name, loc, Diagnostic("SR002", f"`{name}`: {what}", C._loc(node, path) if node else loc)))
-            continue
-        res.kernels.append(kernel)
+        params = template_params(it.template) if it.template else []
+        for inst in T.resolve_instances(name, it, src, params, lambda sp: T.resolve_type(sp, types, tu), FLOAT["fp32"]):
+            tu.types.builtin.update(inst.types)
+            kernel = _lower_instance(tu, fn, path, inst, launches or {}, constants, res)
+            if kernel is None:
+                continue
+            for k in (kernel, kernel.alternative):
+                if k is None:
+                    continue
+                k.name = inst.name
+                for pname in inst.assumed:
+                    k.diag("SR114", f"`{name}`: template type `{pname}` has no instantiation in this file (no launch "
+                           "site, explicit instantiation or launcher call decides it); assuming float", k.location)
+            res.kernels.append(kernel)
     for kernel in res.kernels:
         for k in (kernel, kernel.alternative):
             for name, value in tu.pragma_sizes.items():
@@ -708,6 +579,30 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
                 if s is not None:
                     s.default, s.origin = value, "pragma"
     return res
+
+
+def _lower_instance(tu, fn, path, inst, launches: dict, constants: set, res) -> Optional[Kernel]:
+    """One result: the kernel lowered for one instantiation and its launch, or None (SR002)."""
+    name = fn.decl.name
+    launch = launch_for(name, inst.site, launches, _param_names(fn), inst.name)
+    # Primary: the grid as symbols assumed to cover the guards (clean formulas when the guards
+    # bound the work).  Alternative: the grid as the launch site's formula in the kernel's own
+    # parameters, for kernels whose work depends on the grid (no guard): exact and symbolic.
+    covering = Launch(launch.grid, launch.block, launch.origin, location=launch.location)
+    try:
+        kernel = _lower_kernel(tu, fn, path, covering, inst.values, constants, inst.site)
+        if any(e is not None and e.free_symbols for e in launch.grid_expr):
+            kernel.alternative = _lower_kernel(tu, fn, path, launch, inst.values, constants, inst.site)
+    except (C.Unsupported, RecursionError) as e:
+        what = f"unsupported {e}" if isinstance(e, C.Unsupported) else "expression nesting too deep"
+        node = getattr(e, "node", None)
+        loc = C._loc(fn.decl, path)
+        res.failed.append((inst.name, loc, Diagnostic("SR002", f"`{inst.name}`: {what}",
+                                                      C._loc(node, path) if node else loc)))
+        return None
+    return kernel
+
+
 
 
 def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
@@ -731,6 +626,8 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
         if it.is_function and not ({"__global__", "__device__"} & it.qualifiers):
             for site in find_launches(it.body, env):
                 sites.setdefault(site.kernel, site)
+    template_kernels = {it.name: it for it in items if it.is_function and it.template and "__global__" in it.qualifiers}
+    instances = T.instances(items, env, template_kernels, template_params)
     # the C text: context declarations that are plain C, then every device function rewritten
     chunks = []
     kernel_items = {}
@@ -766,7 +663,7 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
     prelude += "typedef int __sr_auto;\n"
     prelude += "".join(f"typedef int {alias};\n" for alias in sorted(type_aliases))
     ctext = '#line 1 "<staticroof-cuda-prelude>"\n' + prelude + "".join(chunks)
-    return CudaSource(ctext, kernel_items, sites, tparam_info, type_aliases, constants)
+    return CudaSource(ctext, kernel_items, sites, tparam_info, type_aliases, constants, instances)
 
 
 def _prototype_name(tokens) -> Optional[str]:
@@ -804,30 +701,6 @@ def _brace_of(it: Item) -> Token:
     return it.tokens[k]
 
 
-def _spelled(spelling, tu) -> Optional[CType]:
-    if not spelling:
-        return None
-    names = spelling.replace("const", "").split()
-    node = c_ast.IdentifierType(names)
-    t = tu.types.resolve(node)
-    return t if t.kind in ("float", "int", "vector") else None
-
-
-def _launch_for(name: str, site: Optional[LaunchSite], overrides: dict, params=()) -> Launch:
-    grid = block = grid_expr = (None, None, None)
-    origin, location = "", None
-    if site is not None:
-        grid, block, origin, location = site.grid, site.block, f"launch at {site.location}", site.location
-        grid_expr = grid_in_params(site, list(params))
-    for key in (None, name):
-        o = overrides.get(key)
-        if o:
-            if o.get("grid"):
-                grid, origin, location = tuple((list(o["grid"]) + [1, 1, 1])[:3]), "--grid/--block", None
-                grid_expr = (None, None, None)
-            if o.get("block"):
-                block, origin, location = tuple((list(o["block"]) + [1, 1, 1])[:3]), "--grid/--block", None
-    return Launch(grid, block, origin, grid_expr, location)
 
 
 def _bind_site(kernel: Kernel, fn, tu, site: LaunchSite):

@@ -39,6 +39,18 @@ class LaunchSite:
     template_args: list = field(default_factory=list)  # int for values, type spelling for types
     args: list = field(default_factory=list)  # int or None per call argument
     arg_names: list = field(default_factory=list)  # host identifier passed, or None
+    arg_tokens: list = field(default_factory=list)  # the tokens of each call argument
+
+
+@dataclass
+class HostCall:
+    """A call of a host function (a template launcher) with its folded integer arguments."""
+
+    name: str
+    location: Location
+    template_args: list = field(default_factory=list)  # int for values, type spelling for types
+    args: list = field(default_factory=list)  # int or None per argument
+    arg_tokens: list = field(default_factory=list)
 
 
 def _python(tokens: list[Token]) -> Optional[str]:
@@ -184,6 +196,11 @@ def fold(tokens: list[Token], env: dict) -> Optional[int]:
     return Folder(env).number(tokens)
 
 
+def split_args(tokens: list[Token]) -> list[list[Token]]:
+    """The comma-separated parts of an argument list's tokens (nested brackets kept whole)."""
+    return _split_args(tokens)
+
+
 def _split_args(tokens: list[Token]) -> list[list[Token]]:
     args, cur, depth = [], [], 0
     for t in tokens:
@@ -232,12 +249,23 @@ def _members(tokens: list[Token], dims: dict) -> list[Token]:
 
 def find_launches(body: list[Token], env: dict) -> list[LaunchSite]:
     """Launch sites in one host function body, with the declarations before each one."""
+    return scan_host(body, env)[0]
+
+
+def scan_host(body: list[Token], env: dict, callees=frozenset()) -> tuple[list, list]:
+    """(launch sites, calls of the host functions named in `callees`) in one host function body,
+    each folded with the declarations before it."""
     folder = Folder(env)
     dims: dict = {}  # dim3 name -> [x tokens, y tokens, z tokens]
-    sites = []
+    sites, calls = [], []
     body = list(body)
     i, n = 0, len(body)
     while i < n:
+        if body[i].kind == "id" and body[i].text in callees and i + 1 < n and body[i + 1].text in ("<", "("):
+            call, i = _call(body, i, folder)
+            if call is not None:
+                calls.append(call)
+            continue
         t = body[i]
         if t.text == "dim3" and i + 1 < n and body[i + 1].kind == "id":
             name = body[i + 1].text
@@ -271,7 +299,30 @@ def find_launches(body: list[Token], env: dict) -> list[LaunchSite]:
                 sites.append(site)
             continue
         i += 1
-    return sites
+    return sites, calls
+
+
+def _targs(tokens, folder: Folder) -> list:
+    out = []
+    for a in _split_args(tokens) if tokens else []:
+        v = folder.number(a)
+        out.append(v if v is not None else " ".join(x.text for x in a))
+    return out
+
+
+def _call(body, i, folder: Folder):
+    """A call `name<args>(...)` or `name(...)` at `i`: (HostCall or None, index after it)."""
+    n, t, j = len(body), body[i], i + 1
+    targs = []
+    if body[j].text == "<":
+        k = match_angle(body, j)
+        if k < 0 or k + 1 >= n or body[k + 1].text != "(":
+            return None, i + 1
+        targs = _targs(body[j + 1:k], folder)
+        j = k + 1
+    end = match_close(body, j)
+    args = _split_args(body[j + 1:end])
+    return HostCall(t.text, Location(t.file, t.line, t.col), targs, [folder.number(a) for a in args], args), end + 1
 
 
 def _launch(body, i, folder: Folder, dims):
@@ -293,16 +344,13 @@ def _launch(body, i, folder: Folder, dims):
     call_args = _split_args(body[close + 2:call_end])
     names = [a[0].text if len(a) == 1 and a[0].kind == "id" else None for a in call_args]
     args = [folder.number(a) for a in call_args]
-    tvals = []
-    for a in _split_args(targ_tokens) if targ_tokens else []:
-        v = folder.number(a)
-        tvals.append(v if v is not None else " ".join(x.text for x in a))
+    tvals = _targs(targ_tokens, folder)
     grid_parts = (_dim3_parts(cfg[0], dims) if cfg else []) + [[], [], []]
     block_parts = (_dim3_parts(cfg[1], dims) if len(cfg) > 1 else []) + [[], [], []]
     grid = tuple(folder.number(p) if p else (1 if cfg else None) for p in grid_parts[:3])
     block = tuple(folder.number(p) if p else (1 if len(cfg) > 1 else None) for p in block_parts[:3])
     site = LaunchSite(t.text, Location(t.file, t.line, t.col), grid, block, template_args=tvals, args=args,
-                      arg_names=names)
+                      arg_names=names, arg_tokens=call_args)
     site.grid_expr = tuple(folder.evaluate(p, {}) if p else None for p in grid_parts[:3])
     site.folder = folder  # evaluated again once the kernel's parameter names are known
     site.grid_tokens = grid_parts[:3]
@@ -332,3 +380,75 @@ def _stmt_end(tokens: list[Token], i: int, comma: bool = False) -> int:
         elif (t == ";" or (comma and t == ",")) and depth <= 0:
             return j
     return len(tokens)
+
+
+# ---------------------------------------------------------------------------------------------
+# The launch a kernel is lowered under
+
+DIMS = ("x", "y", "z")
+
+
+@dataclass
+class Launch:
+    """The launch configuration a kernel is lowered under (None entries are unknown)."""
+
+    grid: tuple = (None, None, None)
+    block: tuple = (None, None, None)
+    origin: str = ""
+    grid_expr: tuple = (None, None, None)  # the grid in the kernel's own parameters, where known
+    location: Optional[Location] = None  # the launch site's, when the launch comes from one
+
+
+def launch_for(name: str, site: Optional[LaunchSite], overrides: dict, params=(), instance: str = "") -> Launch:
+    """The launch a kernel (or one instantiation) is analyzed under: its launch site's, with
+    --grid/--block and config (for every kernel, the kernel, or the instantiation) over it."""
+    grid = block = grid_expr = (None, None, None)
+    origin, location = "", None
+    if site is not None:
+        grid, block, origin, location = site.grid, site.block, f"launch at {site.location}", site.location
+        grid_expr = grid_in_params(site, list(params))
+    for key in (None, name) + ((instance,) if instance and instance != name else ()):
+        o = overrides.get(key)
+        if o:
+            if o.get("grid"):
+                grid, origin, location = tuple((list(o["grid"]) + [1, 1, 1])[:3]), "--grid/--block", None
+                grid_expr = (None, None, None)
+            if o.get("block"):
+                block, origin, location = tuple((list(o["block"]) + [1, 1, 1])[:3]), "--grid/--block", None
+    return Launch(grid, block, origin, grid_expr, location)
+
+
+def repeats(low, used: set) -> list:
+    """(dim, extent) for each launch dimension the kernel never indexes: every thread along it runs
+    the whole body again (W and accesses multiply; the elements, hence compulsory Q, are the same).
+    Said with SR120.  Where the launch gives no grid (or no block) at all, that part is taken as 1;
+    where it gives one it could not fold, the extent is the size `blockDim_y`/`gridDim_y`."""
+    out = []
+    origin = low.launch.origin
+    where = f"the {origin}" if origin.startswith("launch at") else f"the launch ({origin or 'unknown'})"
+    for k, d in enumerate(DIMS):
+        if d in used:
+            continue
+        parts, said, unknown = [], [], []
+        for role, given in (("blockDim", low.launch.block), ("gridDim", low.launch.grid)):
+            if all(v is None for v in given):
+                continue
+            if given[k] is None:
+                unknown.append(f"{role}_{d}")
+                parts.append(low.size_symbol(f"{role}_{d}", origin=origin or "launch (unknown)"))
+                said.append(f"{role}.{d} unknown")
+            elif given[k] != 1:
+                parts.append(sympy.Integer(given[k]))
+                said.append(f"{role}.{d} = {given[k]}")
+        extent = sympy.Mul(*parts)
+        if extent == 1:
+            continue
+        out.append((d, extent))
+        msg = (f"`{low.kernel.name}` never reads threadIdx.{d} or blockIdx.{d}, but {where} has "
+               f"{' and '.join(said)}: each of the {extent} threads along {d} repeats the body (W and the "
+               "accesses are counted that many times; compulsory traffic is unchanged) and they write the same "
+               "elements")
+        if unknown:
+            msg += f"; {' and '.join(unknown)} could not be folded and stays a size in the formulas"
+        low.kernel.diag("SR120", msg, low.launch.location or low.kernel.location)
+    return out

@@ -1,0 +1,108 @@
+"""The top level of a C++ file as items: function definitions (with their template headers) and
+declarations, found on tokens.  Namespaces and `extern "C"` blocks are transparent, so a kernel in
+`namespace ops { ... }` is an item like any other; one item's tokens never spill into the next."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .tokens import Token, match_angle, match_close
+
+
+@dataclass
+class Item:
+    tokens: list
+    is_function: bool = False
+    name: str = ""
+    header: list = field(default_factory=list)  # tokens before the body
+    body: list = field(default_factory=list)  # tokens inside the braces
+    template: list = field(default_factory=list)  # tokens of `template <...>` parameters
+
+    @property
+    def qualifiers(self) -> set:
+        return {t.text for t in self.header}
+
+
+def split_items(tokens: list[Token]) -> list[Item]:
+    items: list[Item] = []
+    i, n = 0, len(tokens)
+    open_scopes = 0
+    while i < n:
+        t = tokens[i]
+        if t.kind == "pragma":
+            items.append(Item([t]))
+            i += 1
+            continue
+        if t.text == "namespace":
+            j = i + 1
+            while j < n and tokens[j].text not in ("{", ";"):
+                j += 1
+            if j < n and tokens[j].text == "{":
+                open_scopes += 1
+            i = j + 1
+            continue
+        if t.text == "extern" and i + 2 < n and tokens[i + 1].kind == "str" and tokens[i + 2].text == "{":
+            open_scopes += 1
+            i += 3
+            continue
+        if t.text == "}" and open_scopes:
+            open_scopes -= 1
+            i += 1
+            continue
+        if t.text in ("using",):
+            while i < n and tokens[i].text != ";":
+                i += 1
+            i += 1
+            continue
+        if t.text == ";":
+            i += 1
+            continue
+        start = i
+        template = []
+        if t.text == "template" and i + 1 < n and tokens[i + 1].text == "<":
+            close = match_angle(tokens, i + 1)
+            if close < 0:
+                i += 1
+                continue
+            template = tokens[i + 2:close]
+            i = close + 1
+        j = i
+        item = None
+        while j < n:
+            x = tokens[j].text
+            if x in ("(", "["):
+                j = match_close(tokens, j) + 1
+                continue
+            if x == "{":
+                prev = tokens[j - 1].text if j > i else ""
+                close = match_close(tokens, j)
+                if prev == ")" or prev in ("const", "noexcept", "override"):
+                    head = tokens[i:j]
+                    item = Item(tokens[start:close + 1], True, _func_name(head), head, tokens[j + 1:close], template)
+                    j = close + 1
+                    break
+                j = close + 1
+                continue
+            if x == ";":
+                item = Item(tokens[start:j + 1], template=template)
+                j += 1
+                break
+            j += 1
+        if item is None:
+            item = Item(tokens[start:j])
+        items.append(item)
+        i = j
+    return items
+
+
+def _func_name(head: list[Token]) -> str:
+    depth = 0
+    for k in range(len(head) - 1, -1, -1):
+        x = head[k].text
+        if x == ")":
+            depth += 1
+        elif x == "(":
+            depth -= 1
+            if depth == 0 and k > 0 and head[k - 1].kind == "id":
+                return head[k - 1].text
+    return ""
