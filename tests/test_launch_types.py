@@ -464,3 +464,17 @@ int main() {
     k = ks["scal<float4>"]
     assert not k.exact and "SR105" in codes(k)
     assert k.total.flops.value == 4000 and k.total.compulsory.value == 32000
+
+
+def test_template_device_function_deduced_from_its_arguments(tmp_path):
+    # twice<T>(a) = a + a with T deduced from x[i]: double -> 1 fp64 add, and its result (a T) times
+    # the int 3 is a second fp64 operation: W = 2n fp64; x read, y written: Q = 16n.
+    k = analyze_source("""
+template <typename T>
+__device__ T twice(T a) { return a + a; }
+__global__ void k(int n, const double *x, double *y) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = twice(x[i]) * 3;
+}""", tmp_path, name="k.cu")["k"]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    assert same(k.total.by_precision["fp64"].expr, S("2*n")) and same(k.total.compulsory.expr, S("16*n"))

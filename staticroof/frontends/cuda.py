@@ -19,7 +19,7 @@ pycparser parses C, not CUDA C++.  The route (measured on real files before it w
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Optional
 
@@ -236,7 +236,9 @@ class CudaLowering(C.FunctionLowering):
             return super()._inline(name, node, args, acc)
         saved = T.bind_callee(self, self.tu.funcs[name], args, aliases)
         try:
-            return super()._inline(name, node, args, acc)
+            v = super()._inline(name, node, args, acc)
+            ret = self.tu.types.resolve(self.tu.funcs[name].decl.type.type)  # `T madd(...)` returns T
+            return replace(v, ctype=ret) if ret.kind in ("float", "int", "vector") else v
         finally:
             self.tu.types.builtin.update(saved)
 
