@@ -172,9 +172,10 @@ def test_grid_override_changes_the_numbers_and_the_launch_line():
     t = k.total
     assert same(t.flops.expr, S("1024*gridDim_x*gridDim_y")) and t.flops.value == 8192
     assert t.compulsory.value == 65536 and t.access.value == 65536 and t.shared.value == 65536
-    # per kernel, the same
+    # per kernel, the grid alone: the block stays the launch site's 32 x 32, and the origin says both
     k = kernels_of(path, launches={"transpose_scale": {"grid": (4, 2)}})["transpose_scale"]
-    assert k.total.flops.value == 8192 and k.launch["grid"] == (4, 2, 1)
+    assert k.total.flops.value == 8192 and k.launch["grid"] == (4, 2, 1) and k.launch["block"] == (32, 32, 1)
+    assert k.launch["origin"].startswith("launch at") and k.launch["origin"].endswith("with --grid")
     # width = 64 (below the 128 columns the grid spans): in's rows overlap, y*64 + x over
     # y < 64, x < 128 covers [0, 63*64 + 127] = 4160 elements; out: y < 128, x < 64 covers
     # [0, 8191] = 8192.  Q = (4160 + 8192) * 4 = 49,408 B.  width = 16: in [0, 63*16 + 127] = 1136,

@@ -13,7 +13,8 @@ pycparser parses C, not CUDA C++.  The route (measured on real files before it w
    over blockIdx/threadIdx, the global-index idiom `blockIdx.x*blockDim.x + threadIdx.x` becomes
    one thread index, grid-stride loops cover their range once, `__shared__` arrays are on-chip;
 5. launch sites `k<<<grid, block>>>(...)` in host code give the launch configuration, template
-   arguments and integer arguments.
+   arguments and integer arguments; a template kernel is lowered once per instantiation the file
+   makes (see templates.py).
 """
 
 from __future__ import annotations

@@ -9,7 +9,9 @@ kept as expressions (`int blocks = (n + threads - 1) / threads;`) and evaluated 
   kernel (`saxpy<<<(n + 255) / 256, 256>>>(n, ...)` gives gridDim.x = floor((n + 255)/256) in the
   kernel's own `n`), so the analysis stays exact and symbolic without assuming the grid covers `n`.
 
-Anything not foldable stays unknown.
+Anything not foldable stays unknown.  The launch a kernel is lowered under (:func:`launch_for`:
+the site's, with --grid/--block over it) and the dimensions it launches but never indexes
+(:func:`repeats`, SR120) are chosen here too.
 """
 
 from __future__ import annotations
@@ -407,14 +409,19 @@ def launch_for(name: str, site: Optional[LaunchSite], overrides: dict, params=()
     if site is not None:
         grid, block, origin, location = site.grid, site.block, f"launch at {site.location}", site.location
         grid_expr = grid_in_params(site, list(params))
+    given = set()
     for key in (None, name) + ((instance,) if instance and instance != name else ()):
-        o = overrides.get(key)
-        if o:
-            if o.get("grid"):
-                grid, origin, location = tuple((list(o["grid"]) + [1, 1, 1])[:3]), "--grid/--block", None
-                grid_expr = (None, None, None)
-            if o.get("block"):
-                block, origin, location = tuple((list(o["block"]) + [1, 1, 1])[:3]), "--grid/--block", None
+        o = overrides.get(key) or {}
+        if o.get("grid"):
+            grid, grid_expr = tuple((list(o["grid"]) + [1, 1, 1])[:3]), (None, None, None)
+            given.add("grid")
+        if o.get("block"):
+            block = tuple((list(o["block"]) + [1, 1, 1])[:3])
+            given.add("block")
+    if given == {"grid", "block"} or (given and site is None):
+        origin, location = "--grid/--block", None
+    elif given:  # one of them over a launch site: say which
+        origin = f"{origin} with --{given.pop()}"
     return Launch(grid, block, origin, grid_expr, location)
 
 
