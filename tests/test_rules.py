@@ -363,8 +363,14 @@ void off(int n, const float *x, float *y)
     k = one(src, tmp_path, "off")
     # i = 2 .. n-4: n-5 trips, one subtract each.
     assert same(k.total.flops.expr, S("n - 5"))
-    # x[i+3] covers 5..n-1, x[i-2] covers 0..n-6; for large n (n >= 10) the union is 0..n-1: n.
-    assert same(k.total.arrays["x"].read.expr, S("4*n"))
+    # x[i+3] covers 5..n-1, x[i-2] covers 0..n-6 (each n-5 elements, none for n <= 5).  They are
+    # disjoint while n-6 < 5 (n <= 10): 2(n-5) elements = 8n - 40 B for 6 <= n <= 10; from n = 10
+    # on the union is 0..n-1: 4n B (both give 40 at n = 10).
+    pieces = {str(c): e for c, e in k.total.arrays["x"].read.piece_list()}
+    assert pieces == {"(n >= 6) & (n <= 10)": S("8*n - 40"), "n >= 11": S("4*n"), "n <= 5": 0}, pieces
+    for n, expected in ((3, 0), (5, 0), (6, 8), (9, 32), (10, 40), (11, 44), (37, 148)):
+        x = one(src, tmp_path, "off", {"n": str(n)}).total.arrays["x"].read
+        assert x.value == expected, (n, x.value)
     # y[2..n-4]: n-5 elements written.
     assert same(k.total.arrays["y"].write.expr, S("4*(n - 5)"))
     # access: two loads of x and one store of y per trip.

@@ -5,7 +5,8 @@ parametric polytopes; their sizes are piecewise quasi-polynomials in the size pa
 do not reimplement that mathematics: isl builds the sets and barvinok counts them exactly.  This
 module turns IR expressions into isl syntax, counts, and turns the counts into
 
-- a *generic* sympy formula, the piece that holds when every size is large (what users read),
+- pieces over the sizes a kernel can run at, each a sympy formula with its condition
+  (staticroof.analysis.pieces), and
 - exact integers at any concrete sizes (evaluated on the full piecewise result).
 """
 
@@ -137,9 +138,6 @@ def _negate(c):
 # ---------------------------------------------------------------------------------------------
 # Counts: piecewise quasi-polynomials with a generic formula and exact evaluation
 
-_HUGE = 10 ** 15
-_LARGE = 1_000_003  # every size at least this: the regime the formula describes
-
 
 @dataclass
 class Count:
@@ -158,28 +156,57 @@ class Count:
     def const(v) -> "Count":
         return Count([(v, 1)] if v else [])
 
-    def generic(self) -> "sympy.Expr":
-        """The formula valid for large sizes (sympy, in the user's size symbols)."""
-        total = sympy.Integer(0)
+    def pw(self):
+        """The whole count as one isl piecewise quasi-polynomial (isl refines the pieces)."""
+        cached = self.__dict__.get("_pw")
+        if cached is not None and cached[0] == len(self.terms):
+            return cached[1]
+        total = None
         for w, pw in self.terms:
-            total += w * (pw if isinstance(pw, int) else generic_expr(pw, self.namer))
-        return sympy.expand(total)
+            if not w:
+                continue
+            if isinstance(pw, int):
+                pw = isl.PwQPolynomial(f"{{ {pw} }}")
+            pw = pw.scale_val(isl.Val(str(_fraction(w))))
+            total = pw if total is None else total.add(pw)
+        total = isl.PwQPolynomial("{ 0 }") if total is None else total.coalesce()
+        self.__dict__["_pw"] = (len(self.terms), total)
+        return total
 
-    def pieces_ambiguous(self) -> bool:
-        return any(not isinstance(pw, int) and generic_piece(pw, self.namer)[1] for _, pw in self.terms)
+    def pieces(self, scale=1, finish=lambda e: e):
+        """Every piece over the sizes a kernel can run at (see staticroof.analysis.pieces)."""
+        from .pieces import Pieces
+
+        return _pieces(self, scale, finish, Pieces)
+
+    def generic(self) -> "sympy.Expr":
+        """One formula for the sizes a kernel runs at (see Pieces.formula; its condition dropped)."""
+        return self.pieces().formula()[0]
 
     def value(self, sizes: dict):
-        """Exact value at concrete sizes (int or Fraction), or None if a size is missing."""
-        total = 0
-        for w, pw in self.terms:
-            if isinstance(pw, int):
-                total += w * pw
-                continue
-            v = evaluate(pw, self.namer, sizes)
-            if v is None:
-                return None
-            total += w * v
-        return total
+        """Exact value at concrete sizes (int or Fraction), or None if a size is missing (a grid
+        dimension that is not given is taken as covering the guards)."""
+        from .pieces import pw_value
+
+        return pw_value(self.pw(), self.namer or Namer(), sizes)
+
+
+def _fraction(w):
+    from fractions import Fraction
+
+    return Fraction(str(w)) if isinstance(w, float) else Fraction(w)
+
+
+_pieces_cache: dict = {}
+
+
+def _pieces(count: Count, scale, finish, cls):
+    """Pieces of a count, cached on the count's isl text (the same count is read many times)."""
+    pw = count.pw()
+    key = (str(pw), tuple(count.namer.params.items()) if count.namer else (), str(scale), finish)
+    if key not in _pieces_cache:
+        _pieces_cache[key] = cls.of(pw, count.namer or Namer(), scale, finish)
+    return _pieces_cache[key]
 
 
 def card(set_str: str, namer: Namer) -> Count:
@@ -194,130 +221,3 @@ def card_of(s, namer: Namer) -> Count:
 @lru_cache(maxsize=4096)
 def _card(set_str: str):
     return isl.Set(set_str).card()
-
-
-def _param_symbols(space, namer: Namer):
-    n = space.dim(isl.dim_type.param)
-    return [space.get_dim_name(isl.dim_type.param, k) for k in range(n)]
-
-
-@lru_cache(maxsize=4096)
-def _qp_to_sympy(text: str, names: tuple):
-    body = text[text.index("{") + 1: text.rindex("}")].strip()
-    body = body.replace("^", "**")
-    body = re.sub(r"(\d)\s*([A-Za-z_(])", r"\1*\2", body)  # isl writes `3p_n` inside floors
-    loc = {n: sympy.Symbol(n) for n in names}
-    loc["floor"] = sympy.floor
-    return sympy.sympify(body, locals=loc)
-
-
-def qp_expr(qp, namer: Namer) -> sympy.Expr:
-    names = tuple(_param_symbols(qp.get_domain_space(), namer))
-    e = _qp_to_sympy(str(qp), names)
-    return e.xreplace({sympy.Symbol(n): namer.to_sympy(n) for n in names})
-
-
-def _point(space, namer: Namer, values: dict):
-    pt = isl.Point.zero(space)
-    for k, name in enumerate(_param_symbols(space, namer)):
-        pt = pt.set_coordinate_val(isl.dim_type.param, k, isl.Val(str(values[name])))
-    return pt
-
-
-def evaluate(pw, namer: Namer, sizes: dict):
-    values = {}
-    for name in _param_symbols(pw.get_domain_space(), namer):
-        e = namer.to_sympy(name).subs(sizes)
-        if e.free_symbols:
-            return None
-        values[name] = int(e)
-    v = pw.eval(_point(pw.get_domain_space(), namer, values))
-    return _val(v)
-
-
-def _val(v):
-    from fractions import Fraction
-    f = Fraction(str(v))
-    return int(f) if f.denominator == 1 else f
-
-
-def generic_piece(pw, namer: Namer):
-    """(sympy formula for large sizes, ambiguous?) — ambiguous when the large-size piece depends
-    on how the sizes compare to each other (e.g. ``min(N, M)``)."""
-    return _generic_piece(pw, namer)
-
-
-_generic_cache: dict = {}
-
-
-def _generic_piece(pw, namer):
-    key = (str(pw), tuple(namer.params.items()))
-    if key in _generic_cache:
-        return _generic_cache[key]
-    space = pw.get_domain_space()
-    names = _param_symbols(space, namer)
-    pieces = pw.get_pieces()
-    # The pieces that matter for large sizes are those that contain points with every size
-    # (and so every product of sizes) beyond any bound: intersect with "all sizes >= L".
-    # A launch's grid is assumed to cover the work (CUDA's `if (i < n)` idiom): grid sizes are
-    # taken far larger than every other size.
-    bounds = []
-    for n in names:
-        if any(str(x).startswith("gridDim_") for x in namer.to_sympy(n).free_symbols):
-            bounds.append(f"{n} >= {_HUGE}")
-        else:
-            bounds.append(f"{_LARGE} <= {n} <= {_HUGE // 1000}")
-    large = " and ".join(bounds) or "1 = 1"
-    region = isl.Set(f"[{', '.join(names)}] -> {{ : {large} }}")
-    hits = [k for k, (dom, _qp) in enumerate(pieces) if not dom.intersect(region).is_empty()]
-    if not hits:
-        result = (sympy.Integer(0), False)
-    else:
-        exprs = [qp_expr(pieces[k][1], namer) for k in hits]
-        first = exprs[0]
-        ambiguous = any(sympy.expand(e - first) != 0 for e in exprs[1:])
-        result = (first, ambiguous)
-        if ambiguous:  # the count depends on how the sizes compare: say how, or say so
-            conds = [_set_cond(pieces[k][0], namer) for k in hits]
-            if all(c is not None for c in conds):
-                result = (_piecewise(exprs, conds), False)
-    _generic_cache[key] = result
-    return result
-
-
-def _set_cond(dom, namer: Namer):
-    """A parameter-only isl set as a sympy condition (None if it needs existential variables)."""
-    ors = []
-    for bs in dom.get_basic_sets():
-        if bs.dim(isl.dim_type.div):
-            return None
-        names = _param_symbols(bs.get_space(), namer)
-        ands = []
-        for c in bs.get_constraints():
-            e = sympy.Integer(int(c.get_constant_val().to_python()))
-            for k, name in enumerate(names):
-                e += int(c.get_coefficient_val(isl.dim_type.param, k).to_python()) * namer.to_sympy(name)
-            if not c.is_equality() and all(t.as_coeff_Mul()[0] >= 0 for t in sympy.Add.make_args(e)
-                                           if t.free_symbols):
-                continue  # holds for all large sizes (`n >= 1`): not what separates the pieces
-            ands.append(sympy.Eq(e, 0) if c.is_equality() else e >= 0)
-        ors.append(sympy.And(*ands))
-    return sympy.Or(*ors)
-
-
-def _piecewise(exprs, conds):
-    """Min/Max when two pieces are split by comparing them, else a Piecewise."""
-    if len(exprs) == 2 and isinstance(conds[0], sympy.Rel) and conds[0].rel_op in (">=", "<="):
-        a, b = exprs
-        c = conds[0]
-        diff = sympy.expand(c.lhs - c.rhs) * (1 if c.rel_op == ">=" else -1)  # the piece holds when diff >= 0
-        # `a` holds where a <= b (diff = b - a) or a < b (diff = b - a - 1): that is Min(a, b)
-        if sympy.expand(diff - (b - a)) in (0, -1):
-            return sympy.Min(a, b)
-        if sympy.expand(diff - (a - b)) in (0, -1):
-            return sympy.Max(a, b)
-    return sympy.Piecewise(*[(e, c) for e, c in zip(exprs[:-1], conds[:-1])], (exprs[-1], True))
-
-
-def generic_expr(pw, namer: Namer) -> sympy.Expr:
-    return generic_piece(pw, namer)[0]

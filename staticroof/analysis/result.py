@@ -56,16 +56,33 @@ class KernelResult:
 
 @dataclass
 class Quantity:
-    """A count as the reports see it: a formula and, when the sizes are known, its exact value."""
+    """A count as the reports see it: the formula to show, its exact value at the sizes in force,
+    and every piece when the count is piecewise in the sizes.
+
+    `expr` is the piece that holds at the sizes in force (`holds` says where), or, when a size is
+    unknown, one formula for every size >= 1 (a single piece, Min/Max, or a Piecewise)."""
 
     expr: sympy.Expr
     value: Optional[object]  # int or Fraction, None when a size is unknown
+    pieces: Optional[object] = field(default=None, repr=False)  # analysis.pieces.Pieces
+    holds: Optional[sympy.Basic] = None  # the condition `expr` needs, when it is one piece of several
+    sizes: dict = field(default_factory=dict, repr=False)  # the sizes `expr` was chosen for
 
     @property
     def number(self):
         if self.value is None:
             return None
         return int(self.value) if Fraction(self.value).denominator == 1 else float(self.value)
+
+    @property
+    def piecewise(self) -> bool:
+        return self.pieces is not None and not self.pieces.single
+
+    def piece_list(self) -> list:
+        """[(condition, formula)] for every piece (one piece: condition True)."""
+        if not self.piecewise:
+            return [(sympy.true, self.expr)]
+        return [(self.pieces.condition(p), p.expr) for p in self.pieces.pieces]
 
 
 def drop_floors(expr: sympy.Expr, budget: int = 2000) -> sympy.Expr:
@@ -189,25 +206,39 @@ def _ceilings(expr: sympy.Expr) -> sympy.Expr:
     return expr.replace(sympy.floor, rewrite) if expr.has(sympy.floor) else expr
 
 
+def finish(expr: sympy.Expr) -> sympy.Expr:
+    """A formula as people read it: floors dropped where provably equal, ceilings spelled."""
+    return _ceilings(drop_floors(sympy.expand(expr)))
+
+
 def quantity(count: Count, sizes: dict, scale=1) -> Quantity:
-    expr = _ceilings(drop_floors(sympy.expand(count.generic() * scale)))
-    value = count.value(sizes)
-    if value is None:
-        partial = expr.subs(sizes)
-        if not partial.free_symbols:
-            value = int(partial) if partial.is_Integer else Fraction(str(partial))
-    else:
-        value = value * scale
-    return Quantity(expr, value)
+    pieces = count.pieces(scale, finish)
+    value = pieces.value(sizes)
+    expr, holds = pieces.expr_at(sizes)
+    return Quantity(expr, value, pieces, holds, dict(sizes))
+
+
+def _divide(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
+    return sympy.nan if b == 0 else sympy.factor(sympy.cancel(a / b))
 
 
 def ratio(num: Quantity, den: Quantity) -> Quantity:
+    value = None
+    if num.value is not None and den.value is not None:
+        if den.value == 0:  # nothing moves at these sizes: no intensity
+            return Quantity(sympy.nan, None)
+        value = Fraction(num.value) / Fraction(den.value)
+    if num.pieces is not None and den.pieces is not None and (num.piecewise or den.piecewise):
+        pieces = num.pieces.combine(den.pieces, _divide)
+        if not pieces.pieces:
+            return Quantity(sympy.nan, None)
+        expr, holds = pieces.expr_at(num.sizes)
+        if value is None and expr.is_Rational:
+            value = Fraction(int(expr.p), int(expr.q))
+        return Quantity(expr, value, pieces, holds, num.sizes)
     if den.expr == 0:
         return Quantity(sympy.nan, None)
-    expr = sympy.factor(sympy.cancel(num.expr / den.expr))
-    value = None
-    if num.value is not None and den.value is not None and den.value != 0:
-        value = Fraction(num.value) / Fraction(den.value)
-    elif expr.is_Rational:
+    expr = _divide(num.expr, den.expr)
+    if value is None and expr.is_Rational:
         value = Fraction(int(expr.p), int(expr.q))
     return Quantity(expr, value)

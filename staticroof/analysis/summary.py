@@ -51,6 +51,7 @@ class PartSummary:
     l1_bytes: Optional[int] = None
     intensity_l1: Optional[Quantity] = None
     levels: list = field(default_factory=list)  # Level, outermost first (the total only)
+    l1_access: Optional[Quantity] = None  # DRAM-array and __shared__ loads and stores together (when shared)
 
 
 @dataclass
@@ -105,12 +106,16 @@ def _part(part: Part, kernel, sizes: dict, label: str, location) -> PartSummary:
                                         quantity(t.access_read, sizes, t.elem_bytes),
                                         quantity(t.access_write, sizes, t.elem_bytes))
                      for name, t in sorted(part.shared.items())}
-    shared = quantity(_sum((t.access_read + t.access_write).scaled(t.elem_bytes) for t in part.shared.values()),
-                      sizes)
-    return PartSummary(label, location, flops, by_prec, special,
-                       {n: quantity(c, sizes) for n, c in sorted(part.special.items())},
-                       compulsory, access, arrays, ratio(flops, compulsory), ratio(flops, access),
-                       shared, shared_arrays)
+    access_count = _sum((t.access_read + t.access_write).scaled(t.elem_bytes) for t in part.arrays.values())
+    shared_count = _sum((t.access_read + t.access_write).scaled(t.elem_bytes) for t in part.shared.values())
+    shared = quantity(shared_count, sizes)
+    out = PartSummary(label, location, flops, by_prec, special,
+                      {n: quantity(c, sizes) for n, c in sorted(part.special.items())},
+                      compulsory, access, arrays, ratio(flops, compulsory), ratio(flops, access),
+                      shared, shared_arrays)
+    if shared.expr != 0:
+        out.l1_access = quantity(access_count + shared_count, sizes)
+    return out
 
 
 def resolve_sizes(kernel, bindings: dict) -> tuple[dict, dict]:
@@ -185,11 +190,9 @@ def _levels(p: PartSummary) -> list:
     dram = Level("DRAM", p.cache_bound, p.intensity_cache) if p.cache_bound else \
         Level("DRAM", p.compulsory, p.intensity)
     l2 = Level("L2", p.l1_bound, p.intensity_l1) if p.l1_bound else Level("L2", p.compulsory, p.intensity)
-    if p.shared is None or p.shared.expr == 0:
+    if p.l1_access is None:
         return [dram, l2, Level("L1", p.access, p.intensity_access)]
-    both = None if p.access.value is None or p.shared.value is None else p.access.value + p.shared.value
-    l1 = Quantity(p.access.expr + p.shared.expr, both)
-    return [dram, l2, Level("L1", l1, ratio(p.flops, l1))]
+    return [dram, l2, Level("L1", p.l1_access, ratio(p.flops, p.l1_access))]
 
 
 def summarize(result: KernelResult, bindings: dict, cache_bytes: Optional[int] = None,
@@ -209,9 +212,6 @@ def summarize(result: KernelResult, bindings: dict, cache_bytes: Optional[int] =
     used = _symbols(total)  # sizes that only appear in declarations do not matter
     sizes = {n: v for n, v in sizes.items() if n in used or n in bindings}
     origins = {n: o for n, o in origins.items() if n in used or n in bindings}
-    if _ambiguous(result):
-        k.diag("SR112", "a count is piecewise in how the sizes compare and the pieces could not be "
-               "written as one formula; the formula shown holds for one ordering of the sizes", k.location)
     launch = _launch_at(k.launch, resolve_sizes(k, bindings)[0])
     if launch:
         _check_grid(k, total, sizes, launch)
@@ -253,13 +253,6 @@ def _launch_at(launch: dict, sizes: dict) -> dict:
 def _symbols(p: PartSummary) -> set:
     exprs = [p.flops.expr, p.compulsory.expr, p.access.expr]
     return {str(s) for e in exprs for s in e.free_symbols}
-
-
-def _ambiguous(result: KernelResult) -> bool:
-    counts = list(result.total.flops.values())
-    for t in result.total.arrays.values():
-        counts += [t.read, t.write, t.access_read, t.access_write]
-    return any(c.pieces_ambiguous() for c in counts)
 
 
 def unsupported(name: str, location: Location, language: str, diagnostic: Diagnostic) -> KernelSummary:

@@ -25,6 +25,18 @@ def diagnostic(d: Diagnostic) -> dict:
             "severity": d.severity, "code": d.code, "message": d.message}
 
 
+def _annotate(d: dict, quantities: dict) -> None:
+    """Beside each `PREFIXexpr`: `PREFIXcondition` when that formula holds only for some sizes, and
+    `PREFIXpieces` (every piece with its condition) when the count is piecewise in the sizes."""
+    for prefix, q in quantities.items():
+        if q is None:
+            continue
+        if q.holds is not None:
+            d[f"{prefix}condition"] = str(q.holds)
+        if q.piecewise:
+            d[f"{prefix}pieces"] = [{"condition": str(c), "expr": str(e)} for c, e in q.piece_list()]
+
+
 def part(p: PartSummary) -> dict:
     out = {
         "flops": {
@@ -55,6 +67,12 @@ def part(p: PartSummary) -> dict:
             "access": p.intensity_access.number, "access_expr": _expr(p.intensity_access),
         },
     }
+    _annotate(out["flops"], {"": p.flops, "special_": p.special})
+    _annotate(out["bytes"], {"compulsory_": p.compulsory, "access_": p.access, "shared_": p.shared})
+    _annotate(out["intensity"], {"compulsory_": p.intensity, "access_": p.intensity_access})
+    for name, a in p.arrays.items():
+        _annotate(out["bytes"]["arrays"][name], {"read_": a.read, "write_": a.write, "access_read_": a.access_read,
+                                                 "access_write_": a.access_write})
     if p.cache_bound is not None:
         out["bytes"].update(cache_bound=p.cache_bound.number, cache_bound_expr=_expr(p.cache_bound),
                             cache_bytes=p.cache_bytes, cache_departs_at=p.departs_at)

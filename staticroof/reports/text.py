@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import sympy
+
 from ..analysis.summary import KernelSummary, PartSummary
 from ..diagnostics import Diagnostic
+from .formula import condition, inline
 
 _LABEL = 13
 
@@ -22,10 +25,31 @@ def _num(v) -> str:
 
 
 def _q(q, unit: str) -> str:
-    text = f"{q.expr}"
+    """One line: the formula, its value, the unit, and the condition it needs (when piecewise)."""
+    if isinstance(q.expr, sympy.Piecewise):
+        text = inline(q)
+    else:
+        text = f"{q.expr}"
     if q.value is not None and (not q.expr.is_Number or not q.expr.is_Integer):
         text += f" = {_num(q.value)}"
-    return f"{text} {unit}".rstrip()
+    text = f"{text} {unit}".rstrip()
+    if q.holds is not None:
+        text += f"   [for {condition(q.holds)}]"
+    return text
+
+
+def _rows(label: str, q, unit: str, note: str = "") -> list[str]:
+    """A quantity's rows: one line, or one line per piece when no single formula covers the
+    sizes (no sizes given and the pieces are not Min/Max of each other)."""
+    if not isinstance(q.expr, sympy.Piecewise):
+        return [_row(label, _q(q, unit) + note)]
+    pieces = q.piece_list()
+    width = max(len(f"{e} {unit}") for _, e in pieces)
+    rows = []
+    for k, (c, e) in enumerate(pieces):
+        rows.append(_row(label if k == 0 else "", f"{f'{e} {unit}':<{width}}   if {condition(c)}"
+                         + (note if k == 0 else "")))
+    return rows
 
 
 def _row(label: str, text: str) -> str:
@@ -48,20 +72,20 @@ def diagnostic_line(d: Diagnostic, color: bool = False) -> str:
 
 def _part_rows(p: PartSummary) -> list[str]:
     rows = []
-    prec = ", ".join(f"{k} {q.expr}" for k, q in p.by_precision.items())
-    w = _q(p.flops, "FLOP")
+    prec = ", ".join(f"{k} {inline(q)}" for k, q in p.by_precision.items())
+    w = ""
     if prec and len(p.by_precision) > 1 or (prec and p.special.expr != 0):
-        w += f"   ({prec})"
+        w = f"   ({prec})"
     elif prec:
-        w += f"   ({next(iter(p.by_precision))})"
-    rows.append(_row("W", w))
+        w = f"   ({next(iter(p.by_precision))})"
+    rows += _rows("W", p.flops, "FLOP", w)
     if p.special.expr != 0:
-        calls = ", ".join(f"{n} {q.expr}" for n, q in p.special_by_name.items())
+        calls = ", ".join(f"{n} {inline(q)}" for n, q in p.special_by_name.items())
         rows.append(_row("special", f"{calls} calls (counted in W)"))
-    rows.append(_row("Q compulsory", _q(p.compulsory, "B")))
-    rows.append(_row("Q access", _q(p.access, "B") + "   (no reuse beyond registers)"))
+    rows += _rows("Q compulsory", p.compulsory, "B")
+    rows += _rows("Q access", p.access, "B", "   (no reuse beyond registers)")
     if p.shared is not None and p.shared.expr != 0:
-        rows.append(_row("Q shared", _q(p.shared, "B") + "   (on-chip __shared__ loads and stores)"))
+        rows += _rows("Q shared", p.shared, "B", "   (on-chip __shared__ loads and stores)")
     if p.cache_bound is not None:
         where = ""
         if p.departs_at:
@@ -73,8 +97,7 @@ def _part_rows(p: PartSummary) -> list[str]:
     if p.l1_bound is not None and p.l1_bound.value is not None:
         rows.append(_row("Q L2", f"{_num(p.l1_bound.value)} B   (L2 to the SMs: the same bound with the "
                                  f"{p.l1_bytes:,} B of L1/shared memory per SM)"))
-    i = _q(p.intensity, "FLOP/B")
-    rows.append(_row("I", i + f"   (access level: {_q(p.intensity_access, 'FLOP/B')})"))
+    rows += _rows("I", p.intensity, "FLOP/B", f"   (access level: {_q(p.intensity_access, 'FLOP/B')})")
     return rows
 
 
@@ -148,9 +171,9 @@ def kernel_block(k: KernelSummary, color: bool = False) -> str:
         lines += _part_rows(k.total)
         first = True
         for a in k.total.arrays.values():
-            acc = f"   access r {a.access_read.expr} w {a.access_write.expr}"
+            acc = f"   access r {inline(a.access_read)} w {inline(a.access_write)}"
             text = f"{a.name} ({a.dtype}{'' if a.space == 'global' else ', ' + a.space}): " \
-                   f"read {a.read.expr} B, write {a.write.expr} B{acc}"
+                   f"read {inline(a.read)} B, write {inline(a.write)} B{acc}"
             lines.append(_row("arrays" if first else "", text))
             first = False
         if k.roofline:
@@ -158,7 +181,7 @@ def kernel_block(k: KernelSummary, color: bool = False) -> str:
             if k.roofline.get("levels"):
                 lines.append(_row("levels", _levels(k.roofline)))
         for n in k.nests:
-            lines.append(_row(n.label, f"W {n.flops.expr}, Q {n.compulsory.expr}, I {n.intensity.expr}"))
+            lines.append(_row(n.label, f"W {inline(n.flops)}, Q {inline(n.compulsory)}, I {inline(n.intensity)}"))
     for d in k.diagnostics:
         lines.append("  " + diagnostic_line(d, color))
     return "\n".join(lines)

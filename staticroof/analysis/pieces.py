@@ -1,0 +1,584 @@
+"""Piecewise counts: every piece of a count over the sizes a kernel can run at, with its condition.
+
+A count is a piecewise quasi-polynomial in the sizes: `for (i = 0; i < n && i < 100; i++)` runs
+`n` times for n <= 100 and `100` times above; `i < n - 100` runs `n - 100` times from n = 101 and
+never below.  Showing the piece for large sizes as if it held everywhere prints wrong numbers marked
+exact, so here every piece is kept with its domain (a set of size values, from isl) and
+
+- pieces with the same formula are merged, and a piece absorbs another whose points it also
+  describes (`n - 1` holds at n = 1 too, where the count is 0): proven on the smaller piece's affine
+  hull or by evaluating it point by point, never assumed;
+- the formula shown is the single piece, or `Min`/`Max` of the pieces when isl proves each piece is
+  the least (greatest) of all on its own domain, or else a `Piecewise`;
+- the formula for given sizes is the piece whose domain holds them.
+
+The region the formulas describe: every size at least 1 (numbers at any size are still exact, from
+the full count), and in the covering-grid model of a CUDA launch every grid dimension far beyond
+every other size (the grid covers the guards).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Optional
+
+import islpy as isl
+import sympy
+
+GRID = 10 ** 15  # grid dimensions in the covering model: far beyond every size
+SIZE_CAP = 10 ** 12  # every other size stays below GRID / 1000 when the grid is in a count
+PLAUSIBLE = 8  # below this a size is degenerate for the formula shown (a stencil on a 2x2 grid)
+_ENUMERATE = 64  # a bounded piece with at most this many points may be checked point by point
+
+
+def is_grid(expr: sympy.Expr) -> bool:
+    return any(str(s).startswith("gridDim_") for s in sympy.sympify(expr).free_symbols)
+
+
+@dataclass
+class Piece:
+    domain: object  # isl.Set of size values (parameters only), inside the region
+    raw: sympy.Expr  # the formula in isl parameter symbols (p_n, pp_M_N, ...)
+    expr: sympy.Expr  # the formula in the user's size symbols
+
+
+class Pieces:
+    """A count over the region, as disjoint pieces; `namer` maps isl parameters to sizes."""
+
+    def __init__(self, pieces: list, region, namer, pw=None):
+        self.pieces = pieces
+        self.region = region
+        self.namer = namer
+        self.pw = pw  # the full count (every size, not only the region), for exact numbers
+
+    # -- construction ------------------------------------------------------------------------
+
+    @staticmethod
+    def of(pw, namer, scale=1, finish=lambda e: e) -> "Pieces":
+        """The pieces of an isl piecewise quasi-polynomial, times `scale`; `finish` rewrites each
+        formula (floors dropped where proven, ceilings spelled)."""
+        if scale != 1:
+            pw = pw.scale_val(isl.Val(str(Fraction(scale))))
+            scale = 1
+        region = region_of(pw.get_domain_space(), namer)
+        names = _param_names(pw.get_domain_space())
+        raw_pieces = []
+        covered = None
+        for dom, qp in pw.intersect_params(region).get_pieces():
+            dom = dom.coalesce()
+            covered = dom if covered is None else covered.union(dom)
+            raw_pieces += _split_floors(dom, _qp_raw(str(qp), tuple(names)) * scale)
+        rest = region if covered is None else region.subtract(covered).coalesce()
+        if not rest.is_empty():
+            raw_pieces.append((rest, sympy.Integer(0)))
+        pieces = _merge([Piece(d, r, None) for d, r in raw_pieces])
+        if len(pieces) == 2:
+            pieces = _resplit(pieces, region)
+        out = []
+        for p in pieces:
+            expr = finish(sympy.expand(p.raw.xreplace(_to_user(p.raw, namer))))
+            same = next((k for k, q in enumerate(out) if sympy.expand(q.expr - expr) == 0), None)
+            if same is None:  # pieces equal once products of sizes are multiplied out merge too
+                out.append(Piece(p.domain, p.raw, expr))
+            else:
+                q = out[same]
+                out[same] = Piece(q.domain.union(p.domain).coalesce(), q.raw, q.expr)
+        return Pieces(out, region, namer, pw)
+
+    def scaled(self, k) -> "Pieces":
+        k = sympy.nsimplify(k) if not isinstance(k, sympy.Basic) else k
+        return Pieces([Piece(p.domain, p.raw * k, sympy.expand(p.expr * k)) for p in self.pieces], self.region,
+                      self.namer, self.pw)
+
+    def combine(self, other: "Pieces", op) -> "Pieces":
+        """op(self, other) on the common refinement of both (pieces with equal results merged)."""
+        out = []
+        for a in self.pieces:
+            for b in other.pieces:
+                d = a.domain.intersect(b.domain)
+                if d.is_empty():
+                    continue
+                raw = op(a.raw, b.raw)
+                if raw is sympy.nan:  # 0/0: no intensity where nothing is done
+                    continue
+                out.append(Piece(d.coalesce(), raw, op(a.expr, b.expr)))
+        return Pieces(_group(out), self.region.intersect(other.region), self.namer, None)
+
+    # -- reading -----------------------------------------------------------------------------
+
+    @property
+    def single(self) -> bool:
+        return len(self.pieces) == 1
+
+    def formula(self) -> tuple:
+        """(one formula, the condition it needs or None): the single piece; the piece that covers
+        every plausible size (all at least PLAUSIBLE) with its condition, when the others only
+        describe degenerate sizes (a stencil on a 2x2 grid); Min/Max of the pieces; or a Piecewise."""
+        if self.single:
+            return self.pieces[0].expr, None
+        main = self.main()
+        if main is not None:
+            return main.expr, self.condition(main)
+        closed = self._min_max()
+        if closed is not None:
+            return closed, None
+        conds = [self.condition(p) for p in self.pieces]
+        return sympy.Piecewise(*[(p.expr, c) for p, c in zip(self.pieces[:-1], conds[:-1])],
+                               (self.pieces[-1].expr, True), evaluate=False), None
+
+    def main(self) -> Optional[Piece]:
+        """The only piece with points where every size is at least PLAUSIBLE, if there is one."""
+        if "_main" not in self.__dict__:
+            plausible = self.region.intersect(_at_least(self.region.get_space(), self.namer, PLAUSIBLE))
+            hits = [p for p in self.pieces if not p.domain.intersect(plausible).is_empty()]
+            self._main = hits[0] if len(hits) == 1 else None
+        return self._main
+
+    def condition(self, piece: Piece):
+        """Where `piece` holds, as a sympy condition on the sizes (what the region implies left out)."""
+        return set_condition(piece.domain.gist(self.region), self.namer)
+
+    def at(self, sizes: dict) -> Optional[Piece]:
+        """The piece holding at these sizes (grid dimensions covering), None when a size is missing
+        or the sizes lie outside the region (a size below 1)."""
+        point = self._point_set(sizes)
+        if point is None:
+            return None
+        return next((p for p in self.pieces if not p.domain.intersect(point).is_empty()), None)
+
+    def value(self, sizes: dict):
+        """The exact count at these sizes (int or Fraction), None when a size it needs is missing.
+        A grid dimension that is not given covers the guards: the value must not depend on it."""
+        if self.pw is not None:
+            v = pw_value(self.pw, self.namer, sizes)
+            if v is not None:
+                return v
+        # a size the count mentions is unknown: every piece left at the known sizes may still
+        # give the same number (Q = 8n whatever the repetition blockDim_y >= 1)
+        known = self._known(sizes)
+        pieces = self.pieces if known is None else [p for p in self.pieces if not p.domain.intersect(known).is_empty()]
+        values = {sympy.Symbol(k): v for k, v in sizes.items() if v is not None}
+        found = {p.expr.xreplace(values) for p in pieces}
+        if len(found) == 1:
+            (v,) = found
+            if v.is_Number:
+                return _number(v)
+        return None
+
+    def expr_at(self, sizes: dict) -> tuple:
+        """(the formula to show at these sizes, the condition it needs or None).  With every size
+        known it is the piece that holds there; with some known, the formula for the pieces that
+        remain (its condition with the known values put in); with none, the whole region's."""
+        if self.single:
+            return self.pieces[0].expr, None
+        piece = self.at(sizes)
+        if piece is not None:  # the plausible regime's piece needs no condition at sizes inside it
+            return piece.expr, None if piece is self.main() else self.condition(piece)
+        known = self._known(sizes)
+        if known is None:
+            return self.formula()
+        rest = Pieces([Piece(p.domain.intersect(known).coalesce(), p.raw, p.expr) for p in self.pieces
+                       if not p.domain.intersect(known).is_empty()], self.region.intersect(known), self.namer)
+        if not rest.pieces:
+            return self.formula()
+        expr, cond = rest.formula()
+        values = {sympy.Symbol(k): v for k, v in sizes.items() if v is not None}
+        if cond is not None:
+            cond = cond.xreplace(values)
+            cond = None if cond == sympy.true else cond
+        if isinstance(expr, sympy.Piecewise):
+            expr = sympy.Piecewise(*[(e, c.xreplace(values)) for e, c in expr.args], evaluate=False)
+        return expr, cond
+
+    def _known(self, sizes: dict):
+        """The region's points that have the given sizes (None when no parameter is known)."""
+        space = self.region.get_space()
+        names = _param_names(space)
+        cons = []
+        for n in names:
+            e = self.namer.to_sympy(n)
+            if is_grid(e) or any(s.name not in sizes or sizes[s.name] is None for s in e.free_symbols):
+                continue
+            cons.append(f"{n} = {int(e.xreplace({s: sizes[s.name] for s in e.free_symbols}))}")
+        if not cons:
+            return None
+        return isl.Set(f"[{', '.join(names)}] -> {{ : {' and '.join(cons)} }}")
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _point_set(self, sizes: dict):
+        space = self.region.get_space()
+        grid = {k for k in sizes if k.startswith("gridDim_")}  # the formulas are for a covering grid
+        values = _param_values(space, self.namer, {k: v for k, v in sizes.items() if k not in grid}, GRID)
+        if values is None:
+            return None
+        names = _param_names(space)
+        cons = " and ".join(f"{n} = {values[0][n]}" for n in names) or "1 = 1"
+        point = isl.Set(f"[{', '.join(names)}] -> {{ : {cons} }}")
+        return point if not point.intersect(self.region).is_empty() else None
+
+    def _min_max(self):
+        """Max (Min) of the pieces when isl proves each piece is the greatest (least) on its domain."""
+        for kind, cmp in ((sympy.Max, "<"), (sympy.Min, ">")):
+            if all(_never(p.domain, p.raw - q.raw, cmp) for p in self.pieces for q in self.pieces if q is not p):
+                return kind(*[p.expr for p in self.pieces])
+        return None
+
+
+# ---------------------------------------------------------------------------------------------
+# The region and points
+
+def _at_least(space, namer, k: int):
+    names = _param_names(space)
+    cons = [f"{n} >= {k}" for n in names if not is_grid(namer.to_sympy(n))]
+    return isl.Set(f"[{', '.join(names)}] -> {{ : {' and '.join(cons) or '1 = 1'} }}")
+
+
+def region_of(space, namer):
+    """Every size at least 1; grid dimensions (and products with them) at least GRID, and then
+    every other size at most SIZE_CAP."""
+    names = _param_names(space)
+    grid = [n for n in names if is_grid(namer.to_sympy(n))]
+    cons = []
+    for n in names:
+        if n in grid:
+            cons.append(f"{n} >= {GRID}")
+        elif grid:
+            cons.append(f"1 <= {n} <= {SIZE_CAP}")
+        else:
+            cons.append(f"{n} >= 1")
+    return isl.Set(f"[{', '.join(names)}] -> {{ : {' and '.join(cons) or '1 = 1'} }}")
+
+
+def _param_names(space) -> list:
+    return [space.get_dim_name(isl.dim_type.param, k) for k in range(space.dim(isl.dim_type.param))]
+
+
+def _param_values(space, namer, sizes: dict, grid_value: int):
+    """({isl parameter: int}, whether a grid dimension was filled in) or None if a size is missing."""
+    subs = {}
+    filled = False
+    out = {}
+    for name in _param_names(space):
+        e = namer.to_sympy(name)
+        for s in e.free_symbols:
+            if s.name in sizes and sizes[s.name] is not None:
+                subs[s] = sizes[s.name]
+            elif s.name.startswith("gridDim_"):
+                subs[s] = grid_value
+                filled = True
+            else:
+                return None
+        out[name] = int(e.xreplace(subs))
+    return out, filled
+
+
+def pw_value(pw, namer, sizes: dict):
+    """The exact count at these sizes (int or Fraction), None when a size it needs is missing.  A
+    grid dimension that is not given covers the guards: the value must not depend on it."""
+    values = _param_values(pw.get_domain_space(), namer, sizes, GRID)
+    if values is None:
+        return None
+    v = _eval(pw, values)
+    if values[1]:  # an unknown grid dimension: the count must be the same on a larger grid
+        if _eval(pw, _param_values(pw.get_domain_space(), namer, sizes, 3 * GRID + 7)) != v:
+            return None
+    return v
+
+
+def _eval(pw, values):
+    vals, _ = values
+    space = pw.get_domain_space()
+    pt = isl.Point.zero(space)
+    for k, name in enumerate(_param_names(space)):
+        pt = pt.set_coordinate_val(isl.dim_type.param, k, isl.Val(str(vals[name])))
+    return _number(Fraction(str(pw.eval(pt))))
+
+
+def _number(v):
+    f = Fraction(str(v))
+    return int(f) if f.denominator == 1 else f
+
+
+# ---------------------------------------------------------------------------------------------
+# Formulas
+
+@lru_cache(maxsize=8192)
+def _qp_raw(text: str, names: tuple) -> sympy.Expr:
+    body = text[text.index("{") + 1: text.rindex("}")].strip()
+    if not body:
+        return sympy.Integer(0)
+    body = body.replace("^", "**")
+    import re
+    body = re.sub(r"(\d)\s*([A-Za-z_(])", r"\1*\2", body)  # isl writes `3p_n` inside floors
+    loc = {n: sympy.Symbol(n) for n in names}
+    loc["floor"] = sympy.floor
+    return sympy.sympify(body, locals=loc)
+
+
+def _to_user(raw: sympy.Expr, namer) -> dict:
+    return {s: namer.to_sympy(s.name) for s in raw.free_symbols}
+
+
+def _split_floors(dom, raw: sympy.Expr, limit: int = 3) -> list:
+    """[(domain, formula)]: a floor that takes at most `limit` values on the domain is replaced by
+    each of them on the part of the domain where it takes it (`floor(nk/512)` is 0 for nk < 512
+    and 1 at nk = 512), so formulas valid on a piece read as polynomials where they are."""
+    for f in sorted(raw.atoms(sympy.floor), key=str):
+        text = _isl_affine(f)
+        if text is None:
+            continue
+        names = _param_names(dom.get_space())
+        header = f"[{', '.join(names)}]"
+        try:
+            values = isl.Set(f"{header} -> {{ [v] : v = {text} }}").intersect_params(dom)
+        except isl.Error:
+            continue
+        n = values.dim(isl.dim_type.param)
+        values = values.move_dims(isl.dim_type.set, 1, isl.dim_type.param, 0, n).project_out(isl.dim_type.set, 1, n)
+        box = _box(values)
+        if box is None or box[0][1] - box[0][0] >= limit:
+            continue
+        out = []
+        for v in range(box[0][0], box[0][1] + 1):
+            part = dom.intersect(isl.Set(f"{header} -> {{ : {text} = {v} }}")).coalesce()
+            if not part.is_empty():
+                out += _split_floors(part, sympy.expand(raw.xreplace({f: sympy.Integer(v)})), limit)
+        return out
+    return [(dom, raw)]
+
+
+def _group(pieces: list) -> list:
+    """Pieces with the same formula become one (their domains united)."""
+    out: list = []
+    for p in pieces:
+        for k, q in enumerate(out):
+            if sympy.cancel(p.raw - q.raw) == 0:
+                out[k] = Piece(q.domain.union(p.domain).coalesce(), q.raw, q.expr)
+                break
+        else:
+            out.append(p)
+    return out
+
+
+def _merge(pieces: list) -> list:
+    """Group equal formulas, then let a piece absorb each other piece it agrees with (proven)."""
+    pieces = _group(pieces)
+    changed = True
+    while changed and len(pieces) > 1:
+        changed = False
+        # the largest domains absorb: unbounded before bounded, more dimensions first
+        order = sorted(range(len(pieces)), key=lambda k: (_box(_as_points(pieces[k].domain)) is None,
+                                                          _hull_dim(pieces[k].domain)), reverse=True)
+        for a in order:
+            for b in order:
+                if a == b or not _agrees(pieces[a].raw, pieces[b]):
+                    continue
+                merged = Piece(pieces[a].domain.union(pieces[b].domain).coalesce(), pieces[a].raw, None)
+                pieces = [merged if k == a else p for k, p in enumerate(pieces) if k != b]
+                changed = True
+                break
+            if changed:
+                break
+    return pieces
+
+
+def _resplit(pieces: list, region) -> list:
+    """Two pieces whose formulas agree on a strip of the boundary (at ni = 1 both linearized-index
+    counts are 4*nk) re-split by one of their own constraints, so each condition is one inequality
+    where that is true: `nk <= 511` / `nk >= 512` rather than `ni = 1 or (ni >= 2 and nk >= 512)`."""
+    a, b = pieces
+    if all(len(p.domain.get_basic_sets()) == 1 for p in pieces) and \
+            all(len(p.domain.gist(region).get_basic_sets()[0].get_constraints()) <= 1 for p in pieces):
+        return pieces
+    candidates = []
+    for p in pieces:
+        for bs in p.domain.gist(region).get_basic_sets():
+            for c in bs.get_constraints():
+                if not c.is_equality():
+                    candidates.append(isl.Set.from_basic_set(isl.BasicSet.from_constraint(c)))
+    for half in candidates:
+        inside = region.intersect(half).coalesce()
+        outside = region.subtract(inside).coalesce()
+        if inside.is_empty() or outside.is_empty():
+            continue
+        for first, second in ((a, b), (b, a)):
+            if _agrees(first.raw, Piece(inside.intersect(second.domain), second.raw, None)) and \
+                    _agrees(second.raw, Piece(outside.intersect(first.domain), first.raw, None)):
+                return [Piece(inside, first.raw, None), Piece(outside, second.raw, None)]
+    return pieces
+
+
+def _as_points(dom):
+    """A parameter set as a set of points (its parameters become set dimensions)."""
+    return dom.move_dims(isl.dim_type.set, 0, isl.dim_type.param, 0, dom.dim(isl.dim_type.param))
+
+
+def _hull_dim(dom) -> int:
+    hull = dom.affine_hull()
+    eqs = sum(1 for bs in hull.get_basic_sets() for c in bs.get_constraints() if c.is_equality())
+    return dom.dim(isl.dim_type.param) - eqs
+
+
+def _agrees(raw: sympy.Expr, piece: Piece) -> bool:
+    """Does the formula `raw` give `piece`'s values on all of `piece`'s domain?"""
+    diff = sympy.expand(raw - piece.raw)
+    if diff == 0 or piece.domain.is_empty():
+        return True
+    # on the affine hull of the domain (n = 1, or m = n), the difference may vanish identically
+    subs = _hull_solution(piece.domain)
+    if subs:
+        if sympy.expand(diff.xreplace(subs)) == 0:
+            return True
+    # a small bounded domain: point by point
+    dom = piece.domain
+    points = _as_points(dom)
+    box = _box(points)
+    if box is None:
+        return False
+    size = 1
+    for lo, hi in box:
+        size *= hi - lo + 1
+    if size > _ENUMERATE:
+        return False
+    names = _param_names(dom.get_space())
+    values: list = []
+    points.foreach_point(lambda pt: values.append(
+        {sympy.Symbol(names[k]): int(pt.get_coordinate_val(isl.dim_type.set, k).to_python())
+         for k in range(len(names))}))
+    return all(diff.xreplace(v) == 0 for v in values)
+
+
+def _box(points):
+    """[(min, max)] of each dimension of a set of points, or None when one is unbounded."""
+    out = []
+    for k in range(points.dim(isl.dim_type.set)):
+        lo, hi = points.dim_min_val(k), points.dim_max_val(k)
+        if not (lo.is_int() and hi.is_int()):
+            return None
+        out.append((int(lo.to_python()), int(hi.to_python())))
+    return out
+
+
+def _hull_solution(dom):
+    """The equalities of the domain's affine hull solved for some parameters, or None."""
+    names = _param_names(dom.get_space())
+    eqs = []
+    for bs in dom.affine_hull().get_basic_sets():
+        for c in bs.get_constraints():
+            if c.is_equality():
+                e = sympy.Integer(int(c.get_constant_val().to_python()))
+                for k, name in enumerate(names):
+                    e += int(c.get_coefficient_val(isl.dim_type.param, k).to_python()) * sympy.Symbol(name)
+                eqs.append(e)
+    if not eqs:
+        return None
+    syms = sorted({s for e in eqs for s in e.free_symbols}, key=str)
+    sol = sympy.solve(eqs, syms, dict=True)
+    if not sol:
+        return None
+    return {k: v for k, v in sol[0].items()}
+
+
+def _never(dom, diff: sympy.Expr, cmp: str) -> bool:
+    """Is `diff cmp 0` false everywhere on `dom` (isl proves the set empty)?  Only for affine `diff`."""
+    diff = sympy.expand(diff)
+    if diff == 0:
+        return True
+    floors = list(diff.atoms(sympy.floor))
+    plain = diff.xreplace({f: sympy.Dummy() for f in floors})
+    try:
+        if sympy.Poly(plain, *plain.free_symbols).total_degree() > 1 if plain.free_symbols else False:
+            return False
+    except sympy.PolynomialError:
+        return False
+    if any(not c.is_Integer for c in sympy.Poly(plain, *plain.free_symbols).coeffs()) if plain.free_symbols \
+            else not plain.is_Integer:
+        return False
+    names = _param_names(dom.get_space())
+    text = _isl_affine(diff)
+    if text is None:
+        return False
+    try:
+        bad = isl.Set(f"[{', '.join(names)}] -> {{ : {text} {cmp} 0 }}")
+    except isl.Error:
+        return False
+    return dom.intersect(bad).is_empty()
+
+
+def _isl_affine(e: sympy.Expr) -> Optional[str]:
+    """An integer affine expression (floors of affine/constant allowed) in isl syntax."""
+    if e.is_Integer:
+        return str(int(e))
+    if e.is_Symbol:
+        return e.name
+    if e.is_Add:
+        parts = [_isl_affine(a) for a in e.args]
+        return None if None in parts else "(" + " + ".join(parts) + ")"
+    if e.is_Mul:
+        c, rest = e.as_coeff_Mul()
+        inner = _isl_affine(rest)
+        return None if inner is None or not c.is_Integer else f"({int(c)}*{inner})"
+    if isinstance(e, sympy.floor):
+        num, den = sympy.fraction(sympy.together(e.args[0]))
+        inner = _isl_affine(sympy.expand(num))
+        return None if inner is None or not den.is_Integer else f"floor(({inner})/{int(den)})"
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Conditions
+
+def set_condition(dom, namer) -> sympy.Basic:
+    """A parameter set as a sympy condition on the sizes (existential floors kept as floors)."""
+    names = _param_names(dom.get_space())
+    syms = [namer.to_sympy(n) for n in names]
+    ors = []
+    for bs in dom.get_basic_sets():
+        divs = []
+        for k in range(bs.dim(isl.dim_type.div)):
+            d = _aff_expr(bs.get_div(k), names)
+            divs.append(d.xreplace({sympy.Symbol(n): s for n, s in zip(names, syms)}) if d is not None else None)
+        if any(d is None for d in divs):
+            return sympy.Symbol(str(dom))  # not expressible: isl's own spelling
+        ands = []
+        for c in bs.get_constraints():
+            e = sympy.Integer(int(c.get_constant_val().to_python()))
+            for k, s in enumerate(syms):
+                e += int(c.get_coefficient_val(isl.dim_type.param, k).to_python()) * s
+            for k, d in enumerate(divs):
+                e += int(c.get_coefficient_val(isl.dim_type.div, k).to_python()) * d
+            ands.append(_relation(sympy.expand(e), c.is_equality()))
+        ors.append(sympy.And(*ands))
+    return sympy.Or(*ors)
+
+
+def _relation(e: sympy.Expr, equality: bool):
+    """`e >= 0` (or `e = 0`) spelled as people write it: `n >= 101`, `n <= 100`, `Mod(n, 32) = 0`."""
+    if equality:
+        for f in e.atoms(sympy.floor):
+            a = f.args[0]
+            num, den = sympy.fraction(sympy.together(a))
+            if den.is_Integer and sympy.expand(e - (den * f - num)) == 0 or sympy.expand(e + (den * f - num)) == 0:
+                return sympy.Eq(sympy.Mod(sympy.expand(num), den), 0)
+    const = e.as_coeff_Add()[0] if e.as_coeff_Add()[0].is_Number else sympy.Integer(0)
+    rest = e - const
+    if equality:
+        return sympy.Eq(rest, -const)
+    terms = sympy.Add.make_args(rest)
+    if all(t.as_coeff_Mul()[0] < 0 for t in terms):
+        return sympy.Le(-rest, const)
+    return sympy.Ge(rest, -const)
+
+
+def _aff_expr(aff, names) -> Optional[sympy.Expr]:
+    text = str(aff)
+    try:
+        body = text[text.index("{") + 1: text.rindex("}")].strip()
+        if body.startswith("[") and body.endswith("]"):
+            body = body[1:-1]
+        return _qp_raw("{ " + body + " }", tuple(names))
+    except (ValueError, sympy.SympifyError, SyntaxError, TypeError):
+        return None

@@ -1,0 +1,47 @@
+"""Formulas and their conditions as people read them: `n <= 100 and m >= 3`, not sympy's
+`(m >= 3) & (n <= 100)`; a piecewise count inline as `(n if n <= 100; 100 if n >= 101)`."""
+
+from __future__ import annotations
+
+import sympy
+
+
+def condition(c) -> str:
+    """A sympy condition on the sizes in plain words (`and`, `or`, `=`, `mod`)."""
+    if c is None or c == sympy.true:
+        return "always"
+    if isinstance(c, sympy.And):
+        return " and ".join(_grouped(a) for a in _ordered(c.args))
+    if isinstance(c, sympy.Or):
+        return " or ".join(_grouped(a) for a in _ordered(c.args))
+    if isinstance(c, sympy.Not):
+        return f"not ({condition(c.args[0])})"
+    if isinstance(c, sympy.Eq):
+        return f"{_side(c.lhs)} = {_side(c.rhs)}"
+    if isinstance(c, sympy.Ne):
+        return f"{_side(c.lhs)} != {_side(c.rhs)}"
+    if isinstance(c, sympy.Rel):
+        return f"{_side(c.lhs)} {c.rel_op} {_side(c.rhs)}"
+    return str(c)
+
+
+def _side(e) -> str:
+    if isinstance(e, sympy.Mod):
+        return f"{e.args[0]} mod {e.args[1]}"
+    return str(e)
+
+
+def _ordered(args):
+    return sorted(args, key=str)
+
+
+def _grouped(c) -> str:
+    text = condition(c)
+    return f"({text})" if isinstance(c, (sympy.And, sympy.Or)) else text
+
+
+def inline(q) -> str:
+    """A quantity's formula on one line: a Piecewise as `(e1 if c1; e2 if c2)`."""
+    if isinstance(q.expr, sympy.Piecewise):
+        return "(" + "; ".join(f"{e} if {condition(c)}" for c, e in q.piece_list()) + ")"
+    return str(q.expr)
