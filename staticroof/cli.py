@@ -221,9 +221,8 @@ def trace(path, defines, include_dirs, kernels, grids, blocks, fmt):
         sys.exit(2)
     status, out = 0, []
     for k in report.kernels:
-        if k.failed:
+        if k.failed:  # `main` of a benchmark file, host code: `analyze` says why
             click.echo(f"{k.location}: {k.name}: not analyzed, not traced", err=True)
-            status = max(status, 1)
             continue
         unbound = sorted(n for n in k.size_origins if k.sizes.get(n) is None)
         if unbound:
@@ -241,6 +240,9 @@ def trace(path, defines, include_dirs, kernels, grids, blocks, fmt):
         if k.exact and not all(r.ok for r in rows):
             status = 1
         out.append((k, rows))
+    if not out:
+        click.echo(f"staticroof: no kernel in {path} could be analyzed to trace it", err=True)
+        sys.exit(2)
     from .reports import trace as trace_report
 
     click.echo(trace_report.render_json(out) if fmt == "json" else trace_report.render_text(out))

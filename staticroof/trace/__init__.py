@@ -23,6 +23,7 @@ class ArrayTrace:
     written: int  # distinct elements written
     loads: int  # dynamic loads (register rule applied)
     stores: int
+    reached: tuple | None = None  # (lowest, highest) element index touched, relative to the pointer
 
 
 @dataclass
@@ -50,7 +51,12 @@ def run(path: str, kernel: str, sizes: dict, language: str, defines=None, includ
 
     if language not in EXECUTORS:
         raise TraceError(f"no executor for {language} kernels")
-    return EXECUTORS[language]().run(path, kernel, sizes, defines or {}, include_dirs, weights or {}, launch)
+    try:
+        return EXECUTORS[language]().run(path, kernel, sizes, defines or {}, include_dirs, weights or {}, launch)
+    except TraceError:
+        raise
+    except (OSError, ValueError, RecursionError) as e:  # never a traceback: say what failed
+        raise TraceError(f"the trace failed: {type(e).__name__}: {e}") from e
 
 
 @dataclass

@@ -1,116 +1,145 @@
-"""The CUDA executor: the kernel's C rewrite (the same one the analysis parses), instrumented, run
-serially over every block and thread of the launch on the CPU.
+"""The CUDA executor: the kernel's C rewrite (the same one the analysis parses), made runnable
+(cuda_rewrite.py), instrumented, and run serially over every block and thread of the launch on
+the CPU.
 
 Serial execution gives the launch's counts for kernels whose control flow and addresses do not
 depend on other threads' values (`__syncthreads()` does nothing here; the values computed differ).
-Kernels with dynamic shared memory (`extern __shared__`) or without a known launch are refused.
+The launch is the analysis's (or `--grid/--block`), else the file's launch site at these sizes.
+Like `CProgram`, a `CudaProgram` compiles once and runs at several sizes and launches.
 """
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
+import sympy
 from pycparser import c_ast, c_generator
 
 from ..frontends.c import parse_translation_unit
 from ..frontends.cuda import CUDA_MACROS, cuda_source, table
+from ..frontends.launch import grid_in_params
 from ..frontends.preprocess import preprocess
 from ..resources import grammars_dir
-from . import TraceError, executor
-from .c_executor import RUNTIME_DIR, _parse, build, params_of
+from . import Trace, TraceError, executor
+from .cuda_rewrite import overloads, shared_memory, textures
 from .instrument import Instrumenter
+from .program import RUNTIME_DIR, Program, driver, params_of, parse
 
-_C_SPELLING = {"fp32": "float", "fp64": "double", "fp16": "_Float16"}
+_DIMS = ("x", "y", "z")
 
 
-@executor("cuda")
-class CudaExecutor:
-    def run(self, path, kernel, sizes, defines, include_dirs, weights, launch):
-        grid = tuple((launch or {}).get("grid") or (None,) * 3)
-        block = tuple((launch or {}).get("block") or (None,) * 3)
-        if None in grid or None in block:
-            raise TraceError(f"`{kernel}`: the launch configuration is unknown; add a launch site or give "
-                             "--grid/--block to `staticroof analyze` (and config) before tracing")
+class CudaProgram:
+    """A CUDA kernel compiled once for serial execution; `run` at any sizes and launch."""
+
+    def __init__(self, path: str, kernel: str, defines: dict, include_dirs=(), macro_sizes: dict | None = None):
+        macro_sizes = macro_sizes or {}
         text = Path(path).read_text()
         pp = preprocess(path, text, defines, include_dirs, extra_macros=CUDA_MACROS,
                         stub_dirs=[grammars_dir() / "cuda"])
         if not pp.ok:
             raise TraceError("; ".join(str(d) for d in pp.diagnostics))
-        src = cuda_source(path, pp.text, pp.bindings)
+        ctext, tex_types = textures(pp.text, path)
+        src = cuda_source(path, ctext, pp.bindings)
         ext, diags, failed = parse_translation_unit(src.ctext, path)
-        fn = next((n for n in ext if isinstance(n, c_ast.FuncDef) and n.decl.name == kernel), None)
+        ext = [n for n in ext if not (getattr(n, "coord", None) and (n.coord.file or "").startswith("<staticroof"))]
+        funcs = [n for n in ext if isinstance(n, c_ast.FuncDef)]
+        if sum(1 for n in funcs if n.decl.name == kernel) > 1:
+            raise TraceError(f"`{kernel}` is overloaded: which one a launch runs cannot be told")
+        fn = next((n for n in funcs if n.decl.name == kernel), None)
         if fn is None or any(name == kernel for name, _, _ in failed):
-            raise TraceError(f"`{kernel}` could not be parsed for tracing")
-        if "extern" in _storages(fn):
-            raise TraceError(f"`{kernel}`: dynamic shared memory (extern __shared__) cannot be traced")
-        params = params_of(fn, ext)
+            raise TraceError(f"`{kernel}` could not be parsed for tracing"
+                             + "".join(f": {d}" for name, _, d in failed if name == kernel))
+        spelled = {alias: spelling or "float" for alias, (spelling, _p, _it) in src.type_aliases.items()}
+        self.params = params_of(fn, ext, spelled)
+        self.param_names = [p.name for p in (fn.decl.type.args.params if fn.decl.type.args else [])
+                            if isinstance(p, c_ast.Decl)]
+        shared_memory(ext)
+        renamed = overloads(funcs)
         gen = c_generator.CGenerator()
-        inst = Instrumenter(intrinsics=table()["intrinsics"], shared_static=True)
+        inst = Instrumenter(intrinsics=table()["intrinsics"], shared_static=True, overloads=renamed)
         sizes_macros = dict(pp.size_macros)
-        sizes_macros.update({k: v for k, v in sizes.items() if k in sizes_macros})
+        sizes_macros.update({k: v for k, v in macro_sizes.items() if k in sizes_macros})
         lines = [f'#include "{RUNTIME_DIR / "runtime.h"}"', f'#include "{RUNTIME_DIR / "cuda_prelude.h"}"',
                  "#define __SR_SIZE(name, d) __sr_size_##name",
-                 "__sr_uint3 threadIdx, blockIdx, blockDim, gridDim;",
-                 "extern unsigned long __sr_array_bytes;"]
+                 "__sr_uint3 threadIdx, blockIdx, blockDim, gridDim;"]
         lines += [f"#define __sr_size_{n} ({int(v)})" for n, v in sizes_macros.items()]
         for tvals in src.tparam_info.values():  # every function of the file is compiled
             for name, value in tvals.items():
-                lines.append(f"#undef {name}\n#define {name} ({int(sizes.get(name, value) or 0)})")
-        for alias, (spelling, _pname, _it) in src.type_aliases.items():
-            lines.append(f"typedef {spelling or 'float'} {alias};")
+                lines.append(f"#undef {name}\n#define {name} ({int(macro_sizes.get(name, value) or 0)})")
+        lines += [f"typedef {spelling} {alias};" for alias, spelling in spelled.items()]
+        register = []
+        for name, kind, rank, _decl in self.params:
+            if kind == "ptr":
+                register.append((name, rank, "0"))
+            elif kind == "tex":
+                elem = tex_types.get(name) or set().union(*tex_types.values()) if tex_types else set()
+                if len(elem) != 1:
+                    raise TraceError(f"`{name}`: the element type of this texture object is not known "
+                                     "(no single tex1Dfetch<T> reads it)")
+                register.append((name, 0, "0", f"((({next(iter(elem))} *)({name}))[0])"))
+        prototypes = [gen.visit(f.decl) + ";" for f in funcs if f.decl.name.partition("__sr_overload")[2]]
         for node in ext:
-            coord = getattr(node, "coord", None)
-            if coord is not None and (coord.file or "").startswith("<staticroof"):
-                continue
             if isinstance(node, c_ast.FuncDef):
-                register = [(n, r, "__sr_array_bytes") for n, k, r in params if k == "ptr"] if node is fn else None
-                lines.append(inst.function(node, register))
+                lines += prototypes
+                prototypes = []
+                lines.append(inst.function(node, register if node is fn else None))
+            elif isinstance(node, c_ast.Decl) and isinstance(node.type, c_ast.FuncDecl) and node.name in renamed:
+                continue  # a prototype of an overloaded name: the renamed ones are declared above
             else:
                 lines.append(gen.visit(node) + ";")
-        args, main = [], ["void *__sr_alloc(unsigned long);", "long __sr_arg(char **, int);",
-                          "int main(int argc, char **argv) {",
-                          "  __sr_array_bytes = (unsigned long)__sr_arg(argv, 1);"]
-        for k, (name, kind, _r) in enumerate(params):
-            if kind == "ptr":
-                main.append(f"  void *__sr_buf{k} = __sr_alloc(__sr_array_bytes);")
-                args.append(f"__sr_buf{k}")
-            elif kind == "int":
-                if name not in sizes:
-                    raise TraceError(f"give a value for {name} (-D {name}=64)")
-                args.append(str(int(sizes[name])))
-            else:
-                args.append("1.25")
-        main.append(f"  gridDim.x = {grid[0]}; gridDim.y = {grid[1]}; gridDim.z = {grid[2]};")
-        main.append(f"  blockDim.x = {block[0]}; blockDim.y = {block[1]}; blockDim.z = {block[2]};")
-        main += ["  for (blockIdx.z = 0; blockIdx.z < gridDim.z; blockIdx.z++)",
-                 "  for (blockIdx.y = 0; blockIdx.y < gridDim.y; blockIdx.y++)",
-                 "  for (blockIdx.x = 0; blockIdx.x < gridDim.x; blockIdx.x++)",
-                 "  for (threadIdx.z = 0; threadIdx.z < blockDim.z; threadIdx.z++)",
-                 "  for (threadIdx.y = 0; threadIdx.y < blockDim.y; threadIdx.y++)",
-                 "  for (threadIdx.x = 0; threadIdx.x < blockDim.x; threadIdx.x++)",
-                 f"    {kernel}({', '.join(args)});", "  __sr_report();", "  return 0;", "}"]
-        exe = build("\n".join(lines + main) + "\n")
-        biggest = max([int(v) for v in sizes.values() if v is not None] + [8])
-        threads = grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2]
-        nbytes = min(16 * max((biggest + 8) ** 3, threads + 64), 1 << 36)  # virtual, lazily backed
+        loops = [f"gridDim.{d} = __sr_arg(argv, {k + 1}); blockDim.{d} = __sr_arg(argv, {k + 4});"
+                 for k, d in enumerate(_DIMS)]
+        loops += [f"for (blockIdx.{d} = 0; blockIdx.{d} < gridDim.{d}; blockIdx.{d}++)" for d in reversed(_DIMS)]
+        loops += [f"for (threadIdx.{d} = 0; threadIdx.{d} < blockDim.{d}; threadIdx.{d}++)" for d in reversed(_DIMS)]
+        main, self.sizes = driver(kernel, self.params, loops, first_slot=7)
+        self.site = src.sites.get(kernel)
+        self.kernel = kernel
+        self.specials = inst.specials
+        self.program = Program("\n".join(lines + main) + "\n")
+
+    def close(self):
+        self.program.close()
+
+    def launch_at(self, sizes: dict, launch: dict | None) -> tuple:
+        """(grid, block) as numbers: the given launch, else the launch site's at these sizes."""
+        grid = tuple((launch or {}).get("grid") or (None,) * 3)
+        block = tuple((launch or {}).get("block") or (None,) * 3)
+        site = self.site
+        if site is not None and None in block:
+            block = tuple(site.block)
+        if site is not None and None in grid:
+            formula = grid_in_params(site, self.param_names)
+            grid = tuple(_at(e, sizes) if e is not None and _at(e, sizes) is not None else g
+                         for e, g in zip(formula, site.grid))
+        if None in grid or None in block:
+            raise TraceError(f"`{self.kernel}`: the launch configuration is unknown; add a launch site or give "
+                             "--grid/--block to `staticroof analyze` (and config) before tracing")
+        return tuple(int(g) for g in grid), tuple(int(b) for b in block)
+
+    def run(self, sizes: dict, launch: dict | None = None, weights: dict | None = None, timeout: float = 120) -> Trace:
+        grid, block = self.launch_at(sizes, launch)
+        missing = [n for n in self.sizes if sizes.get(n) is None]
+        if missing:
+            raise TraceError(f"give a value for {', '.join(missing)} (-D {missing[0]}=64)")
+        out = self.program.execute([*grid, *block, *(int(sizes[n]) for n in self.sizes)], timeout)
+        return parse(out, self.specials, weights or {})
+
+
+def _at(expr, sizes: dict):
+    """A launch formula in the kernel's parameters at these sizes (None if one is missing)."""
+    expr = sympy.sympify(expr)
+    values = {s: sizes.get(s.name) for s in expr.free_symbols}
+    if any(v is None for v in values.values()):
+        return None
+    value = expr.subs(values)
+    return int(value) if value.is_number else None
+
+
+@executor("cuda")
+class CudaExecutor:
+    def run(self, path, kernel, sizes, defines, include_dirs, weights, launch):
+        program = CudaProgram(path, kernel, defines, include_dirs, macro_sizes=sizes)
         try:
-            run = subprocess.run([str(exe), str(nbytes)], capture_output=True, text=True, timeout=120)
-        except subprocess.TimeoutExpired:
-            raise TraceError("the serial run took longer than 120 s: trace at smaller sizes") from None
-        if run.returncode != 0:
-            raise TraceError(f"the instrumented kernel failed (exit {run.returncode}): {run.stderr[:500]}")
-        return _parse(run.stdout, inst.specials, weights or {})
-
-
-def _storages(fn) -> set:
-    out = set()
-
-    def visit(n):
-        if isinstance(n, c_ast.Decl) and "register" in (n.storage or []):
-            out.update(n.storage)
-        for _, child in n.children():
-            visit(child)
-
-    visit(fn)
-    return out
+            return program.run(sizes, launch, weights)
+        finally:
+            program.close()

@@ -20,6 +20,13 @@ typedef struct { int x, y; } int2;
 typedef struct { int x, y, z, w; } int4;
 typedef __sr_uint3 uint3;
 typedef __sr_uint3 dim3;
+typedef unsigned long long cudaTextureObject_t;  /* the trace's region holding the texture's memory */
+#define __SR_DYN_SHARED_BYTES 262144             /* extern __shared__: more than any GPU's per block */
+/* the scalar typedefs of staticroof's stub headers (identical redefinitions are allowed) */
+typedef unsigned long size_t;
+typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long int64_t;
+typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned int uint32_t;
+typedef unsigned long uint64_t;
 static inline float2 make_float2(float x, float y) { float2 v = {x, y}; return v; }
 static inline float4 make_float4(float x, float y, float z, float w) { float4 v = {x, y, z, w}; return v; }
 static inline __half2 __floats2half2_rn(float a, float b) { __half2 v = {(_Float16)a, (_Float16)b}; return v; }
@@ -38,9 +45,88 @@ static inline float __saturatef(float x) { return x < 0 ? 0 : (x > 1 ? 1 : x); }
  * their values */
 #ifndef STATICROOF_CUDA_INTRINSICS
 #define STATICROOF_CUDA_INTRINSICS
+/* device code calls the math library without including it: every prototype, so that each call
+ * has its real type (an implicit `int` would hide its precision) */
+#define __SR_MATH1(f) double f(double); float f##f(float);
+#define __SR_MATH2(f) double f(double, double); float f##f(float, float);
+__SR_MATH1(sqrt) __SR_MATH1(cbrt) __SR_MATH1(exp) __SR_MATH1(exp2) __SR_MATH1(exp10) __SR_MATH1(expm1)
+__SR_MATH1(log) __SR_MATH1(log2) __SR_MATH1(log10) __SR_MATH1(log1p) __SR_MATH1(sin) __SR_MATH1(cos)
+__SR_MATH1(tan) __SR_MATH1(asin) __SR_MATH1(acos) __SR_MATH1(atan) __SR_MATH1(sinh) __SR_MATH1(cosh)
+__SR_MATH1(tanh) __SR_MATH1(asinh) __SR_MATH1(acosh) __SR_MATH1(atanh) __SR_MATH1(erf) __SR_MATH1(erfc)
+__SR_MATH1(tgamma) __SR_MATH1(lgamma) __SR_MATH1(fabs) __SR_MATH1(floor) __SR_MATH1(ceil)
+__SR_MATH1(round) __SR_MATH1(trunc) __SR_MATH1(rint) __SR_MATH1(nearbyint) __SR_MATH1(logb)
+__SR_MATH2(pow) __SR_MATH2(atan2) __SR_MATH2(hypot) __SR_MATH2(fmod) __SR_MATH2(remainder)
+__SR_MATH2(fmin) __SR_MATH2(fmax) __SR_MATH2(copysign) __SR_MATH2(fdim) __SR_MATH2(nextafter)
 float fmaf(float, float, float); double fma(double, double, double);
-float expf(float); float logf(float); float log2f(float); float sinf(float); float cosf(float);
-float tanf(float); float powf(float, float); float sqrtf(float); double sqrt(double); float tanhf(float);
+double ldexp(double, int); float ldexpf(float, int);
+void sincos(double, double *, double *); void sincosf(float, float *, float *);
+static inline void __sincosf(float x, float *s, float *c) { *s = sinf(x); *c = cosf(x); }
+static inline void sincospif(float x, float *s, float *c) { *s = sinf(3.14159265f * x); *c = cosf(3.14159265f * x); }
+static inline void sincospi(double x, double *s, double *c) { *s = sin(3.141592653589793 * x); *c = cos(3.141592653589793 * x); }
+/* the clock: a counter that only moves forward (timing code runs; its values mean nothing) */
+static long long __sr_clock;
+static inline long long __sr_clock64(void) { return __sr_clock += 1000; }
+static inline long __sr_clock32(void) { return (long)(__sr_clock += 1000); }
+#define clock64 __sr_clock64
+#define clock __sr_clock32
+#define __globaltimer __sr_clock64
+/* integer intrinsics */
+static inline int __popc(unsigned x) { return __builtin_popcount(x); }
+static inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+static inline int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
+static inline int __clzll(long long x) { return x ? __builtin_clzll((unsigned long long)x) : 64; }
+static inline int __ffs(int x) { return __builtin_ffs(x); }
+static inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+static inline unsigned __brev(unsigned x) { unsigned r = 0; for (int k = 0; k < 32; k++) r |= ((x >> k) & 1u) << (31 - k); return r; }
+static inline int __mul24(int a, int b) { return a * b; }
+static inline unsigned __umul24(unsigned a, unsigned b) { return a * b; }
+static inline int __mulhi(int a, int b) { return (int)(((long long)a * b) >> 32); }
+static inline unsigned __umulhi(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a * b) >> 32); }
+static inline int __float_as_int(float x) { union { float f; int i; } u = {x}; return u.i; }
+static inline float __int_as_float(int x) { union { int i; float f; } u = {x}; return u.f; }
+static inline unsigned __float_as_uint(float x) { union { float f; unsigned i; } u = {x}; return u.i; }
+static inline float __uint_as_float(unsigned x) { union { unsigned i; float f; } u = {x}; return u.f; }
+static inline long long __double_as_longlong(double x) { union { double d; long long i; } u = {x}; return u.i; }
+static inline double __longlong_as_double(long long x) { union { long long i; double d; } u = {x}; return u.d; }
+/* <climits> and <cfloat>, which device code often uses without including them */
+#ifndef CHAR_BIT
+#define CHAR_BIT 8
+#endif
+#ifndef INT_MAX
+#define SCHAR_MIN (-128)
+#define SCHAR_MAX 127
+#define UCHAR_MAX 255
+#define SHRT_MIN (-32768)
+#define SHRT_MAX 32767
+#define USHRT_MAX 65535
+#define INT_MIN (-2147483647 - 1)
+#define INT_MAX 2147483647
+#define UINT_MAX 4294967295U
+#define LONG_MIN (-9223372036854775807L - 1)
+#define LONG_MAX 9223372036854775807L
+#define ULONG_MAX 18446744073709551615UL
+#define LLONG_MIN (-9223372036854775807LL - 1)
+#define LLONG_MAX 9223372036854775807LL
+#define ULLONG_MAX 18446744073709551615ULL
+#endif
+#ifndef FLT_MAX
+#define FLT_MAX 3.40282347e+38F
+#define FLT_MIN 1.17549435e-38F
+#define FLT_EPSILON 1.19209290e-07F
+#define DBL_MAX 1.7976931348623157e+308
+#define DBL_MIN 2.2250738585072014e-308
+#define DBL_EPSILON 2.2204460492503131e-16
+#endif
+#ifndef INFINITY
+#define INFINITY (__builtin_inff())
+#define NAN (__builtin_nanf(""))
+#endif
+#ifndef CUDART_INF_F
+#define CUDART_INF_F (__builtin_inff())
+#define CUDART_INF (__builtin_inf())
+#define CUDART_NAN_F (__builtin_nanf(""))
+#define CUDART_PI_F 3.141592654f
+#endif
 #define __fmaf_rn(a, b, c) fmaf(a, b, c)
 #define __fmaf_rz(a, b, c) fmaf(a, b, c)
 #define __fmaf_ru(a, b, c) fmaf(a, b, c)

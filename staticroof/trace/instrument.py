@@ -34,6 +34,7 @@ class Instrumenter:
     specials: list = field(default_factory=list)  # site id -> function name
     groups: dict = field(default_factory=dict)  # (statement id, key) -> group id
     intrinsics: dict = field(default_factory=dict)  # CUDA: name -> entry of grammars/cuda.toml
+    overloads: dict = field(default_factory=dict)  # CUDA: name -> [(C name, [parameter type])]
     shared_static: bool = False  # CUDA: `__shared__` (lowered as `register`) becomes `static`
     _names: itertools.count = field(default_factory=lambda: itertools.count(1))
 
@@ -48,12 +49,13 @@ class Instrumenter:
 
     # -- functions -------------------------------------------------------------------------
     def function(self, fn: c_ast.FuncDef, register: list | None = None) -> str:
-        """The instrumented definition of `fn`; `register` lists (name, rank, bytes) of the arrays to
-        register on entry (the traced kernel's pointer parameters and file-scope arrays)."""
+        """The instrumented definition of `fn`; `register` lists (name, rank, bytes[, element]) of the
+        arrays to register on entry (the traced kernel's pointer parameters and file-scope arrays;
+        bytes 0 for a parameter's region; `element` an expression of the element type)."""
         head = self.gen.visit(fn.decl)
         body = []
-        for name, rank, nbytes in register or []:
-            elem = name + "[0]" * rank
+        for name, rank, nbytes, *element in register or []:
+            elem = element[0] if element else name + "[0]" * rank
             body.append(f'__sr_register("{name}", (void *){name}, sizeof({elem}), {nbytes}, __SR_FILL({elem}));')
         body += [self.stmt(s) for s in (fn.body.block_items or [])]
         return head + "\n{\n" + "\n".join(body) + "\n}\n"
@@ -194,7 +196,11 @@ class Instrumenter:
     def access(self, node, kind: int) -> str:
         addr = self.address(node)
         group, token = self.site(node, kind)
-        return f"((__typeof__({addr}))__sr_access((void *){addr}, sizeof(*{addr}), {kind}, {group}, {token}))"
+        return f"((__typeof__({addr})){self.record(addr, kind, group, token, node)})"
+
+    def record(self, p: str, kind: int, group, token: str, node) -> str:
+        """The runtime call for one access at address `p` (a C expression evaluated once)."""
+        return f"__sr_access((void *){p}, sizeof(*{p}), {kind}, {group}, {token}, (void *)({_root(node)}))"
 
     def assignment(self, node: c_ast.Assignment) -> str:
         lv = node.lvalue
@@ -218,8 +224,8 @@ class Instrumenter:
         value = f"(({o}) {op} ({r}))"
         value = self.counted(value) if op in _ARITH else value
         return (f"({{ __typeof__({rhs}) {r} = {rhs}; __typeof__({addr}) {p} = {addr}; "
-                f"__typeof__(*{p}) {o} = *(__typeof__({p}))__sr_access((void *){p}, sizeof(*{p}), 0, {g_r}, {t_r}); "
-                f"*(__typeof__({p}))__sr_access((void *){p}, sizeof(*{p}), 1, {g_w}, {t_w}) = {value}; }})")
+                f"__typeof__(*{p}) {o} = *(__typeof__({p})){self.record(p, 0, g_r, t_r, lv)}; "
+                f"*(__typeof__({p})){self.record(p, 1, g_w, t_w, lv)} = {value}; }})")
 
     def unary(self, node: c_ast.UnaryOp) -> str:
         op = node.op
@@ -233,9 +239,9 @@ class Instrumenter:
                 g_w, t_w = self.site(target, 1)
                 result = o if op.startswith("p") else f"({o} {sign} 1)"
                 return (f"({{ __typeof__({addr}) {p} = {addr}; "
-                        f"__typeof__(*{p}) {o} = *(__typeof__({p}))__sr_access((void *){p}, sizeof(*{p}), 0, {g_r}, {t_r}); "
+                        f"__typeof__(*{p}) {o} = *(__typeof__({p})){self.record(p, 0, g_r, t_r, target)}; "
                         f"__sr_flop(__SR_PREC({o}), 1); "
-                        f"*(__typeof__({p}))__sr_access((void *){p}, sizeof(*{p}), 1, {g_w}, {t_w}) = {o} {sign} 1; {result}; }})")
+                        f"*(__typeof__({p})){self.record(p, 1, g_w, t_w, target)} = {o} {sign} 1; {result}; }})")
             text = self.gen.visit(target)
             c_op = op[1:] if op.startswith("p") else op
             expr = f"{text}{c_op}" if op.startswith("p") else f"{c_op}{text}"
@@ -253,8 +259,15 @@ class Instrumenter:
         name = node.name.name if isinstance(node.name, c_ast.ID) else None
         if name in self.intrinsics:
             return self.intrinsic(name, node)
-        args = ", ".join(self.expr(a) for a in (node.args.exprs if node.args else []))
-        text = f"{self.gen.visit(node.name)}({args})"
+        if name in _SINCOS:
+            return self.sincos(node)
+        arg_texts = [self.expr(a) for a in (node.args.exprs if node.args else [])]
+        args = ", ".join(arg_texts)
+        callee = self.gen.visit(node.name)
+        if name in self.overloads:
+            cands = [c for c in self.overloads[name] if len(c[1]) == len(arg_texts)] or self.overloads[name]
+            callee = _select(cands, arg_texts, 0)
+        text = f"{callee}({args})"
         entry = costs.classify(name) if name else None
         if entry is None or entry["kind"] == "free":
             return text
@@ -265,6 +278,31 @@ class Instrumenter:
         self.specials.append(name)
         return f"({{ __typeof__({text}) {v} = {text}; __sr_special({site}, __SR_PREC({v})); {v}; }})"
 
+
+    def sincos(self, node: c_ast.FuncCall) -> str:
+        """`sincosf(x, &s, &c)`: its cost as the tables say, and a store through each output pointer
+        (an array element there is written), after the argument is read."""
+        name = node.name.name
+        args = node.args.exprs if node.args else []
+        if len(args) != 3:
+            return self.gen.visit(node)
+        x, outs = self.fresh("x"), []
+        value = self.expr(args[0])
+        text = f"({{ __typeof__({value}) {x} = {value}; "
+        for a in args[1:]:
+            p, ptr = self.fresh("p"), self.expr(a)
+            target = c_ast.UnaryOp("*", a)
+            group, token = self.site(target, 1)
+            text += f"__typeof__({ptr}) {p} = {ptr}; {self.record(p, 1, group, token, target)}; "
+            outs.append(p)
+        call = f"{name}({x}, {outs[0]}, {outs[1]})"
+        entry = self.intrinsics.get(name) or costs.classify(name)
+        count = ""
+        if entry and entry["kind"] == "special":
+            site = len(self.specials)
+            self.specials.append(name)
+            count = f"__sr_special({site}, __SR_PREC({x}));"
+        return text + f"{call}; {count} }})"
 
     _PREC_INDEX = {"fp64": 0, "fp32": 1, "fp16": 2}
 
@@ -289,8 +327,8 @@ class Instrumenter:
             new = f"({o} {op} {r})" if op else r
             count = f"__sr_flop(__SR_PREC({o}), {entry.get('flops', 0)});" if op else ""
             return (f"({{ __typeof__({value}) {r} = {value}; __typeof__({addr}) {p} = {addr}; "
-                    f"__typeof__(*{p}) {o} = *(__typeof__({p}))__sr_access((void *){p}, sizeof(*{p}), 0, {g_r}, {t_r}); "
-                    f"{count} *(__typeof__({p}))__sr_access((void *){p}, sizeof(*{p}), 1, {g_w}, {t_w}) = {new}; {o}; }})")
+                    f"__typeof__(*{p}) {o} = *(__typeof__({p})){self.record(p, 0, g_r, t_r, target)}; "
+                    f"{count} *(__typeof__({p})){self.record(p, 1, g_w, t_w, target)} = {new}; {o}; }})")
         text = f"{name}({', '.join(self.expr(a) for a in args)})"
         prec = entry.get("precision")
         if kind in ("arith", "fma") and prec in self._PREC_INDEX:
@@ -337,6 +375,68 @@ def _canon(node) -> str:
         return gen.visit(n)
 
     return canon(node)
+
+
+_SINCOS = ("sincos", "sincosf", "__sincosf", "sincospi", "sincospif")
+
+
+def _select(cands: list, args: list, pos: int) -> str:
+    """C choosing among overloads [(C name, [parameter type])] by the arguments' types (`_Generic`
+    on the first argument whose parameter types differ; an exact match, else the first)."""
+    if len(cands) == 1:
+        return cands[0][0]
+    while pos < len(args) and len({c[1][pos] for c in cands if pos < len(c[1])}) <= 1:
+        pos += 1
+    if pos >= len(args):
+        return cands[0][0]
+    groups: dict = {}
+    for c in cands:
+        groups.setdefault(c[1][pos] if pos < len(c[1]) else None, []).append(c)
+    assoc = [f"{t}: {_select(g, args, pos + 1)}" for t, g in groups.items() if t is not None]
+    return f"_Generic(({args[pos]}), {', '.join(assoc)}, default: {cands[0][0]})"
+
+
+def _pure(n) -> bool:
+    """An expression evaluated twice gives the same value with no effect (names, constants, casts,
+    members, address arithmetic): safe to name an access's base pointer a second time."""
+    if isinstance(n, (c_ast.ID, c_ast.Constant)):
+        return True
+    if isinstance(n, c_ast.Cast):
+        return _pure(n.expr)
+    if isinstance(n, c_ast.StructRef):
+        return _pure(n.name)
+    if isinstance(n, c_ast.BinaryOp) and n.op in ("+", "-", "*", "/", "%", "<<", ">>"):
+        return _pure(n.left) and _pure(n.right)
+    return False
+
+
+def _pointer_of(n) -> str:
+    """C for the pointer operand of pure address arithmetic (`a` in `a + i*n + j`), chosen by the
+    compiler from the operands' types."""
+    gen = c_generator.CGenerator()
+    if isinstance(n, c_ast.BinaryOp) and n.op == "+":
+        left, right = _pointer_of(n.left), _pointer_of(n.right)
+        return (f"__builtin_choose_expr(__builtin_classify_type({gen.visit(n.left)}) == 5, "
+                f"(void *)({left}), (void *)({right}))")
+    if isinstance(n, c_ast.BinaryOp) and n.op == "-":
+        return _pointer_of(n.left)
+    return f"({gen.visit(n)})"
+
+
+def _root(node) -> str:
+    """C for the pointer an access indexes (`a` in `a[i][j]` and `*(a + i)`), or `0` where naming it
+    would evaluate something twice; the runtime books the access to the array that pointer is in."""
+    if isinstance(node, c_ast.ArrayRef):
+        n = node.name
+        while isinstance(n, c_ast.ArrayRef):
+            n = n.name
+        return _pointer_of(n) if _pure(n) else "0"
+    if isinstance(node, c_ast.UnaryOp) and node.op == "*":
+        e = node.expr
+        if isinstance(e, c_ast.UnaryOp) and e.op == "&" and isinstance(e.expr, c_ast.ArrayRef):
+            return _root(e.expr)
+        return _pointer_of(e) if _pure(e) else "0"
+    return "0"
 
 
 def _names_used(node) -> set:

@@ -1,28 +1,32 @@
-/* staticroof trace runtime (see runtime.h).  Elements are identified by their address inside
- * the arrays the kernel registered; accesses elsewhere (locals, the stack) are not DRAM. */
+/* staticroof trace runtime (see runtime.h).  An access belongs to the array its base pointer
+ * points into (`a` in `a[i]`), and must land inside that array's extent, or the run stops with an
+ * error naming the array and index: never booked to a neighbour, never lost.  Accesses that do not
+ * go through a registered array (locals, the stack) are not DRAM. */
 #include "runtime.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
-#define MAX_ARRAYS 64
+#define MAX_ARRAYS 256
 #define MAX_GROUPS 65536
 
+/* state bits of an element: first access a read (1) or a write (2); written at least once (4) */
 typedef struct {
     const char *name;
-    char *base;
-    size_t elem, bytes;
-    unsigned char *state;   /* 0 untouched, 1 first access was a read, 2 first access was a write */
-    unsigned char *written;
+    char *base;             /* the pointer the kernel was given (index 0) */
+    char *lo, *hi;          /* the extent accesses may touch: the region, or the array's own bytes */
+    size_t elem;
+    unsigned char *state;   /* per element of [lo, hi) */
     long loads, stores, first_read, n_written;
-    int fill;
+    long min_index, max_index;  /* the element indices reached, relative to base */
+    int touched, fill;
 } array_t;
 
 /* Large, lazily backed memory: only the pages a kernel touches cost anything. */
 static void *lazy(size_t bytes) {
     void *p = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) { fprintf(stderr, "staticroof trace: cannot map %zu bytes\n", bytes); exit(3); }
+    if (p == MAP_FAILED) __sr_fail("cannot map %zu bytes of counters", bytes);
     return p;
 }
 
@@ -52,17 +56,41 @@ static unsigned long next_random(void) {
 void __sr_register(const char *name, void *base, unsigned long elem, unsigned long bytes, int fill) {
     for (int k = 0; k < n_arrays; k++)
         if (arrays[k].base == (char *)base) return;
-    if (n_arrays == MAX_ARRAYS || elem == 0) return;
+    if (elem == 0) return;
+    if (n_arrays == MAX_ARRAYS) __sr_fail("more than %d arrays", MAX_ARRAYS);
     array_t *a = &arrays[n_arrays++];
-    a->name = name; a->base = base; a->elem = elem; a->bytes = bytes; a->fill = fill;
-    a->state = lazy(bytes / elem + 1);
-    a->written = lazy(bytes / elem + 1);
+    a->name = name; a->base = base; a->elem = elem; a->fill = fill;
+    if (bytes == 0) {  /* a pointer parameter: its whole region */
+        int guard = 1;
+        if (!__sr_region_of(base, &a->lo, &a->hi, &guard) || guard)
+            __sr_fail("`%s` is not one of the arrays the trace allocated", name);
+    } else {
+        a->lo = base; a->hi = a->lo + bytes;
+    }
+    a->state = lazy((size_t)(a->hi - a->lo) / elem + 1);
+}
+
+const char *__sr_array_name(const void *base) {
+    for (int k = 0; k < n_arrays; k++)
+        if (arrays[k].base == (const char *)base) return arrays[k].name;
+    return 0;
+}
+
+static array_t *array_holding(const char *c, int one_past) {
+    for (int k = 0; k < n_arrays; k++)
+        if (c >= arrays[k].lo && (c < arrays[k].hi || (one_past && c == arrays[k].hi))) return &arrays[k];
+    return 0;
+}
+
+static long index_of(array_t *a, const char *c) {
+    long off = (long)(c - a->base), e = (long)a->elem;
+    return off >= 0 ? off / e : -((-off + e - 1) / e);
 }
 
 /* A random value, never zero, written into an element just before its first access. */
 static void fill_element(array_t *a, size_t e) {
     double r = 0.5 + (double)(next_random() % 1000003) / 1000003.0;
-    char *p = a->base + e * a->elem;
+    char *p = a->lo + e * a->elem;
     if (a->fill == 1) *(double *)p = r;
     else if (a->fill == 2) *(float *)p = (float)r;
     else if (a->fill == 3) *(_Float16 *)p = (_Float16)r;
@@ -121,31 +149,50 @@ static void lru_touch(int array, size_t element, size_t bytes, int write) {
     }
 }
 
-void *__sr_access(void *p, unsigned long size, int kind, long group, long token) {
+void *__sr_access(void *p, unsigned long size, int kind, long group, long token, void *base) {
     char *c = p;
-    for (int k = 0; k < n_arrays; k++) {
-        array_t *a = &arrays[k];
-        if (c < a->base || c >= a->base + a->bytes) continue;
-        if (size > 64) return p;      /* a whole row (`A[i]` of a 2-D array), not an element */
-        int counted = 1;
-        if (group >= 0 && group < MAX_GROUPS) {
-            if (group_last[group][kind] == token) counted = 0;
-            else group_last[group][kind] = token;
+    array_t *a = base ? array_holding(base, 1) : 0;
+    if (!a) a = array_holding(c, 0);  /* a local pointer, or an address the instrumentation computed */
+    if (!a) {
+        int guard = 0;
+        if (__sr_region_of(c, 0, 0, &guard) && guard) {
+            char *lo, *hi;
+            __sr_region_of(c, &lo, &hi, 0);
+            const char *name = __sr_array_name(lo + (hi - lo) / 2);
+            __sr_fail("an access %ld bytes from `%s` is outside the region any index can reach",
+                      (long)(c - (lo + (hi - lo) / 2)), name ? name : "?");
         }
-        if (counted) { if (kind) a->stores++; else a->loads++; }
-        for (size_t off = 0; off < size; off += a->elem) {
-            size_t e = (size_t)(c + off - a->base) / a->elem;
-            if (a->state[e] == 0) {
-                a->state[e] = kind ? 2 : 1;
-                if (!kind) { a->first_read++; fill_element(a, e); }
-            }
-            if (kind && !a->written[e]) { a->written[e] = 1; a->n_written++; }
-            lru_touch(k, e, a->elem, kind);
-        }
-        /* a vector access moves size/elem elements: count them as that many accesses */
-        if (counted && size > a->elem) { if (kind) a->stores += size / a->elem - 1; else a->loads += size / a->elem - 1; }
         return p;
     }
+    if (size > 64) return p;      /* a whole row (`A[i]` of a 2-D array), not an element */
+    if (c < a->lo || c + size > a->hi) {
+        if (a->hi - a->lo < ((long)1 << 30))
+            __sr_fail("`%s`[%ld] is outside the array (%ld elements)", a->name, index_of(a, c),
+                      (long)((a->hi - a->lo) / a->elem));
+        __sr_fail("`%s`[%ld] is outside the region any index can reach", a->name, index_of(a, c));
+    }
+    int counted = 1;
+    if (group >= 0 && group < MAX_GROUPS) {
+        if (group_last[group][kind] == token) counted = 0;
+        else group_last[group][kind] = token;
+    }
+    if (counted) { if (kind) a->stores++; else a->loads++; }
+    long first = index_of(a, c), last = index_of(a, c + size - 1);
+    if (!a->touched || first < a->min_index) a->min_index = first;
+    if (!a->touched || last > a->max_index) a->max_index = last;
+    a->touched = 1;
+    for (size_t off = 0; off < size; off += a->elem) {
+        size_t e = (size_t)(c + off - a->lo) / a->elem;
+        unsigned char *s = &a->state[e];
+        if ((*s & 3) == 0) {
+            *s |= kind ? 2 : 1;
+            if (!kind) { a->first_read++; fill_element(a, e); }
+        }
+        if (kind && !(*s & 4)) { *s |= 4; a->n_written++; }
+        lru_touch(a - arrays, e, a->elem, kind);
+    }
+    /* a vector access moves size/elem elements: count them as that many accesses */
+    if (counted && size > a->elem) { if (kind) a->stores += size / a->elem - 1; else a->loads += size / a->elem - 1; }
     return p;
 }
 
@@ -157,10 +204,24 @@ void __sr_report(void) {
             if (special_calls[s][p]) printf("special %d %s %ld\n", s, names[p], special_calls[s][p]);
     for (int k = 0; k < n_arrays; k++) {
         array_t *a = &arrays[k];
-        printf("array %s %zu %ld %ld %ld %ld\n", a->name, a->elem, a->first_read, a->n_written, a->loads, a->stores);
+        printf("array %s %zu %ld %ld %ld %ld %d %ld %ld\n", a->name, a->elem, a->first_read, a->n_written,
+               a->loads, a->stores, a->touched, a->min_index, a->max_index);
     }
     if (lru_capacity > 0) {
         for (node_t *n = lru_head; n; n = n->next) if (n->dirty) lru_moved += n->bytes;
         printf("lru %ld %ld\n", lru_capacity, lru_moved);
     }
 }
+
+/* the classification functions of staticroof's <math.h> stub (its isnan() and friends call them) */
+int __sr_isfinite(double x) { return __builtin_isfinite(x); }
+int __sr_isinf(double x) { return __builtin_isinf(x); }
+int __sr_isnan(double x) { return __builtin_isnan(x); }
+int __sr_isnormal(double x) { return __builtin_isnormal(x); }
+int __sr_signbit(double x) { return __builtin_signbit(x); }
+int __sr_isgreater(double x, double y) { return __builtin_isgreater(x, y); }
+int __sr_isgreaterequal(double x, double y) { return __builtin_isgreaterequal(x, y); }
+int __sr_isless(double x, double y) { return __builtin_isless(x, y); }
+int __sr_islessequal(double x, double y) { return __builtin_islessequal(x, y); }
+int __sr_islessgreater(double x, double y) { return __builtin_islessgreater(x, y); }
+int __sr_isunordered(double x, double y) { return __builtin_isunordered(x, y); }

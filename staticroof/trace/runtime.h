@@ -6,10 +6,21 @@
 
 void __sr_flop(int precision, long n);           /* precision: 0 fp64, 1 fp32, 2 fp16, -1 none */
 void __sr_special(int site, int precision);      /* one call of a special function */
-void *__sr_access(void *p, unsigned long size, int kind, long group, long token); /* kind 0 read, 1 write */
+/* kind 0 read, 1 write; `base` is the pointer the access indexes (`a` in `a[i]`), or 0 when the
+ * instrumentation cannot name it without evaluating something twice */
+void *__sr_access(void *p, unsigned long size, int kind, long group, long token, void *base);
 long __sr_next(void);                            /* a fresh statement/loop instance id */
+/* bytes 0: the array is a pointer parameter, its extent the region __sr_region gave it */
 void __sr_register(const char *name, void *base, unsigned long elem, unsigned long bytes, int fill);
 void __sr_report(void);
+
+/* driver.c: each pointer parameter's own region (see there), and the command-line sizes */
+void *__sr_region(void);
+int __sr_region_of(const void *p, char **lo, char **hi, int *guard);
+long __sr_arg(char **argv, int k);
+const char *__sr_array_name(const void *base); /* runtime.c: the array registered at `base` */
+/* a clear error (the message names the array and index), then exit: never a silent miscount */
+void __sr_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
 /* the precision of an expression's type, decided by the C compiler (independent of staticroof) */
 #define __SR_PREC(v) _Generic((v), double: 0, long double: 0, float: 1, _Float16: 2, default: -1)
