@@ -123,6 +123,11 @@ _RULES = [
          "fewer threads than the kernel's guards admit at the sizes in force (say `-D N=8192` with a grid "
          "sized for N = 1024). The numbers count the threads launched; the formulas assume a grid that "
          "covers the guards. Give the grid with `--grid`, or sizes that match the launch."),
+    Rule("SR121", "error", True, "self-check failed",
+         "Before a result is reported exact, its formulas are checked against the exact counts at a few "
+         "size points (the sizes in force, small sizes, each constant the kernel compares sizes with and "
+         "its neighbours), and the counts against running the loop nest at small sizes. They disagreed: "
+         "this is a bug in staticroof, and the result is not reported exact. Please report the kernel."),
     Rule("SR120", "warning", False, "launch dimension the kernel does not index",
          "A CUDA kernel is launched with more than one thread (or block) along a dimension whose "
          "`threadIdx`/`blockIdx` it never reads (a 1-D kernel launched with `dim3 block(32, 8)`): every "

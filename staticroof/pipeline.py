@@ -59,9 +59,10 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
                 result = analyze(chosen, sizes=_sizes_for(chosen, bindings), weights=weights)
                 summary = summarize(result, bindings, cache_bytes, l1_bytes)
                 if chosen is item and item.alternative is not None and _depends_on_grid(summary):
-                    alt = item.alternative
-                    result = analyze(alt, sizes=_sizes_for(alt, bindings), weights=weights)
+                    chosen = item.alternative
+                    result = analyze(chosen, sizes=_sizes_for(chosen, bindings), weights=weights)
                     summary = summarize(result, bindings, cache_bytes, l1_bytes)
+                _self_check(result, summary, _sizes_for(chosen, bindings), weights or {})
             except Exception as e:  # never a traceback: one kernel's failure is its own
                 d = Diagnostic("SR099", f"`{item.name}`: internal error: {type(e).__name__}: {e}", item.location)
                 summary = unsupported(item.name, item.location, item.language, d)
@@ -69,6 +70,16 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
             if summary.failed:
                 report.failed = True
     return report
+
+
+def _self_check(result, summary, sizes: dict, weights: dict) -> None:
+    """An exact result is checked against independent counts first (SR121 when they disagree)."""
+    from .analysis.selfcheck import check
+
+    found = check(result, summary, sizes, weights)
+    if found:
+        summary.diagnostics.extend(found)
+        summary.exact = False
 
 
 def _selected(name: str, only: set) -> bool:

@@ -78,6 +78,7 @@ class Pieces:
             pieces = _resplit(pieces, region)
         out = []
         for p in pieces:
+            p = _on_hull(p)
             expr = finish(sympy.expand(p.raw.xreplace(_to_user(p.raw, namer))))
             same = next((k for k, q in enumerate(out) if sympy.expand(q.expr - expr) == 0), None)
             if same is None:  # pieces equal once products of sizes are multiplied out merge too
@@ -100,10 +101,12 @@ class Pieces:
                 d = a.domain.intersect(b.domain)
                 if d.is_empty():
                     continue
-                raw = op(a.raw, b.raw)
-                if raw is sympy.nan:  # 0/0: no intensity where nothing is done
+                piece = _on_hull(Piece(d.coalesce(), op(a.raw, b.raw), None))
+                if piece.raw is sympy.nan:  # 0/0: no intensity where nothing is done
                     continue
-                out.append(Piece(d.coalesce(), raw, op(a.expr, b.expr)))
+                expr = op(a.expr, b.expr) if piece.raw == op(a.raw, b.raw) else \
+                    sympy.factor(piece.raw.xreplace(_to_user(piece.raw, self.namer)))
+                out.append(Piece(piece.domain, piece.raw, expr))
         return Pieces(_group(out), self.region.intersect(other.region), self.namer, None)
 
     # -- reading -----------------------------------------------------------------------------
@@ -143,6 +146,15 @@ class Pieces:
     def at(self, sizes: dict) -> Optional[Piece]:
         """The piece holding at these sizes (grid dimensions covering), None when a size is missing
         or the sizes lie outside the region (a size below 1)."""
+        if self.single:  # the region is a box: no isl needed
+            values = _param_values(self.region.get_space(), self.namer,
+                                   {k: v for k, v in sizes.items() if not k.startswith("gridDim_")}, GRID)
+            if values is None:
+                return None
+            grid = any(is_grid(self.namer.to_sympy(n)) for n in values[0])
+            inside = all(v >= GRID if is_grid(self.namer.to_sympy(n)) else 1 <= v and (not grid or v <= SIZE_CAP)
+                         for n, v in values[0].items())
+            return self.pieces[0] if inside else None
         point = self._point_set(sizes)
         if point is None:
             return None
@@ -215,9 +227,8 @@ class Pieces:
         if values is None:
             return None
         names = _param_names(space)
-        cons = " and ".join(f"{n} = {values[0][n]}" for n in names) or "1 = 1"
-        point = isl.Set(f"[{', '.join(names)}] -> {{ : {cons} }}")
-        return point if not point.intersect(self.region).is_empty() else None
+        point = _point(tuple(names), tuple(values[0][n] for n in names), str(self.region))
+        return None if point is None else point
 
     def _min_max(self):
         """Max (Min) of the pieces when isl proves each piece is the greatest (least) on its domain."""
@@ -258,21 +269,46 @@ def _param_names(space) -> list:
 
 def _param_values(space, namer, sizes: dict, grid_value: int):
     """({isl parameter: int}, whether a grid dimension was filled in) or None if a size is missing."""
-    subs = {}
     filled = False
     out = {}
-    for name in _param_names(space):
-        e = namer.to_sympy(name)
-        for s in e.free_symbols:
-            if s.name in sizes and sizes[s.name] is not None:
-                subs[s] = sizes[s.name]
-            elif s.name.startswith("gridDim_"):
-                subs[s] = grid_value
+    for name, expr, symbols, objects in _params_of(space, namer):
+        values = []
+        for s in symbols:
+            v = sizes.get(s)
+            if v is None:
+                if not s.startswith("gridDim_"):
+                    return None
+                v = grid_value
                 filled = True
-            else:
-                return None
-        out[name] = int(e.xreplace(subs))
+            values.append(v)
+        out[name] = values[0] if expr is None else \
+            int(expr.xreplace(dict(zip(objects, values))))
     return out, filled
+
+
+_params_cache: dict = {}
+
+
+def _params_of(space, namer) -> list:
+    """[(isl name, sympy expression or None for a plain symbol, its symbol names sorted)]."""
+    key = (space.to_str() if hasattr(space, "to_str") else str(space), tuple(namer.params.items()))
+    found = _params_cache.get(key)
+    if found is None:
+        found = []
+        for name in _param_names(space):
+            e = namer.to_sympy(name)
+            syms = sorted(e.free_symbols, key=str)
+            found.append((name, None if e.is_Symbol else e, [s.name for s in syms], syms))
+        _params_cache[key] = found
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _point(names: tuple, values: tuple, region: str):
+    """The one-point parameter set (None when the point lies outside the region)."""
+    cons = " and ".join(f"{n} = {v}" for n, v in zip(names, values)) or "1 = 1"
+    point = isl.Set(f"[{', '.join(names)}] -> {{ : {cons} }}")
+    return point if not point.intersect(isl.Set(region)).is_empty() else None
 
 
 def pw_value(pw, namer, sizes: dict):
@@ -292,13 +328,14 @@ def _eval(pw, values):
     vals, _ = values
     space = pw.get_domain_space()
     pt = isl.Point.zero(space)
-    for k, name in enumerate(_param_names(space)):
-        pt = pt.set_coordinate_val(isl.dim_type.param, k, isl.Val(str(vals[name])))
-    return _number(Fraction(str(pw.eval(pt))))
+    for k, name in enumerate(vals):
+        pt = pt.set_coordinate_val(isl.dim_type.param, k, vals[name])
+    v = pw.eval(pt)
+    return int(v.to_python()) if v.is_int() else _number(Fraction(str(v)))
 
 
 def _number(v):
-    f = Fraction(str(v))
+    f = Fraction(v) if not isinstance(v, Fraction) else v
     return int(f) if f.denominator == 1 else f
 
 
@@ -355,7 +392,8 @@ def _group(pieces: list) -> list:
     out: list = []
     for p in pieces:
         for k, q in enumerate(out):
-            if sympy.cancel(p.raw - q.raw) == 0:
+            d = sympy.expand(p.raw - q.raw)
+            if d == 0 or (not d.is_polynomial() and sympy.cancel(d) == 0):
                 out[k] = Piece(q.domain.union(p.domain).coalesce(), q.raw, q.expr)
                 break
         else:
@@ -409,6 +447,16 @@ def _resplit(pieces: list, region) -> list:
                     _agrees(second.raw, Piece(outside.intersect(first.domain), first.raw, None)):
                 return [Piece(inside, first.raw, None), Piece(outside, second.raw, None)]
     return pieces
+
+
+def _on_hull(piece: Piece) -> Piece:
+    """A piece on a lower-dimensional domain (THREADS = 2048) with its formula specialized there."""
+    subs = _hull_solution(piece.domain)
+    if not subs:
+        return piece
+    raw = piece.raw.xreplace(subs)
+    raw = sympy.factor(sympy.cancel(raw)) if raw.is_rational_function() and sympy.denom(raw) != 1 else sympy.expand(raw)
+    return Piece(piece.domain, raw, piece.expr)
 
 
 def _as_points(dom):

@@ -161,13 +161,20 @@ class Count:
         cached = self.__dict__.get("_pw")
         if cached is not None and cached[0] == len(self.terms):
             return cached[1]
-        total = None
+        weights: dict = {}  # identical terms (the same counted set) are added once, weights summed
+        polys: dict = {}
         for w, pw in self.terms:
+            key = ("int", pw) if isinstance(pw, int) else id(pw)
+            weights[key] = weights.get(key, 0) + _fraction(w)
+            polys[key] = pw
+        total = None
+        for key, w in weights.items():
+            pw = polys[key]
             if not w:
                 continue
             if isinstance(pw, int):
                 pw = isl.PwQPolynomial(f"{{ {pw} }}")
-            pw = pw.scale_val(isl.Val(str(_fraction(w))))
+            pw = pw.scale_val(isl.Val(str(w)))
             total = pw if total is None else total.add(pw)
         total = isl.PwQPolynomial("{ 0 }") if total is None else total.coalesce()
         self.__dict__["_pw"] = (len(self.terms), total)

@@ -1,0 +1,252 @@
+"""Counting by running the loop IR: every loop iterated, every reference evaluated, at concrete sizes.
+
+An independent count for the self-check (staticroof.analysis.selfcheck): where the symbolic path
+builds isl sets, counts them with barvinok, picks pieces and rewrites formulas, this one walks the
+IR with exact integer arithmetic and keeps sets of the elements it touched.  It applies the same
+counting rules (first access read or written, the register rule of the access level, identical
+references of one statement counted once) but shares none of the machinery, so a disagreement
+points at a bug in one of them.  Only small size points are affordable: a budget of statement
+instances stops it early.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import sympy
+
+from ..ir import DRAM_SPACES, Guard, Kernel, Loop, Stmt
+
+
+class TooLarge(Exception):
+    """The enumeration exceeded its budget of statement instances."""
+
+
+@dataclass
+class ArrayCount:
+    first_read: int = 0  # distinct elements whose first access was a read
+    written: int = 0  # distinct elements written
+    loads: int = 0  # dynamic loads (register rule applied)
+    stores: int = 0
+
+
+@dataclass
+class Counts:
+    flops: dict = field(default_factory=dict)  # precision -> FLOPs (specials weighted in)
+    special: dict = field(default_factory=dict)  # function -> calls
+    arrays: dict = field(default_factory=dict)  # DRAM array -> ArrayCount
+    shared: dict = field(default_factory=dict)  # on-chip array -> ArrayCount (loads and stores only)
+
+
+def enumerate_counts(kernel: Kernel, sizes: dict, weights: dict | None = None, budget: int = 20000) -> Counts:
+    """The kernel's counts at `sizes` (name -> int; every size the kernel uses), or TooLarge."""
+    return _Walker(kernel, sizes, weights or {}, budget).run()
+
+
+# ---------------------------------------------------------------------------------------------
+# Expressions: sympy to Python closures with exact integer and Fraction arithmetic
+
+class _Compiler:
+    def __init__(self):
+        self.slots: dict = {}  # sympy Symbol -> index into the value list
+
+    def slot(self, sym) -> int:
+        if sym not in self.slots:
+            self.slots[sym] = len(self.slots)
+        return self.slots[sym]
+
+    def compile(self, expr):
+        code = self.code(sympy.sympify(expr))
+        return eval(f"lambda v: {code}", {"F": Fraction, "floor": math.floor, "ceil": math.ceil})
+
+    def code(self, e) -> str:
+        if e is sympy.true or e == sympy.true:
+            return "True"
+        if e is sympy.false or e == sympy.false:
+            return "False"
+        if e.is_Integer:
+            return f"({int(e)})"
+        if e.is_Rational:
+            return f"F({int(e.p)}, {int(e.q)})"
+        if e.is_Symbol:
+            return f"v[{self.slot(e)}]"
+        if e.is_Add:
+            return "(" + " + ".join(self.code(a) for a in e.args) + ")"
+        if e.is_Mul:
+            return "(" + " * ".join(self.code(a) for a in e.args) + ")"
+        if e.is_Pow and e.exp.is_Integer and e.exp >= 0:
+            return f"({self.code(e.base)} ** {int(e.exp)})"
+        if isinstance(e, sympy.floor):
+            return f"floor({self.code(e.args[0])})"
+        if isinstance(e, sympy.ceiling):
+            return f"ceil({self.code(e.args[0])})"
+        if isinstance(e, sympy.Mod):
+            return f"({self.code(e.args[0])} % {self.code(e.args[1])})"
+        if isinstance(e, sympy.Min):
+            return "min(" + ", ".join(self.code(a) for a in e.args) + ")"
+        if isinstance(e, sympy.Max):
+            return "max(" + ", ".join(self.code(a) for a in e.args) + ")"
+        if isinstance(e, sympy.And):
+            return "(" + " and ".join(self.code(a) for a in e.args) + ")"
+        if isinstance(e, sympy.Or):
+            return "(" + " or ".join(self.code(a) for a in e.args) + ")"
+        if isinstance(e, sympy.Not):
+            return f"(not {self.code(e.args[0])})"
+        if isinstance(e, sympy.Rel):
+            op = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}[e.rel_op]
+            return f"({self.code(e.lhs)} {op} {self.code(e.rhs)})"
+        if isinstance(e, sympy.Piecewise):
+            text = "None"
+            for value, cond in reversed(e.args):
+                text = f"({self.code(value)} if {self.code(cond)} else {text})"
+            return text
+        raise ValueError(f"cannot evaluate {e}")
+
+
+def evaluator(expr, symbols: list):
+    """A fast exact evaluator of `expr` at values of `symbols` (in that order)."""
+    comp = _Compiler()
+    for s in symbols:
+        comp.slot(s)
+    f = comp.compile(expr)
+    extra = [s for s in comp.slots if s not in symbols]
+    if extra:
+        raise ValueError(f"{expr} needs {extra}")
+    return f
+
+
+# ---------------------------------------------------------------------------------------------
+# The walk
+
+class _Walker:
+    def __init__(self, kernel: Kernel, sizes: dict, weights: dict, budget: int):
+        self.kernel = kernel
+        self.weights = weights
+        self.budget = budget
+        self.comp = _Compiler()
+        self.values: list = []
+        self.counts = Counts()
+        self.first: dict = {}  # array -> {element: first access kind}
+        self.written: dict = {}  # array -> set of elements
+        self.accesses: dict = {}  # access key -> set of iteration tuples
+        self.cache: dict = {}  # id(expr) -> compiled closure
+        self.plans: dict = {}  # (statement, enclosing loops) -> per-reference plan
+        for name, v in sizes.items():
+            self._set(sympy.Symbol(name), v)
+
+    def _set(self, sym, value):
+        k = self.comp.slot(sym)
+        while len(self.values) <= k:
+            self.values.append(None)
+        old = self.values[k]
+        self.values[k] = value
+        return old
+
+    def _eval(self, expr):
+        key = id(expr)
+        f = self.cache.get(key)
+        if f is None:
+            f = self.cache[key] = (self.comp.compile(expr), expr)
+        while len(self.values) < len(self.comp.slots):
+            self.values.append(None)
+        return f[0](self.values)
+
+    def run(self) -> Counts:
+        self._nodes(self.kernel.body, (), ())
+        c = self.counts
+        for name, elems in self.first.items():
+            a = self._array(name)
+            a.first_read = sum(1 for kind in elems.values() if kind == "read")
+        for name, elems in self.written.items():
+            self._array(name).written = len(elems)
+        for (space, name, kind, *_), iters in self.accesses.items():
+            target = (c.arrays if space == "dram" else c.shared).setdefault(name, ArrayCount())
+            if kind == "read":
+                target.loads += len(iters)
+            else:
+                target.stores += len(iters)
+        return c
+
+    def _array(self, name) -> ArrayCount:
+        return self.counts.arrays.setdefault(name, ArrayCount())
+
+    def _nodes(self, nodes, loops, path):
+        """`loops`: ((loop node, value), ...) enclosing; `path`: the guards and branches taken."""
+        for node in nodes:
+            if isinstance(node, Stmt):
+                self._stmt(node, loops, path)
+            elif isinstance(node, Guard):
+                if node.cond is None:
+                    self._nodes(node.then, loops, path + ((id(node), True),))
+                    self._nodes(node.orelse, loops, path + ((id(node), False),))
+                elif self._eval(node.cond):
+                    self._nodes(node.then, loops, path + ((id(node), True),))
+                else:
+                    self._nodes(node.orelse, loops, path + ((id(node), False),))
+            elif isinstance(node, Loop):
+                self._loop(node, loops, path)
+
+    def _loop(self, node: Loop, loops, path):
+        v = self._eval(node.start)
+        old = self._set(node.var, v)
+        try:
+            while True:
+                self._set(node.var, v)
+                if not self._eval(node.cond):
+                    break
+                self._nodes(node.body, loops + ((node, v),), path)
+                v += node.step
+        finally:
+            self._set(node.var, old)
+
+    def _plan(self, stmt: Stmt, loops) -> list:
+        """Per reference, once: (array, kind, dram?, index closures, hoisted?, key)."""
+        key = (id(stmt), tuple(id(n) for n, _ in loops))
+        plan = self.plans.get(key)
+        if plan is not None:
+            return plan
+        plan = []
+        inner = loops[-1][0] if loops else None
+        for ref in stmt.refs:
+            arr = self.kernel.arrays.get(ref.array)
+            if arr is None or ref.index is None:
+                continue
+            dram = arr.space in DRAM_SPACES
+            if not dram and arr.space != "shared":
+                continue
+            index = [self.comp.compile(e) for e in ref.index]
+            # a reference invariant in its innermost sequential loop: once per execution of that
+            # loop (a register holds it); shared memory: every access
+            hoisted = dram and inner is not None and inner.kind in ("seq", "unknown") and \
+                not any(inner.var in sympy.sympify(e).free_symbols for e in ref.index)
+            ident = ("dram" if dram else "shared", ref.array, ref.kind, stmt.group or id(stmt), key[1],
+                     tuple(str(e) for e in ref.index))
+            plan.append((ref.array, ref.kind, dram, index, hoisted, ident))
+        self.plans[key] = plan
+        return plan
+
+    def _stmt(self, stmt: Stmt, loops, path):
+        self.budget -= 1
+        if self.budget < 0:
+            raise TooLarge()
+        c = self.counts
+        for prec, n in stmt.flops.items():
+            if n:
+                c.flops[prec] = c.flops.get(prec, 0) + n
+        for (fname, prec), calls in stmt.special.items():
+            c.special[fname] = c.special.get(fname, 0) + calls
+            c.flops[prec] = c.flops.get(prec, 0) + calls * self.weights.get(fname, 1)
+        values = tuple(v for _, v in loops)
+        while len(self.values) < len(self.comp.slots):
+            self.values.append(None)
+        for array, kind, dram, index, hoisted, ident in self._plan(stmt, loops):
+            elem = tuple(f(self.values) for f in index)
+            if dram:
+                first = self.first.setdefault(array, {})
+                if elem not in first:
+                    first[elem] = kind
+                if kind == "write":
+                    self.written.setdefault(array, set()).add(elem)
+            self.accesses.setdefault(ident + (path,), set()).add(values[:-1] if hoisted else values)
