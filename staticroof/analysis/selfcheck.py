@@ -269,7 +269,9 @@ def _claims(q, point: dict) -> list:
     piece = q.pieces.at(point)
     if piece is not None:
         out.append(piece.expr)
-    if q.pieces.single or isinstance(q.expr, (sympy.Piecewise, sympy.Min, sympy.Max)):
+    # a formula for every size, written for the sizes in force that were known (the others free)
+    same = all(point.get(k, v) == v for k, v in q.sizes.items() if v is not None)
+    if q.pieces.single or (same and isinstance(q.expr, (sympy.Piecewise, sympy.Min, sympy.Max))):
         out.append(q.expr)
     return out
 

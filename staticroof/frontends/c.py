@@ -824,8 +824,9 @@ class FunctionLowering:
                 if why:
                     self.cond_why = why
                     return None
-                if _affine(a.expr - b.expr, self.loop_syms, allow_size_products=True):
-                    return _CMP[node.op](a.expr, b.expr)
+                lhs, rhs = self.compared(a.expr, b.expr, node)
+                if _affine(lhs - rhs, self.loop_syms, allow_size_products=True):
+                    return _CMP[node.op](lhs, rhs)
             return None
         v = self.value(node, acc)
         if v.ctype.is_int and v.expr is not None and _affine(v.expr, self.loop_syms, True):
@@ -1135,18 +1136,7 @@ class FunctionLowering:
             return bool(e.free_symbols & (self.loop_syms | set(self.opaque)))
 
         def fold(e):
-            subs = {}
-            for sym in e.free_symbols:
-                size = self.kernel.sizes.get(sym.name)
-                if size is not None and size.origin in self._COMPILE_TIME:
-                    value = self.tu.bindings.get(sym.name, size.default)
-                    if value is not None:
-                        subs[sym] = value
-                        if sym.name not in self.folded:
-                            self.folded.add(sym.name)
-                            self.diag("SR115", f"`{sym.name}` is folded to {value} where it scales or divides a "
-                                      "loop index (a compile-time constant)", node)
-            return e.subs(subs) if subs else e
+            return self.fold(e, node, "scales or divides a loop index")
 
         if op == "*" and varying(a.expr) and not varying(b.expr):
             b = replace(b, expr=fold(b.expr))
@@ -1154,6 +1144,26 @@ class FunctionLowering:
             a = replace(a, expr=fold(a.expr))
         elif op in ("/", "%") and not b.expr.is_Integer:
             b = replace(b, expr=fold(b.expr))
+        return a, b
+
+    def fold(self, e, node, where: str):
+        """`e` with its compile-time sizes replaced by their values (SR115, said once per size)."""
+        subs = {}
+        for sym in e.free_symbols:
+            size = self.kernel.sizes.get(sym.name)
+            if size is not None and size.origin in self._COMPILE_TIME:
+                value = self.tu.bindings.get(sym.name, size.default)
+                if value is not None:
+                    subs[sym] = value
+                    if sym.name not in self.folded:
+                        self.folded.add(sym.name)
+                        self.diag("SR115", f"`{sym.name}` is folded to {value} where it {where} (a compile-time "
+                                  "constant)", node)
+        return e.subs(subs) if subs else e
+
+    def compared(self, a, b, node):
+        """The two sides of an integer comparison, as the analysis should see them (a front end may
+        fold compile-time sizes a thread index is compared with)."""
         return a, b
 
     def _e_Assignment(self, node, acc):

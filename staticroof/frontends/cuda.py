@@ -274,6 +274,22 @@ class CudaLowering(C.FunctionLowering):
                 self.loop_syms.add(info["g"])
             self.threads[d] = info
 
+    def compared(self, a, b, node):
+        """A compile-time size compared with a thread's index within its block (`threadIdx.x <
+        THREADS/2`) is a statement about the launch's fixed block, as the compiler sees it: folded
+        to its value (SR115).  A global index compared with a size keeps the size symbolic."""
+        local = {info["tx"] for info in self.threads.values() if info["B"].is_Integer}
+        a, b = sympy.sympify(a), sympy.sympify(b)
+
+        def in_block(e):  # an index within the block only (no blockIdx, no other loop)
+            return e.free_symbols & local and (e.free_symbols & self.loop_syms) <= local
+
+        if in_block(a) and not b.free_symbols & self.loop_syms:
+            b = self.fold(b, node, "is compared with a thread index")
+        elif in_block(b) and not a.free_symbols & self.loop_syms:
+            a = self.fold(a, node, "is compared with a thread index")
+        return a, b
+
     def combine(self, expr):
         """Rewrite blockIdx*blockDim + threadIdx into the global thread index."""
         if expr is None:

@@ -1,0 +1,208 @@
+"""Piecewise counts (issue #9, patterns 1-3): sizes compared with constants, a linearized index
+with a constant stride and a parameter bound, a `#define` compared with a thread index.  Every
+expected value is derived by hand below, at sizes on both sides of each constant."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from helpers import S, analyze_source, same
+from staticroof.cli import main
+
+CLAMP = """
+void clamp_head(int n, const float *a, float *b)
+{
+    for (int i = 0; i < n && i < 100; i++)
+        b[i] = 2.0f * a[i];
+}
+"""
+
+TAIL = """
+void skip_head(int n, const float *a, float *b)
+{
+    for (int i = 0; i < n - 100; i++)
+        b[i] = 2.0f * a[i];
+}
+"""
+
+BRANCH = """
+void by_size(int n, const float *a, float *b)
+{
+    if (n > 64) {
+        for (int i = 0; i < n; i++)
+            b[i] = 2.0f * a[i];
+    } else {
+        for (int i = 0; i < n; i++)
+            b[i] = a[i] * a[i] + 2.0f * a[i];
+    }
+}
+"""
+
+
+def _at(src, tmp_path, name, n):
+    return analyze_source(src, tmp_path, {"n": str(n)})[name].total
+
+
+def test_min_with_a_constant(tmp_path):
+    # i < n && i < 100: min(n, 100) trips, 1 FLOP each; a read and b written once per trip.
+    k = analyze_source(CLAMP, tmp_path)["clamp_head"].total
+    assert same(k.flops.expr, S("Min(n, 100)")) and k.flops.holds is None
+    assert same(k.compulsory.expr, S("8*Min(n, 100)"))
+    assert k.intensity.expr == S("1/8")
+    for n, w in ((1, 1), (37, 37), (99, 99), (100, 100), (101, 100), (1000, 100)):
+        t = _at(CLAMP, tmp_path, "clamp_head", n)
+        assert (t.flops.value, t.compulsory.value) == (w, 8 * w), n
+
+
+def test_min_at_given_sizes_shows_the_piece_that_holds(tmp_path):
+    # with n = 37 the formula is `n` (true for n <= 100), never the constant 100 of large n
+    t = _at(CLAMP, tmp_path, "clamp_head", 37)
+    assert t.flops.expr == S("n") and str(t.flops.holds) == "n <= 100" and t.flops.value == 37
+    t = _at(CLAMP, tmp_path, "clamp_head", 1000)
+    assert t.flops.expr == 100 and str(t.flops.holds) == "n >= 101" and t.flops.value == 100
+    # text and JSON say the same thing
+    p = tmp_path / "kernel.c"
+    text = CliRunner().invoke(main, ["analyze", str(p), "-D", "n=37"]).output
+    assert "W            n = 37 FLOP   [for n <= 100]" in text
+    doc = json.loads(CliRunner().invoke(main, ["analyze", str(p), "-D", "n=37", "--format", "json"]).output)
+    flops = doc["kernels"][0]["flops"]
+    assert (flops["total"], flops["expr"], flops["condition"]) == (37, "n", "n <= 100")
+    assert sorted((piece["condition"], piece["expr"]) for piece in flops["pieces"]) == \
+        [("n <= 100", "n"), ("n >= 101", "100")]
+
+
+def test_max_with_a_constant(tmp_path):
+    # i < n - 100: n - 100 trips from n = 101 on, none below: max(n - 100, 0).
+    k = analyze_source(TAIL, tmp_path)["skip_head"].total
+    assert same(k.flops.expr, S("Max(n - 100, 0)")) and same(k.compulsory.expr, S("8*Max(n - 100, 0)"))
+    for n, w in ((1, 0), (37, 0), (99, 0), (100, 0), (101, 1), (102, 2), (1000, 900)):
+        t = _at(TAIL, tmp_path, "skip_head", n)
+        assert (t.flops.value, t.compulsory.value) == (w, 8 * w), n
+    # at n = 37 nothing runs: the formula shown is 0, and there is no intensity
+    t = _at(TAIL, tmp_path, "skip_head", 37)
+    assert t.flops.expr == 0 and t.intensity.value is None
+
+
+def test_branch_on_a_size_keeps_both_pieces(tmp_path):
+    # n > 64: n trips of 1 FLOP; else n trips of 3 FLOPs (a*a + 2*a).  Q = 8n either way.
+    k = analyze_source(BRANCH, tmp_path)["by_size"].total
+    pieces = {str(c): e for c, e in k.flops.piece_list()}
+    assert pieces == {"n >= 65": S("n"), "n <= 64": S("3*n")}
+    assert same(k.compulsory.expr, S("8*n"))
+    for n, w in ((1, 3), (37, 111), (64, 192), (65, 65), (1000, 1000)):
+        t = _at(BRANCH, tmp_path, "by_size", n)
+        assert (t.flops.value, t.compulsory.value) == (w, 8 * n), n
+    t = _at(BRANCH, tmp_path, "by_size", 37)
+    assert t.flops.expr == S("3*n") and str(t.flops.holds) == "n <= 64"
+    assert t.intensity.expr == S("3/8")
+    # without sizes the text report gives one line per piece, each with its condition
+    text = CliRunner().invoke(main, ["analyze", str(tmp_path / "kernel.c")]).output
+    assert "  W            n FLOP     if n >= 65" in text and "               3*n FLOP   if n <= 64" in text
+
+
+LINEARIZED = """
+#define NK 512
+void copy_rows(int ni, int nk, const float *a, float *b)
+{
+    for (int i = 0; i < ni; i++)
+        for (int k = 0; k < nk; k++)
+            b[i * NK + k] = 2.0f * a[i * NK + k];
+}
+"""
+
+
+def _distinct(ni, nk):
+    return len({i * 512 + k for i in range(ni) for k in range(nk)})
+
+
+@pytest.mark.parametrize("ni,nk", [(1, 37), (2, 511), (2, 512), (2, 513), (3, 1000), (256, 256), (37, 600)])
+def test_linearized_rows_on_both_sides_of_the_stride(tmp_path, ni, nk):
+    # Elements i*512 + k: rows of nk elements at a stride of 512.  For nk <= 512 they do not
+    # overlap: ni*nk distinct elements; for nk > 512 row i overlaps row i+1 and the union is the
+    # interval 0 .. 512*(ni-1) + nk - 1: 512*(ni - 1) + nk elements (the set above, by enumeration).
+    expected = ni * nk if nk <= 512 else 512 * (ni - 1) + nk
+    assert expected == _distinct(ni, nk)
+    t = analyze_source(LINEARIZED, tmp_path, {"ni": str(ni), "nk": str(nk)})["copy_rows"].total
+    assert t.arrays["a"].read.value == 4 * expected and t.arrays["b"].write.value == 4 * expected
+    assert t.compulsory.value <= t.access.value == 8 * ni * nk
+    # the formula shown is the piece that holds at these sizes
+    shown = t.compulsory.expr.subs({S("ni"): ni, S("nk"): nk})
+    assert shown == 8 * expected
+
+
+def test_linearized_rows_formula_pieces(tmp_path):
+    k = analyze_source(LINEARIZED, tmp_path)["copy_rows"].total
+    pieces = {str(c): e for c, e in k.arrays["a"].read.piece_list()}
+    # at nk = 512 both formulas give 2048*ni: the boundary may sit on either side of it
+    assert set(map(str, pieces.values())) == {"4*ni*nk", "2048*ni + 4*nk - 2048"}
+    assert pieces.get("nk <= 511", pieces.get("nk <= 512")) == S("4*ni*nk")
+
+
+LINEARIZED_CUDA = """
+#define NK 512
+__global__ void copy_rows(int ni, int nk, const float *a, float *b)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < ni)
+        for (int k = 0; k < nk; k++)
+            b[i * NK + k] = 2.0f * a[i * NK + k];
+}
+"""
+
+
+def test_linearized_rows_grid_unknown(tmp_path):
+    # No launch: the grid covers the guard, so the numbers are the C kernel's.  At ni = nk = 256
+    # rows do not overlap: 2 arrays x 4 B x 65,536 elements = 524,288 B (never the overlapping
+    # formula 4096*ni + 8*nk - 4096 = 1,050,624 evaluated there).
+    p = tmp_path / "k.cu"
+    p.write_text(LINEARIZED_CUDA)
+    doc = json.loads(CliRunner().invoke(main, ["analyze", str(p), "--block", "128", "-D", "ni=256", "-D", "nk=256",
+                                               "--format", "json"]).output)
+    b = doc["kernels"][0]["bytes"]
+    assert (b["compulsory"], b["compulsory_expr"], b["access"]) == (524288, "8*ni*nk", 524288)
+    doc = json.loads(CliRunner().invoke(main, ["analyze", str(p), "--block", "128", "-D", "ni=3", "-D", "nk=600",
+                                               "--format", "json"]).output)
+    b = doc["kernels"][0]["bytes"]
+    # 512*2 + 600 = 1,624 elements per array
+    assert b["compulsory"] == 8 * 1624 and b["compulsory_expr"] == "4096*ni + 8*nk - 4096"
+
+
+HALF_BLOCK = """
+#define THREADS 1024
+__global__ void half_block(int n, const float *a, float *b)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n && threadIdx.x < THREADS / 2)
+        b[i] = 2.0f * a[i];
+}
+"""
+
+
+@pytest.mark.parametrize("n,w", [(37, 37), (511, 511), (512, 512), (513, 512), (1000, 512), (1024, 512),
+                                 (1100, 588), (1536, 1024), (2000, 1024)])
+def test_define_compared_with_a_thread_index(tmp_path, n, w):
+    # Blocks of 1024 threads; thread t of block b handles i = 1024 b + t when i < n and t < 512:
+    # W = 512*floor(n/1024) + min(n mod 1024, 512).  n = 1000: 512 (not 1000); n = 1100: 512 + 76.
+    # THREADS is folded to 1024 (SR115): it describes the launch's block, not a problem size.
+    p = tmp_path / "k.cu"
+    p.write_text(HALF_BLOCK)
+    doc = json.loads(CliRunner().invoke(main, ["analyze", str(p), "--block", "1024", "-D", f"n={n}",
+                                               "--format", "json"]).output)
+    k = doc["kernels"][0]
+    assert k["exact"] and k["flops"]["total"] == w and k["bytes"]["compulsory"] == 8 * w
+    assert any(d["code"] == "SR115" and "THREADS" in d["message"] for d in k["diagnostics"])
+
+
+def test_define_compared_with_a_thread_index_and_grid(tmp_path):
+    # the issue's form: the guard is the thread index alone; one block of 1024 threads of which
+    # 512 pass: W = 512 per block, so 512*gridDim_x, 512 with --grid 1 and 1,536 with --grid 3.
+    src = HALF_BLOCK.replace("i < n && ", "")
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    for grid, w in ((None, None), ("1", 512), ("3", 1536)):
+        args = ["analyze", str(p), "--block", "1024", "--format", "json"] + (["--grid", grid] if grid else [])
+        k = json.loads(CliRunner().invoke(main, args).output)["kernels"][0]
+        assert k["flops"]["expr"] == "512*gridDim_x" and k["flops"]["total"] == w
