@@ -251,7 +251,9 @@ def _launch_at(launch: dict, sizes: dict) -> dict:
 
 
 def _symbols(p: PartSummary) -> set:
+    """The sizes the report mentions: in the formulas and in the conditions they hold under."""
     exprs = [p.flops.expr, p.compulsory.expr, p.access.expr]
+    exprs += [q.holds for q in (p.flops, p.compulsory, p.access) if q.holds is not None]
     return {str(s) for e in exprs for s in e.free_symbols}
 
 
