@@ -267,6 +267,31 @@ def test_negative_indices_are_counted(tmp_path):
         assert not _disagreements(p, "back", {"n": n}, t)
 
 
+def test_a_kernels_own_arrays_are_dram_arrays(tmp_path):
+    """A variable-length array and a buffer malloc'ed and freed in every pass are counted (they were
+    lost before); the buffer comes back in the same place each pass, as from an allocator."""
+    from staticroof.trace import TraceError
+    from staticroof.trace.c_executor import CProgram
+
+    path = TRACE_DATA / "scratch_arrays.c"
+    program = CProgram(str(path), "smooth_passes", {})
+    for n, passes in ((5, 1), (40, 3)):
+        t = program.run({"n": n, "passes": passes})
+        # 2.0*a[i] once, then per pass tmp[i] + 1.0 and b[i] += acc[i]: n + 2*passes*n fp64
+        assert t.flops == {"fp64": n + 2 * passes * n}
+        assert _bytes(t, "tmp") == (0, 8 * n, 8 * passes * n, 8 * n)
+        assert _bytes(t, "acc") == (0, 8 * n, 8 * passes * n, 8 * passes * n)
+        assert _bytes(t, "b") == (8 * n, 8 * n, 8 * passes * n, 8 * passes * n)
+        assert not _disagreements(path, "smooth_passes", {"n": n, "passes": passes}, t)
+    program.close()
+    p = tmp_path / "rows.c"
+    p.write_text("#include <stdlib.h>\nvoid rows(int n, double *b) {\n  double *r[4];\n"
+                 "  for (int i = 0; i < 4; i++) r[i] = malloc(n * sizeof(double));\n"
+                 "  for (int i = 0; i < n; i++) r[1][i] = b[i];\n}\n")
+    with pytest.raises(TraceError, match="allocated without naming it"):
+        run_trace(str(p), "rows", {"n": 4}, "c")
+
+
 def test_a_benchmark_file_with_its_own_main_is_traced():
     """main() with timers, malloc and printf is not compiled: only the kernel and what it calls."""
     path = TRACE_DATA / "bench_daxpy.c"

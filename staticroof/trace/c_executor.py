@@ -18,8 +18,8 @@ from ..frontends.c import parse_translation_unit
 from ..frontends.preprocess import preprocess
 from ..resources import grammars_dir
 from . import Trace, TraceError, executor
-from .instrument import Instrumenter
-from .program import RUNTIME_DIR, Program, _rank, driver, names_read, params_of, parse
+from .instrument import Instrumenter, file_constants
+from .program import ALLOCATION, RUNTIME_DIR, Program, _rank, driver, names_read, params_of, parse
 
 USER_MAIN = "__sr_user_main"
 
@@ -75,11 +75,12 @@ class CProgram:
             if node.decl.name == "main":
                 rename(node, USER_MAIN)
         kept = {id(n) for n in kept}
-        inst = Instrumenter()
+        inst = Instrumenter(constants=file_constants(ext))
         stub_root = str(grammars_dir())
         sizes_macros = dict(pp.size_macros)
         sizes_macros.update(macro_sizes or {})
         lines = [f'#include "{RUNTIME_DIR / "runtime.h"}"', "#define __SR_SIZE(name, d) __sr_size_##name"]
+        lines += ALLOCATION
         lines += [f"#define __sr_size_{n} ({int(v)})" for n, v in sizes_macros.items()]
         file_arrays = []
         for node in ext:

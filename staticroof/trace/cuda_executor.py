@@ -22,8 +22,8 @@ from ..frontends.preprocess import preprocess
 from ..resources import grammars_dir
 from . import Trace, TraceError, executor
 from .cuda_rewrite import overloads, shared_memory, textures
-from .instrument import Instrumenter
-from .program import RUNTIME_DIR, Program, driver, params_of, parse
+from .instrument import Instrumenter, file_constants
+from .program import ALLOCATION, RUNTIME_DIR, Program, driver, params_of, parse
 
 _DIMS = ("x", "y", "z")
 
@@ -56,12 +56,15 @@ class CudaProgram:
         shared_memory(ext)
         renamed = overloads(funcs)
         gen = c_generator.CGenerator()
-        inst = Instrumenter(intrinsics=table()["intrinsics"], shared_static=True, overloads=renamed)
+        constants = file_constants(ext) | {n for tvals in src.tparam_info.values() for n in tvals}
+        inst = Instrumenter(intrinsics=table()["intrinsics"], shared_static=True, overloads=renamed,
+                            constants=constants)
         sizes_macros = dict(pp.size_macros)
         sizes_macros.update({k: v for k, v in macro_sizes.items() if k in sizes_macros})
         lines = [f'#include "{RUNTIME_DIR / "runtime.h"}"', f'#include "{RUNTIME_DIR / "cuda_prelude.h"}"',
                  "#define __SR_SIZE(name, d) __sr_size_##name",
                  "__sr_uint3 threadIdx, blockIdx, blockDim, gridDim;"]
+        lines += ALLOCATION
         lines += [f"#define __sr_size_{n} ({int(v)})" for n, v in sizes_macros.items()]
         for tvals in src.tparam_info.values():  # every function of the file is compiled
             for name, value in tvals.items():

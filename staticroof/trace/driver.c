@@ -59,6 +59,54 @@ void *__sr_region(void) {
     }
 }
 
+/* Allocations: a region each (their extent never limits an index); freed ones are reused last in,
+ * first out, as a real allocator hands back the block just freed. */
+static char *freed[MAX_REGIONS];
+static int n_freed;
+
+static int is_region(const void *p) {
+    for (int k = 0; k < n_regions; k++)
+        if ((const char *)p == regions[k].lo + (regions[k].hi - regions[k].lo) / 2) return 1;
+    return 0;
+}
+
+void *__sr_malloc(unsigned long bytes) {
+    (void)bytes;
+    if (n_freed) {
+        char *p = freed[--n_freed];
+        return p;
+    }
+    return __sr_region();
+}
+
+void *__sr_calloc(unsigned long n, unsigned long size) { return __sr_malloc(n * size); }
+void *__sr_aligned_alloc(unsigned long align, unsigned long bytes) { (void)align; return __sr_malloc(bytes); }
+void *__sr_alloca(unsigned long bytes) { return __sr_malloc(bytes); }
+
+void *__sr_realloc(void *p, unsigned long bytes) {
+    if (p && is_region(p)) return p;  /* already as large as any index can reach */
+    return __sr_malloc(bytes);
+}
+
+int __sr_posix_memalign(void **p, unsigned long align, unsigned long bytes) {
+    (void)align;
+    *p = __sr_malloc(bytes);
+    return 0;
+}
+
+void __sr_free(void *p) {
+    if (!p || !is_region(p)) return;
+    __sr_retire(p);  /* a use after free is an error, never booked to the next owner */
+    if (n_freed < MAX_REGIONS) freed[n_freed++] = p;
+}
+
+void *__sr_vla(int site) {
+    static char *sites[4096];
+    if (site < 0 || site >= 4096) __sr_fail("too many variable-length arrays");
+    if (!sites[site]) sites[site] = __sr_region();
+    return sites[site];
+}
+
 /* The region whose reservation holds `p` (1-based; 0 if none); its usable bounds and whether `p`
  * lies in a guard zone. */
 int __sr_region_of(const void *p, char **lo, char **hi, int *guard) {

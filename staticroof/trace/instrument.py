@@ -11,6 +11,7 @@ statement count once.  The output is C (GNU statement expressions, `__typeof__`)
 
 from __future__ import annotations
 
+import copy
 import itertools
 from dataclasses import dataclass, field
 
@@ -18,6 +19,7 @@ from pycparser import c_ast, c_generator
 
 from .. import costs
 from ..frontends.c import _assigned_names
+from .program import _rank
 
 _ARITH = ("+", "-", "*", "/")
 
@@ -35,11 +37,14 @@ class Instrumenter:
     groups: dict = field(default_factory=dict)  # (statement id, key) -> group id
     intrinsics: dict = field(default_factory=dict)  # CUDA: name -> entry of grammars/cuda.toml
     overloads: dict = field(default_factory=dict)  # CUDA: name -> [(C name, [parameter type])]
+    constants: set = field(default_factory=set)  # names of compile-time integers (template values, enums)
     shared_static: bool = False  # CUDA: `__shared__` (lowered as `register`) becomes `static`
     _names: itertools.count = field(default_factory=lambda: itertools.count(1))
 
     def __post_init__(self):
         self.gen = c_generator.CGenerator()
+        self.ranks: dict = {}  # the function's names -> pointer/array rank
+        self._vla_sites = itertools.count()
         self.loops: list = []
         self.stmt_token = "0"
         self.stmt_id = 0
@@ -53,10 +58,9 @@ class Instrumenter:
         arrays to register on entry (the traced kernel's pointer parameters and file-scope arrays;
         bytes 0 for a parameter's region; `element` an expression of the element type)."""
         head = self.gen.visit(fn.decl)
-        body = []
-        for name, rank, nbytes, *element in register or []:
-            elem = element[0] if element else name + "[0]" * rank
-            body.append(f'__sr_register("{name}", (void *){name}, sizeof({elem}), {nbytes}, __SR_FILL({elem}));')
+        self.ranks = {p.name: _rank(p.type) for p in (fn.decl.type.args.params if fn.decl.type.args else [])
+                      if isinstance(p, c_ast.Decl)}
+        body = [self.register(name, rank, nbytes, *element) for name, rank, nbytes, *element in register or []]
         body += [self.stmt(s) for s in (fn.body.block_items or [])]
         return head + "\n{\n" + "\n".join(body) + "\n}\n"
 
@@ -83,7 +87,7 @@ class Instrumenter:
             return "\n".join(self.stmt(d) for d in node.decls)
         if isinstance(node, c_ast.Typedef):
             return self.gen.visit(node) + ";"
-        return self.with_statement(lambda: self.expr(node) + ";")
+        return self.with_statement(lambda: self.expr(node) + ";" + self.allocated(node))
 
     def with_statement(self, make, wrap_block=True) -> str:
         """A source statement: its accesses share one instance id (for the identical-reference rule)."""
@@ -103,16 +107,48 @@ class Instrumenter:
             return f"{{ long {token} = __sr_next(); {body} }}"
         return f"long {token} = __sr_next(); {body}"
 
-    def decl(self, d: c_ast.Decl) -> str:
+    def decl(self, d: c_ast.Decl, in_for: bool = False) -> str:
         if self.shared_static and "register" in (d.storage or []):
             d.storage = ["static" if x == "register" else x for x in d.storage if x != "extern"]
+        rank = _rank(d.type)
+        if d.name:
+            self.ranks[d.name] = rank
+            if "const" in (getattr(d.type, "quals", None) or []) and d.init is not None and _constant(d.init, self.constants):
+                self.constants.add(d.name)
+        if not in_for and _is_vla(d, self.constants):
+            # a variable-length local array is a DRAM array: a region of its own, named after it (the
+            # same one each time its declaration runs, as the stack gives back the same place)
+            vla = copy.copy(d)
+            vla.type = c_ast.PtrDecl([], d.type.type)
+            vla.init = c_ast.ID(f"__sr_vla({next(self._vla_sites)})")
+            return self.gen.visit(vla) + "; " + self.register(d.name, rank)
+        after = self.register(d.name, rank) if not in_for and rank and d.init is not None and _is_alloc(d.init) else ""
         if d.init is None or isinstance(d.init, c_ast.InitList):
             return self.gen.visit(d) + ";"
         saved = d.init
         d.init = c_ast.ID("__SR_INIT__")
         text = self.gen.visit(d)
         d.init = saved
-        return text.replace("__SR_INIT__", self.expr(saved)) + ";"
+        return text.replace("__SR_INIT__", self.expr(saved)) + "; " + after
+
+    def register(self, name: str, rank: int, nbytes: str = "0", elem: str | None = None) -> str:
+        """Register an array (a pointer parameter's region, an allocation: bytes 0) under its name."""
+        elem = elem or name + "[0]" * rank
+        return f'__sr_register("{name}", (void *){name}, sizeof({elem}), {nbytes}, __SR_FILL({elem}));'
+
+    def allocated(self, node) -> str:
+        """The registration after a statement that allocates into a named pointer (`p = malloc(n)`,
+        `posix_memalign(&p, ...)`), or ''."""
+        if (isinstance(node, c_ast.Assignment) and node.op == "=" and isinstance(node.lvalue, c_ast.ID)
+                and _is_alloc(node.rvalue)):
+            name = node.lvalue.name
+        elif (isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.args
+              and node.name.name == "posix_memalign" and isinstance(_uncast(node.args.exprs[0]), c_ast.UnaryOp)
+              and _uncast(node.args.exprs[0]).op == "&" and isinstance(_uncast(node.args.exprs[0]).expr, c_ast.ID)):
+            name = _uncast(node.args.exprs[0]).expr.name
+        else:
+            return ""
+        return " " + self.register(name, self.ranks.get(name, 1))
 
     def loop(self, node) -> str:
         token = self.fresh("l")
@@ -126,7 +162,7 @@ class Instrumenter:
             if isinstance(node, c_ast.For):
                 init = ""
                 if isinstance(node.init, c_ast.DeclList):
-                    init = " ".join(self.decl(d) for d in node.init.decls)
+                    init = " ".join(self.decl(d, in_for=True) for d in node.init.decls)
                 elif node.init is not None:
                     init = self.expr(node.init) + ";"
                 else:
@@ -375,6 +411,70 @@ def _canon(node) -> str:
         return gen.visit(n)
 
     return canon(node)
+
+
+_ALLOC = ("malloc", "calloc", "realloc", "aligned_alloc", "alloca")
+
+
+def _uncast(node):
+    while isinstance(node, c_ast.Cast):
+        node = node.expr
+    return node
+
+
+def _is_alloc(node) -> bool:
+    node = _uncast(node)
+    return isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.name.name in _ALLOC
+
+
+def _constant(n, names=frozenset()) -> bool:
+    """A compile-time array extent: literals, size macros (`__SR_SIZE`), sizeof, `names` (template
+    values, enumerators, const integers), and arithmetic on them."""
+    if isinstance(n, c_ast.Constant):
+        return True
+    if isinstance(n, c_ast.ID):
+        return n.name in names
+    if isinstance(n, c_ast.FuncCall):
+        return isinstance(n.name, c_ast.ID) and n.name.name == "__SR_SIZE"
+    if isinstance(n, c_ast.UnaryOp):
+        return n.op == "sizeof" or _constant(n.expr, names)
+    if isinstance(n, c_ast.BinaryOp):
+        return _constant(n.left, names) and _constant(n.right, names)
+    if isinstance(n, c_ast.Cast):
+        return _constant(n.expr, names)
+    if isinstance(n, c_ast.TernaryOp):
+        return all(_constant(x, names) for x in (n.cond, n.iftrue, n.iffalse))
+    return False
+
+
+def _is_vla(d: c_ast.Decl, names=frozenset()) -> bool:
+    if not isinstance(d.type, c_ast.ArrayDecl) or set(d.storage or []) & {"static", "extern", "register"}:
+        return False
+    t, dims = d.type, []
+    while isinstance(t, c_ast.ArrayDecl):
+        dims.append(t.dim)
+        t = t.type
+    return any(x is not None and not _constant(x, names) for x in dims)
+
+
+def file_constants(ext) -> set:
+    """Names a file defines as compile-time integers: enumerators and `const` integers with a
+    constant value (CUDA's `constexpr`)."""
+    out = set()
+
+    def visit(n):
+        if isinstance(n, c_ast.Enumerator):
+            out.add(n.name)
+        for _, child in n.children():
+            visit(child)
+
+    for n in ext:
+        if isinstance(n, c_ast.Decl) and not isinstance(n.type, c_ast.FuncDecl):
+            if "const" in (getattr(n.type, "quals", None) or []) and n.init is not None and _constant(n.init, out):
+                out.add(n.name)
+        if not isinstance(n, c_ast.FuncDef):
+            visit(n)
+    return out
 
 
 _SINCOS = ("sincos", "sincosf", "__sincosf", "sincospi", "sincospif")

@@ -22,6 +22,9 @@ from pycparser import c_ast, c_generator
 from . import ArrayTrace, Trace, TraceError
 
 RUNTIME_DIR = Path(__file__).resolve().parent
+# the kernel's own allocations come from the runtime (a region each, see driver.c)
+ALLOCATION = [f"#define {name} __sr_{name}" for name in
+              ("malloc", "calloc", "realloc", "aligned_alloc", "posix_memalign", "alloca", "free")]
 _ERROR = "staticroof-trace-error: "
 _FLOAT_NAMES = ("float", "double", "_Float16", "half", "__half", "__bf16", "__nv_bfloat16")
 
@@ -211,7 +214,13 @@ def parse(out: str, specials: list, weights: dict) -> Trace:
             t.lru_bytes = int(parts[2])
         elif parts[0] == "array":
             name, elem, first_read, written, loads, stores, touched, lo, hi = parts[1], *map(int, parts[2:10])
-            t.arrays[name] = ArrayTrace(name, elem, first_read, written, loads, stores,
-                                        (lo, hi) if touched else None)
+            new = ArrayTrace(name, elem, first_read, written, loads, stores, (lo, hi) if touched else None)
+            old = t.arrays.get(name)
+            if old is not None:  # one variable's successive allocations: one array
+                reached = [r for r in (old.reached, new.reached) if r]
+                new = ArrayTrace(name, elem, old.first_read + first_read, old.written + written,
+                                 old.loads + loads, old.stores + stores,
+                                 (min(r[0] for r in reached), max(r[1] for r in reached)) if reached else None)
+            t.arrays[name] = new
     t.flops = {p: n for p, n in t.flops.items() if n}
     return t

@@ -20,7 +20,7 @@ typedef struct {
     unsigned char *state;   /* per element of [lo, hi) */
     long loads, stores, first_read, n_written;
     long min_index, max_index;  /* the element indices reached, relative to base */
-    int touched, fill;
+    int touched, fill, retired;
 } array_t;
 
 /* Large, lazily backed memory: only the pages a kernel touches cost anything. */
@@ -54,8 +54,14 @@ static unsigned long next_random(void) {
 }
 
 void __sr_register(const char *name, void *base, unsigned long elem, unsigned long bytes, int fill) {
-    for (int k = 0; k < n_arrays; k++)
-        if (arrays[k].base == (char *)base) return;
+    for (int k = 0; k < n_arrays; k++) {
+        if (arrays[k].base != (char *)base) continue;
+        if (!strcmp(arrays[k].name, name)) {  /* the same variable allocated again in the same place */
+            arrays[k].retired = 0;
+            return;
+        }
+        arrays[k].retired = 1;  /* the place now holds another variable's array */
+    }
     if (elem == 0) return;
     if (n_arrays == MAX_ARRAYS) __sr_fail("more than %d arrays", MAX_ARRAYS);
     array_t *a = &arrays[n_arrays++];
@@ -70,15 +76,21 @@ void __sr_register(const char *name, void *base, unsigned long elem, unsigned lo
     a->state = lazy((size_t)(a->hi - a->lo) / elem + 1);
 }
 
-const char *__sr_array_name(const void *base) {
+void __sr_retire(const void *base) {
     for (int k = 0; k < n_arrays; k++)
+        if (arrays[k].base == (const char *)base) arrays[k].retired = 1;
+}
+
+const char *__sr_array_name(const void *base) {
+    for (int k = n_arrays - 1; k >= 0; k--)
         if (arrays[k].base == (const char *)base) return arrays[k].name;
     return 0;
 }
 
 static array_t *array_holding(const char *c, int one_past) {
-    for (int k = 0; k < n_arrays; k++)
-        if (c >= arrays[k].lo && (c < arrays[k].hi || (one_past && c == arrays[k].hi))) return &arrays[k];
+    for (int k = n_arrays - 1; k >= 0; k--)
+        if (!arrays[k].retired && c >= arrays[k].lo && (c < arrays[k].hi || (one_past && c == arrays[k].hi)))
+            return &arrays[k];
     return 0;
 }
 
@@ -155,12 +167,15 @@ void *__sr_access(void *p, unsigned long size, int kind, long group, long token,
     if (!a) a = array_holding(c, 0);  /* a local pointer, or an address the instrumentation computed */
     if (!a) {
         int guard = 0;
-        if (__sr_region_of(c, 0, 0, &guard) && guard) {
-            char *lo, *hi;
-            __sr_region_of(c, &lo, &hi, 0);
+        char *lo, *hi;
+        if (__sr_region_of(c, &lo, &hi, &guard)) {
             const char *name = __sr_array_name(lo + (hi - lo) / 2);
-            __sr_fail("an access %ld bytes from `%s` is outside the region any index can reach",
-                      (long)(c - (lo + (hi - lo) / 2)), name ? name : "?");
+            if (guard)
+                __sr_fail("an access %ld bytes from `%s` is outside the region any index can reach",
+                          (long)(c - (lo + (hi - lo) / 2)), name ? name : "?");
+            /* memory the kernel allocated but never named (`rows[i] = malloc(...)`) */
+            __sr_fail("an access to memory the kernel allocated without naming it in a variable "
+                      "(`p = malloc(...)`): it cannot be booked to an array");
         }
         return p;
     }

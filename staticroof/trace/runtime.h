@@ -18,7 +18,18 @@ void __sr_report(void);
 void *__sr_region(void);
 int __sr_region_of(const void *p, char **lo, char **hi, int *guard);
 long __sr_arg(char **argv, int k);
+/* the kernel's own allocations (`malloc` and friends are these in the generated source): each a
+ * region like a parameter's; a freed one is reused, as an allocator would */
+void *__sr_malloc(unsigned long bytes);
+void *__sr_calloc(unsigned long n, unsigned long size);
+void *__sr_realloc(void *p, unsigned long bytes);
+void *__sr_aligned_alloc(unsigned long align, unsigned long bytes);
+int __sr_posix_memalign(void **p, unsigned long align, unsigned long bytes);
+void *__sr_alloca(unsigned long bytes);
+void __sr_free(void *p);
+void *__sr_vla(int site);                        /* a variable-length local array's region */
 const char *__sr_array_name(const void *base); /* runtime.c: the array registered at `base` */
+void __sr_retire(const void *base);              /* runtime.c: its memory was freed */
 /* a clear error (the message names the array and index), then exit: never a silent miscount */
 void __sr_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
