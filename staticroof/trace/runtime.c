@@ -44,7 +44,8 @@ void __sr_flop(int precision, long n) {
 }
 
 void __sr_special(int site, int precision) {
-    if (precision >= 0 && site < 4096) special_calls[site][precision] += 1;
+    if (site < 0 || site >= 4096) __sr_fail("more than 4096 special-function call sites");
+    if (precision >= 0) special_calls[site][precision] += 1;
 }
 
 static unsigned long rng = 88172645463325252UL;
@@ -89,8 +90,10 @@ const char *__sr_array_name(const void *base) {
 
 static array_t *array_holding(const char *c, int one_past) {
     for (int k = n_arrays - 1; k >= 0; k--)
-        if (!arrays[k].retired && c >= arrays[k].lo && (c < arrays[k].hi || (one_past && c == arrays[k].hi)))
-            return &arrays[k];
+        if (!arrays[k].retired && c >= arrays[k].lo && c < arrays[k].hi) return &arrays[k];
+    if (one_past)  /* a base one past the end (`a + n`), where no other array begins */
+        for (int k = n_arrays - 1; k >= 0; k--)
+            if (!arrays[k].retired && c == arrays[k].hi) return &arrays[k];
     return 0;
 }
 
@@ -187,7 +190,8 @@ void *__sr_access(void *p, unsigned long size, int kind, long group, long token,
         __sr_fail("`%s`[%ld] is outside the region any index can reach", a->name, index_of(a, c));
     }
     int counted = 1;
-    if (group >= 0 && group < MAX_GROUPS) {
+    if (group >= MAX_GROUPS) __sr_fail("more than %d reference sites", MAX_GROUPS);
+    if (group >= 0) {
         if (group_last[group][kind] == token) counted = 0;
         else group_last[group][kind] = token;
     }
