@@ -226,6 +226,10 @@ void __sr_report(void) {
         printf("array %s %zu %ld %ld %ld %ld %d %ld %ld\n", a->name, a->elem, a->first_read, a->n_written,
                a->loads, a->stores, a->touched, a->min_index, a->max_index);
     }
+    if (lru_capacity < 0) {  /* no access at all: an empty cache moved nothing */
+        const char *v = getenv("STATICROOF_LRU_BYTES");
+        lru_capacity = v ? atol(v) : 0;
+    }
     if (lru_capacity > 0) {
         for (node_t *n = lru_head; n; n = n->next) if (n->dirty) lru_moved += n->bytes;
         printf("lru %ld %ld\n", lru_capacity, lru_moved);
