@@ -55,8 +55,8 @@ def run(path: str, kernel: str, sizes: dict, language: str, defines=None, includ
         return EXECUTORS[language]().run(path, kernel, sizes, defines or {}, include_dirs, weights or {}, launch)
     except TraceError:
         raise
-    except (OSError, ValueError, RecursionError) as e:  # never a traceback: say what failed
-        raise TraceError(f"the trace failed: {type(e).__name__}: {e}") from e
+    except Exception as e:  # never a traceback: say what failed
+        raise TraceError(f"the trace failed ({type(e).__name__}: {e})") from e
 
 
 @dataclass
