@@ -39,18 +39,64 @@ def S(text: str) -> sympy.Expr:
 
 
 def same(a, b) -> bool:
-    """Exact symbolic equality (integer-valued functions such as floor compared at many points)."""
+    """Exact equality of two formulas: symbolically when sympy proves it, otherwise at points that
+    cover every residue of each floor's (ceiling's, Mod's) divisor with quotients 2 and 3, and small
+    values, for every size (all combinations when there are few, else each size through its
+    values with the others cycling): `floor(N/32)**3` and `floor(N/32)**2` differ at N = 64."""
     a, b = sympy.sympify(a), sympy.sympify(b)
-    d = sympy.simplify(sympy.expand(a - b))
+    d = sympy.expand(a - b)
     if d == 0:
         return True
     syms = sorted(d.free_symbols, key=str)
     if not syms:
-        return False
-    for values in itertools.product(range(3, 40, 7), repeat=len(syms)):
-        if sympy.simplify(d.subs(dict(zip(syms, values)))) != 0:
-            return False
-    return True
+        return sympy.simplify(d) == 0
+    axes = [_values(d, s) for s in syms]
+    total = 1
+    for ax in axes:
+        total *= len(ax)
+    if total <= 20000:
+        points = itertools.product(*axes)
+    else:
+        points = _cycled(axes)
+    try:
+        from staticroof.analysis.interpret import evaluator
+
+        f = evaluator(d, syms)
+        return all(_zero(f, p) for p in points)
+    except (ValueError, TypeError):  # sqrt, symbols of the cache bound: sympy at fewer points
+        pts = list(points)[:400]
+        return all(sympy.simplify(d.subs(dict(zip(syms, p)))) == 0 for p in pts)
+
+
+def _zero(f, point) -> bool:
+    try:
+        return f(list(point)) == 0
+    except ZeroDivisionError:  # a rational formula's pole: no value to compare
+        return True
+
+
+def _values(expr, sym) -> list:
+    """Small values and every residue of each divisor of `sym` in the expression's floors, ceilings
+    and Mods, with quotients 2 and 3."""
+    period = 1
+    for f in expr.atoms(sympy.floor, sympy.ceiling):
+        c = sympy.expand(f.args[0]).coeff(sym)
+        if c.is_Rational:
+            period = sympy.ilcm(period, c.q)
+    for m in expr.atoms(sympy.Mod):
+        if m.args[1].is_Integer and m.args[0].has(sym):
+            period = sympy.ilcm(period, int(m.args[1]))
+    period = int(period)
+    vals = set(range(1, 12)) | {37}
+    vals |= {q * period + r for q in (2, 3) for r in range(period)}
+    return sorted(vals)
+
+
+def _cycled(axes):
+    """Each axis through all its values, the other axes cycling through theirs."""
+    for k, ax in enumerate(axes):
+        for step, v in enumerate(ax):
+            yield tuple(v if j == k else other[(step * (j + 1)) % len(other)] for j, other in enumerate(axes))
 
 
 def lru_words(touches, m_words: int) -> int:

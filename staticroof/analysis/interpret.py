@@ -78,6 +78,8 @@ class _Compiler:
             return "(" + " * ".join(self.code(a) for a in e.args) + ")"
         if e.is_Pow and e.exp.is_Integer and e.exp >= 0:
             return f"({self.code(e.base)} ** {int(e.exp)})"
+        if e.is_Pow and e.exp.is_Integer:
+            return f"(F(1) / ({self.code(e.base)} ** {-int(e.exp)}))"
         if isinstance(e, sympy.floor):
             return f"floor({self.code(e.args[0])})"
         if isinstance(e, sympy.ceiling):

@@ -95,6 +95,7 @@ class Pieces:
 
     def combine(self, other: "Pieces", op) -> "Pieces":
         """op(self, other) on the common refinement of both (pieces with equal results merged)."""
+        namer = _joint(self.namer, other.namer)
         out = []
         for a in self.pieces:
             for b in other.pieces:
@@ -105,9 +106,9 @@ class Pieces:
                 if piece.raw is sympy.nan:  # 0/0: no intensity where nothing is done
                     continue
                 expr = op(a.expr, b.expr) if piece.raw == op(a.raw, b.raw) else \
-                    sympy.factor(piece.raw.xreplace(_to_user(piece.raw, self.namer)))
+                    sympy.factor(piece.raw.xreplace(_to_user(piece.raw, namer)))
                 out.append(Piece(piece.domain, piece.raw, expr))
-        return Pieces(_group(out), self.region.intersect(other.region), self.namer, None)
+        return Pieces(_group(out), self.region.intersect(other.region), _joint(self.namer, other.namer), None)
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -240,6 +241,20 @@ class Pieces:
 
 # ---------------------------------------------------------------------------------------------
 # The region and points
+
+def _joint(a, b):
+    """A namer that knows the parameters of both (a count of nothing has an empty one)."""
+    if not b.params or set(b.params) <= set(a.params):
+        return a
+    if not a.params:
+        return b
+    from .polyhedra import Namer
+
+    joint = Namer()
+    joint.params.update(a.params)
+    joint.params.update(b.params)
+    return joint
+
 
 def _at_least(space, namer, k: int):
     names = _param_names(space)
@@ -515,8 +530,11 @@ def _hull_solution(dom):
     names = _param_names(dom.get_space())
     eqs = []
     for bs in dom.affine_hull().get_basic_sets():
+        divs = bs.dim(isl.dim_type.div)
         for c in bs.get_constraints():
             if c.is_equality():
+                if any(not c.get_coefficient_val(isl.dim_type.div, k).is_zero() for k in range(divs)):
+                    continue  # m = 4 e + 1 says m mod 4 = 1, not m = 1
                 e = sympy.Integer(int(c.get_constant_val().to_python()))
                 for k, name in enumerate(names):
                     e += int(c.get_coefficient_val(isl.dim_type.param, k).to_python()) * sympy.Symbol(name)
@@ -587,8 +605,9 @@ def set_condition(dom, namer) -> sympy.Basic:
     for bs in dom.get_basic_sets():
         divs = []
         for k in range(bs.dim(isl.dim_type.div)):
-            d = _aff_expr(bs.get_div(k), names)
-            divs.append(d.xreplace({sympy.Symbol(n): s for n, s in zip(names, syms)}) if d is not None else None)
+            d = _aff_expr(bs.get_div(k), names)  # isl gives the division's argument: the div is its floor
+            divs.append(sympy.floor(d.xreplace({sympy.Symbol(n): s for n, s in zip(names, syms)}))
+                        if d is not None else None)
         if any(d is None for d in divs):
             return sympy.Symbol(str(dom))  # not expressible: isl's own spelling
         ands = []
