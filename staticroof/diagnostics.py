@@ -135,9 +135,6 @@ _RULES = [
          "compulsory traffic is unchanged (the same elements), and the repeated threads write the same "
          "elements (a race unless the values agree). An extent the launch gives but staticroof cannot fold "
          "stays a size in the formulas (`blockDim_y`)."),
-    Rule("SR112", "warning", True, "formula valid only for some sizes",
-         "The exact count is piecewise in the sizes and the pieces could not be written as one formula; "
-         "the formula shown holds for large sizes, numbers computed for given sizes are exact."),
 ]
 RULES: dict[str, Rule] = {r.code: r for r in _RULES}
 
