@@ -1,8 +1,8 @@
 /* A tensor contraction R[a][b][d] = sum_c T[a][b][c] * M[c][d] on tensors stored with fixed
  * strides (the padded extents DB, DC, DD), over extents given at run time. */
-#define DB 6
-#define DC 8
-#define DD 5
+#define DB 128
+#define DC 96
+#define DD 80
 
 void contract(int na, int nb, int nc, int nd, const float *restrict T, const float *restrict M,
               float *restrict R)

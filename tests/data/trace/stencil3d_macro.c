@@ -1,7 +1,7 @@
 /* A 7-point stencil on a grid stored with fixed strides NX, NY (allocated once for the largest
  * problem), run over an nz x ny x nx box given at run time. */
-#define NX 16
-#define NY 8
+#define NX 64
+#define NY 32
 #define IDX(k, j, i) (((k) * NY + (j)) * NX + (i))
 
 void stencil3d(int nz, int ny, int nx, const double *restrict a, double *restrict b)
