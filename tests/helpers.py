@@ -38,6 +38,18 @@ def S(text: str) -> sympy.Expr:
     return sympy.sympify(text, locals=local)
 
 
+def formula_at(q, sizes: dict):
+    """The formula of a Quantity that holds at these sizes: the one shown when it holds there,
+    else the piece whose condition holds (every piece is kept with its condition)."""
+    values = {sympy.Symbol(k): v for k, v in sizes.items()}
+    if not q.piecewise:
+        return q.expr
+    for cond, expr in q.piece_list():
+        if bool(sympy.sympify(cond).subs(values)):
+            return expr
+    raise AssertionError(f"no piece of {q.expr} holds at {sizes}")
+
+
 def same(a, b) -> bool:
     """Exact equality of two formulas: symbolically when sympy proves it, otherwise at points that
     cover every residue of each floor's (ceiling's, Mod's) divisor with quotients 2 and 3, and small

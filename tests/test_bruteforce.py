@@ -22,7 +22,7 @@ from collections import Counter
 import pytest
 import sympy
 
-from helpers import analyze_source
+from helpers import analyze_source, formula_at
 
 BYTES = {"fp64": 8, "fp32": 4, "fp16": 2, "int32": 4}
 
@@ -93,7 +93,10 @@ class Sim:
 
 
 def at(expr, **sizes):
-    """The analyzer's formula at concrete sizes."""
+    """The analyzer's formula at concrete sizes: for a Quantity, the piece whose condition holds
+    there (the formula shown may be one piece of several, with its condition)."""
+    if hasattr(expr, "piece_list"):
+        expr = formula_at(expr, sizes)
     syms = {s: sizes[s.name] for s in sympy.sympify(expr).free_symbols}
     v = sympy.sympify(expr).subs(syms)
     assert not v.free_symbols, (expr, sizes)
@@ -102,22 +105,22 @@ def at(expr, **sizes):
 
 def check(k, sim: Sim, **sizes):
     t = k.total
-    assert at(t.flops.expr, **sizes) == sim.W, ("W", t.flops.expr, sizes, sim.W)
+    assert at(t.flops, **sizes) == sim.W, ("W", t.flops.expr, sizes, sim.W)
     for p in set(t.by_precision) | set(sim.flops):
-        got = at(t.by_precision[p].expr, **sizes) if p in t.by_precision else 0
+        got = at(t.by_precision[p], **sizes) if p in t.by_precision else 0
         assert got == sim.flops[p], (p, sizes)
-    assert at(t.compulsory.expr, **sizes) == sim.Q, ("Q", t.compulsory.expr, sizes, sim.Q)
-    assert at(t.access.expr, **sizes) == sim.Q_access, ("Q_access", t.access.expr, sizes, sim.Q_access)
+    assert at(t.compulsory, **sizes) == sim.Q, ("Q", t.compulsory.expr, sizes, sim.Q)
+    assert at(t.access, **sizes) == sim.Q_access, ("Q_access", t.access.expr, sizes, sim.Q_access)
     for name in sim.dtypes:
         r, w = sim.array_bytes(name)
         if name not in t.arrays:
             assert r == 0 and w == 0, name
             continue
         a = t.arrays[name]
-        assert at(a.read.expr, **sizes) == r, (name, "read", a.read.expr, sizes, r)
-        assert at(a.write.expr, **sizes) == w, (name, "write", a.write.expr, sizes, w)
-        assert at(a.access_read.expr, **sizes) == BYTES[sim.dtypes[name]] * sim.loads[name], (name, sizes)
-        assert at(a.access_write.expr, **sizes) == BYTES[sim.dtypes[name]] * sim.stores[name], (name, sizes)
+        assert at(a.read, **sizes) == r, (name, "read", a.read.expr, sizes, r)
+        assert at(a.write, **sizes) == w, (name, "write", a.write.expr, sizes, w)
+        assert at(a.access_read, **sizes) == BYTES[sim.dtypes[name]] * sim.loads[name], (name, sizes)
+        assert at(a.access_write, **sizes) == BYTES[sim.dtypes[name]] * sim.stores[name], (name, sizes)
 
 
 def check_values(src, name, tmp_path, sim: Sim, **sizes):

@@ -30,6 +30,8 @@ import sympy
 GRID = 10 ** 15  # grid dimensions in the covering model: far beyond every size
 SIZE_CAP = 10 ** 12  # every other size stays below GRID / 1000 when the grid is in a count
 PLAUSIBLE = 8  # below this a size is degenerate for the formula shown (a stencil on a 2x2 grid)
+MANY = 3  # more pieces than this and no sizes: show the piece at TYPICAL sizes, with its condition
+TYPICAL = 16
 _ENUMERATE = 64  # a bounded piece with at most this many points may be checked point by point
 
 
@@ -119,7 +121,8 @@ class Pieces:
     def formula(self) -> tuple:
         """(one formula, the condition it needs or None): the single piece; the piece that covers
         every plausible size (all at least PLAUSIBLE) with its condition, when the others only
-        describe degenerate sizes (a stencil on a 2x2 grid); Min/Max of the pieces; or a Piecewise."""
+        describe degenerate sizes (a stencil on a 2x2 grid); Min/Max of the pieces; with more than
+        MANY pieces the one at TYPICAL sizes, with its condition; else a Piecewise."""
         if self.single:
             return self.pieces[0].expr, None
         main = self.main()
@@ -128,6 +131,11 @@ class Pieces:
         closed = self._min_max()
         if closed is not None:
             return closed, None
+        if len(self.pieces) > MANY:  # a wall of pieces helps nobody: the one at typical sizes
+            sizes = {s.name: TYPICAL for e in self.namer.params.values() for s in e.free_symbols}
+            typical = self.at(sizes)
+            if typical is not None:
+                return typical.expr, self.condition(typical)
         conds = [self.condition(p) for p in self.pieces]
         return sympy.Piecewise(*[(p.expr, c) for p, c in zip(self.pieces[:-1], conds[:-1])],
                                (self.pieces[-1].expr, True), evaluate=False), None

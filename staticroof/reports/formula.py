@@ -41,7 +41,16 @@ def _grouped(c) -> str:
 
 
 def inline(q) -> str:
-    """A quantity's formula on one line: a Piecewise as `(e1 if c1; e2 if c2)`."""
+    """A quantity's formula on one line: a Piecewise as `(e1 if c1; e2 if c2)`, a formula that holds
+    only for some sizes with its condition."""
     if isinstance(q.expr, sympy.Piecewise):
         return "(" + "; ".join(f"{e} if {condition(c)}" for c, e in q.piece_list()) + ")"
+    if q.holds is not None:
+        return f"({q.expr} if {condition(q.holds)}{others(q)})"
     return str(q.expr)
+
+
+def others(q) -> str:
+    """`; 1 of 12 pieces` when a formula is one of many (the JSON lists them all)."""
+    n = len(q.pieces.pieces) if q.piecewise else 1
+    return f"; 1 of {n} pieces" if n > 2 else ""

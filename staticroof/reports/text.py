@@ -9,9 +9,10 @@ import sympy
 
 from ..analysis.summary import KernelSummary, PartSummary
 from ..diagnostics import Diagnostic
-from .formula import condition, inline
+from .formula import condition, inline, others
 
 _LABEL = 13
+_LONG = 120  # a condition longer than this is left to the JSON
 
 
 def _num(v) -> str:
@@ -34,7 +35,10 @@ def _q(q, unit: str) -> str:
         text += f" = {_num(q.value)}"
     text = f"{text} {unit}".rstrip()
     if q.holds is not None:
-        text += f"   [for {condition(q.holds)}]"
+        where = condition(q.holds)
+        if len(where) > _LONG:  # the JSON has it whole
+            where = "the sizes in a region around these (--format json gives its condition)"
+        text += f"   [for {where}{others(q)}]"
     return text
 
 
