@@ -113,7 +113,8 @@ class Instrumenter:
         rank = _rank(d.type)
         if d.name:
             self.ranks[d.name] = rank
-            if "const" in (getattr(d.type, "quals", None) or []) and d.init is not None and _constant(d.init, self.constants):
+            const = "const" in (getattr(d.type, "quals", None) or [])
+            if const and d.init is not None and _constant(d.init, self.constants):
                 self.constants.add(d.name)
         if not in_for and _is_vla(d, self.constants):
             # a variable-length local array is a DRAM array: a region of its own, named after it (the
