@@ -436,6 +436,26 @@ def test_a_template_element_type_is_its_instantiation():
     program.close()
 
 
+def test_each_template_instantiation_and_deduced_device_template():
+    """`scale<float>` and `scale<double>` (the analysis's names) run with their own element type and
+    launch (blocks of 256 and 128); the template `mul` gets the type its arguments deduce."""
+    path = TRACE_DATA / "template_device.cu"
+    for kernel, prec, elem in (("scale<float>", "fp32", 4), ("scale<double>", "fp64", 8)):
+        program = _cuda("template_device.cu", kernel)
+        for n in (100, 1000):
+            t = program.run({"n": n})
+            # mul(s, x[i]) + mul(x[i], x[i]): two multiplies and an add in T; x[i] is one reference
+            assert t.flops == {prec: 3 * n}
+            assert _bytes(t, "x") == (elem * n, 0, elem * n, 0) and _bytes(t, "y") == (0, elem * n, 0, elem * n)
+            assert not _disagreements(path, kernel, {"n": n}, t)
+        program.close()
+    t = run_trace(str(path), "mix", {"n": 1000}, "cuda")
+    # mul(x[i], x[i]) is float mul (fp32), mul(y[i], y[i]) double mul (fp64), their sum fp64
+    assert t.flops == {"fp32": 1000, "fp64": 2000}
+    assert _bytes(t, "out") == (0, 8000, 0, 8000)
+    assert not _disagreements(path, "mix", {"n": 1000}, t)
+
+
 def test_the_temporary_folder_is_removed_also_on_error(tmp_path, monkeypatch):
     import tempfile
 

@@ -21,7 +21,7 @@ from ..frontends.launch import grid_in_params
 from ..frontends.preprocess import preprocess
 from ..resources import grammars_dir
 from . import Trace, TraceError, executor
-from .cuda_rewrite import overloads, shared_memory, textures
+from .cuda_rewrite import instance, instantiate, overloads, shared_memory, textures
 from .instrument import Instrumenter, file_constants
 from .program import ALLOCATION, RUNTIME_DIR, Program, driver, params_of, parse
 
@@ -42,17 +42,28 @@ class CudaProgram:
         src = cuda_source(path, ctext, pp.bindings)
         ext, diags, failed = parse_translation_unit(src.ctext, path)
         ext = [n for n in ext if not (getattr(n, "coord", None) and (n.coord.file or "").startswith("<staticroof"))]
-        funcs = [n for n in ext if isinstance(n, c_ast.FuncDef)]
-        if sum(1 for n in funcs if n.decl.name == kernel) > 1:
-            raise TraceError(f"`{kernel}` is overloaded: which one a launch runs cannot be told")
-        fn = next((n for n in funcs if n.decl.name == kernel), None)
-        if fn is None or any(name == kernel for name, _, _ in failed):
-            raise TraceError(f"`{kernel}` could not be parsed for tracing"
-                             + "".join(f": {d}" for name, _, d in failed if name == kernel))
+        base, inst_types, inst_values, self.site = instance(src, kernel)
         spelled = {alias: spelling or "float" for alias, (spelling, _p, _it) in src.type_aliases.items()}
+        spelled.update(inst_types)
+        candidates = list(dict.fromkeys([*inst_types.values(), *(s for s, _p, _it in src.type_aliases.values() if s),
+                                         "float", "double"]))
+        ext = instantiate(ext, src, candidates)
+        funcs = [n for n in ext if isinstance(n, c_ast.FuncDef)]
+        if sum(1 for n in funcs if n.decl.name == base) > 1:
+            raise TraceError(f"`{kernel}` is overloaded: which one a launch runs cannot be told")
+        fn = next((n for n in funcs if n.decl.name == base), None)
+        if fn is None or any(name in (base, kernel) for name, _, _ in failed):
+            raise TraceError(f"`{kernel}` could not be parsed for tracing"
+                             + "".join(f": {d}" for name, _, d in failed if name in (base, kernel)))
         self.params = params_of(fn, ext, spelled)
         self.param_names = [p.name for p in (fn.decl.type.args.params if fn.decl.type.args else [])
                             if isinstance(p, c_ast.Decl)]
+        # template values: each function's own, defined around its definition (the traced one's from
+        # its instantiation, or -D)
+        values = {id(n): dict(src.tparam_info.get(n.decl.name, {})) for n in funcs}
+        values[id(fn)].update({k: v for k, v in inst_values.items() if v is not None})
+        for v in values.values():
+            v.update({k: macro_sizes[k] for k in v if k in macro_sizes})
         shared_memory(ext)
         renamed = overloads(funcs)
         gen = c_generator.CGenerator()
@@ -66,9 +77,6 @@ class CudaProgram:
                  "__sr_uint3 threadIdx, blockIdx, blockDim, gridDim;"]
         lines += ALLOCATION
         lines += [f"#define __sr_size_{n} ({int(v)})" for n, v in sizes_macros.items()]
-        for tvals in src.tparam_info.values():  # every function of the file is compiled
-            for name, value in tvals.items():
-                lines.append(f"#undef {name}\n#define {name} ({int(macro_sizes.get(name, value) or 0)})")
         lines += [f"typedef {spelling} {alias};" for alias, spelling in spelled.items()]
         register = []
         for name, kind, rank, _decl in self.params:
@@ -85,7 +93,10 @@ class CudaProgram:
             if isinstance(node, c_ast.FuncDef):
                 lines += prototypes
                 prototypes = []
+                tvals = values.get(id(node), {})
+                lines += [f"#define {name} ({int(value or 0)})" for name, value in tvals.items()]
                 lines.append(inst.function(node, register if node is fn else None))
+                lines += [f"#undef {name}" for name in tvals]
             elif isinstance(node, c_ast.Decl) and isinstance(node.type, c_ast.FuncDecl) and node.name in renamed:
                 continue  # a prototype of an overloaded name: the renamed ones are declared above
             else:
@@ -94,8 +105,7 @@ class CudaProgram:
                  for k, d in enumerate(_DIMS)]
         loops += [f"for (blockIdx.{d} = 0; blockIdx.{d} < gridDim.{d}; blockIdx.{d}++)" for d in reversed(_DIMS)]
         loops += [f"for (threadIdx.{d} = 0; threadIdx.{d} < blockDim.{d}; threadIdx.{d}++)" for d in reversed(_DIMS)]
-        main, self.sizes = driver(kernel, self.params, loops, first_slot=7)
-        self.site = src.sites.get(kernel)
+        main, self.sizes = driver(fn.decl.name, self.params, loops, first_slot=7)
         self.kernel = kernel
         self.specials = inst.specials
         self.program = Program("\n".join(lines + main) + "\n")

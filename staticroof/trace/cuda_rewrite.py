@@ -10,14 +10,20 @@ for parsing, not for compiling): texture fetches, dynamic shared memory, overloa
   than any GPU's per-block maximum; shared memory is on-chip, never counted as DRAM.
 - Overloads (`float sq(float)` and `double sq(double)`) get distinct C names, and each call picks
   one with `_Generic` on its arguments' types, as C++ overload resolution picks the exact match.
+- A template kernel runs as one instantiation (`axpy<double>`, named as the analysis names it); a
+  template `__device__` function is compiled once per candidate type and called like an overload,
+  so each call gets the instantiation its arguments deduce.
 """
 
 from __future__ import annotations
 
 import copy
+import itertools
 
 from pycparser import c_ast, c_generator
 
+from ..frontends import templates
+from ..frontends.cuda import template_params
 from ..frontends.tokens import Token, match_angle, match_close, render, tokenize
 from . import TraceError
 
@@ -143,4 +149,52 @@ def overloads(funcs: list) -> dict:
             if types == ["void"]:
                 types = []
             out[name].append((new, types))
+    return out
+
+
+def instance(src, kernel: str) -> tuple:
+    """(function name, {type alias: spelling}, {value parameter: int}, launch site) of `kernel`:
+    a kernel's name, or one instantiation's as the analysis names it (`axpy<double>`; the plain
+    name is the first instantiation)."""
+    base = kernel.partition("<")[0]
+    item = src.kernel_items.get(base)
+    params = template_params(item.template) if item is not None and item.template else []
+    if not params:
+        return base, {}, {}, src.sites.get(base)
+    found = templates.resolve_instances(base, item, src, params, lambda spelling: spelling or None, "float")
+    chosen = next((r for r in found if r.name == kernel), found[0] if found and base == kernel else None)
+    if chosen is None:
+        raise TraceError(f"`{kernel}`: the file makes no such instantiation (it makes "
+                         f"{', '.join(r.name for r in found) or 'none'})")
+    return base, chosen.types, chosen.values, chosen.site
+
+
+def instantiate(ext: list, src, types: list) -> list:
+    """`ext` with each template `__device__` function replaced by one copy per combination of the
+    candidate `types` for its type parameters (copies with the same parameter types kept once);
+    the copies share the name, so `overloads` tells them apart by argument types."""
+    out = []
+    for n in ext:
+        item = src.kernel_items.get(n.decl.name) if isinstance(n, c_ast.FuncDef) else None
+        aliases = [a for a, (_sp, _p, it) in src.type_aliases.items() if it is item] if item is not None else []
+        if not aliases or "__global__" in item.qualifiers:
+            out.append(n)
+            continue
+        seen = set()
+        for combo in itertools.islice(itertools.product(types, repeat=len(aliases)), 256):
+            fn = copy.deepcopy(n)
+            bound = dict(zip(aliases, combo))
+
+            def visit(node):
+                if isinstance(node, c_ast.IdentifierType) and len(node.names) == 1 and node.names[0] in bound:
+                    node.names = bound[node.names[0]].split()
+                for _, child in node.children():
+                    visit(child)
+
+            visit(fn)
+            params = fn.decl.type.args.params if fn.decl.type.args else []
+            key = tuple(type_text(p.type) for p in params if isinstance(p, c_ast.Decl))
+            if key not in seen:
+                seen.add(key)
+                out.append(fn)
     return out
