@@ -27,6 +27,9 @@ from typing import Optional
 import islpy as isl
 import sympy
 
+from .conditions import set_condition
+from .polyhedra import qp_sympy
+
 GRID = 10 ** 15  # grid dimensions in the covering model: far beyond every size
 SIZE_CAP = 10 ** 12  # every other size stays below GRID / 1000 when the grid is in a count
 PLAUSIBLE = 8  # below this a size is degenerate for the formula shown (a stencil on a 2x2 grid)
@@ -63,7 +66,6 @@ class Pieces:
         formula (floors dropped where proven, ceilings spelled)."""
         if scale != 1:
             pw = pw.scale_val(isl.Val(str(Fraction(scale))))
-            scale = 1
         region = region_of(pw.get_domain_space(), namer)
         names = _param_names(pw.get_domain_space())
         raw_pieces = []
@@ -71,7 +73,7 @@ class Pieces:
         for dom, qp in pw.intersect_params(region).get_pieces():
             dom = dom.coalesce()
             covered = dom if covered is None else covered.union(dom)
-            raw_pieces += _split_floors(dom, _qp_raw(str(qp), tuple(names)) * scale)
+            raw_pieces += _split_floors(dom, qp_sympy(str(qp), tuple(names)))
         rest = region if covered is None else region.subtract(covered).coalesce()
         if not rest.is_empty():
             raw_pieces.append((rest, sympy.Integer(0)))
@@ -90,11 +92,6 @@ class Pieces:
                 out[same] = Piece(q.domain.union(p.domain).coalesce(), q.raw, q.expr)
         return Pieces(out, region, namer, pw)
 
-    def scaled(self, k) -> "Pieces":
-        k = sympy.nsimplify(k) if not isinstance(k, sympy.Basic) else k
-        return Pieces([Piece(p.domain, p.raw * k, sympy.expand(p.expr * k)) for p in self.pieces], self.region,
-                      self.namer, self.pw)
-
     def combine(self, other: "Pieces", op) -> "Pieces":
         """op(self, other) on the common refinement of both (pieces with equal results merged)."""
         namer = _joint(self.namer, other.namer)
@@ -110,7 +107,7 @@ class Pieces:
                 expr = op(a.expr, b.expr) if piece.raw == op(a.raw, b.raw) else \
                     sympy.factor(piece.raw.xreplace(_to_user(piece.raw, namer)))
                 out.append(Piece(piece.domain, piece.raw, expr))
-        return Pieces(_group(out), self.region.intersect(other.region), _joint(self.namer, other.namer), None)
+        return Pieces(_group(out), self.region.intersect(other.region), namer, None)
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -365,19 +362,6 @@ def _number(v):
 # ---------------------------------------------------------------------------------------------
 # Formulas
 
-@lru_cache(maxsize=8192)
-def _qp_raw(text: str, names: tuple) -> sympy.Expr:
-    body = text[text.index("{") + 1: text.rindex("}")].strip()
-    if not body:
-        return sympy.Integer(0)
-    body = body.replace("^", "**")
-    import re
-    body = re.sub(r"(\d)\s*([A-Za-z_(])", r"\1*\2", body)  # isl writes `3p_n` inside floors
-    loc = {n: sympy.Symbol(n) for n in names}
-    loc["floor"] = sympy.floor
-    return sympy.sympify(body, locals=loc)
-
-
 def _to_user(raw: sympy.Expr, namer) -> dict:
     return {s: namer.to_sympy(s.name) for s in raw.free_symbols}
 
@@ -600,60 +584,3 @@ def _isl_affine(e: sympy.Expr) -> Optional[str]:
         inner = _isl_affine(sympy.expand(num))
         return None if inner is None or not den.is_Integer else f"floor(({inner})/{int(den)})"
     return None
-
-
-# ---------------------------------------------------------------------------------------------
-# Conditions
-
-def set_condition(dom, namer) -> sympy.Basic:
-    """A parameter set as a sympy condition on the sizes (existential floors kept as floors)."""
-    names = _param_names(dom.get_space())
-    syms = [namer.to_sympy(n) for n in names]
-    ors = []
-    for bs in dom.get_basic_sets():
-        divs = []
-        for k in range(bs.dim(isl.dim_type.div)):
-            d = _aff_expr(bs.get_div(k), names)  # isl gives the division's argument: the div is its floor
-            divs.append(sympy.floor(d.xreplace({sympy.Symbol(n): s for n, s in zip(names, syms)}))
-                        if d is not None else None)
-        if any(d is None for d in divs):
-            return sympy.Symbol(str(dom))  # not expressible: isl's own spelling
-        ands = []
-        for c in bs.get_constraints():
-            e = sympy.Integer(int(c.get_constant_val().to_python()))
-            for k, s in enumerate(syms):
-                e += int(c.get_coefficient_val(isl.dim_type.param, k).to_python()) * s
-            for k, d in enumerate(divs):
-                e += int(c.get_coefficient_val(isl.dim_type.div, k).to_python()) * d
-            ands.append(_relation(sympy.expand(e), c.is_equality()))
-        ors.append(sympy.And(*ands))
-    return sympy.Or(*ors)
-
-
-def _relation(e: sympy.Expr, equality: bool):
-    """`e >= 0` (or `e = 0`) spelled as people write it: `n >= 101`, `n <= 100`, `Mod(n, 32) = 0`."""
-    if equality:
-        for f in e.atoms(sympy.floor):
-            a = f.args[0]
-            num, den = sympy.fraction(sympy.together(a))
-            if den.is_Integer and sympy.expand(e - (den * f - num)) == 0 or sympy.expand(e + (den * f - num)) == 0:
-                return sympy.Eq(sympy.Mod(sympy.expand(num), den), 0)
-    const = e.as_coeff_Add()[0] if e.as_coeff_Add()[0].is_Number else sympy.Integer(0)
-    rest = e - const
-    if equality:
-        return sympy.Eq(rest, -const)
-    terms = sympy.Add.make_args(rest)
-    if all(t.as_coeff_Mul()[0] < 0 for t in terms):
-        return sympy.Le(-rest, const)
-    return sympy.Ge(rest, -const)
-
-
-def _aff_expr(aff, names) -> Optional[sympy.Expr]:
-    text = str(aff)
-    try:
-        body = text[text.index("{") + 1: text.rindex("}")].strip()
-        if body.startswith("[") and body.endswith("]"):
-            body = body[1:-1]
-        return _qp_raw("{ " + body + " }", tuple(names))
-    except (ValueError, sympy.SympifyError, SyntaxError, TypeError):
-        return None

@@ -228,3 +228,17 @@ def card_of(s, namer: Namer) -> Count:
 @lru_cache(maxsize=4096)
 def _card(set_str: str):
     return isl.Set(set_str).card()
+
+
+@lru_cache(maxsize=8192)
+def qp_sympy(text: str, names: tuple) -> sympy.Expr:
+    """isl's text of a quasi-polynomial (`[p_n] -> { (3 * p_n + floor((p_n)/4)) }`) as sympy, in
+    symbols named after the isl parameters."""
+    body = text[text.index("{") + 1: text.rindex("}")].strip()
+    if not body:
+        return sympy.Integer(0)
+    body = body.replace("^", "**")
+    body = re.sub(r"(\d)\s*([A-Za-z_(])", r"\1*\2", body)  # isl writes `3p_n` inside floors
+    loc = {n: sympy.Symbol(n) for n in names}
+    loc["floor"] = sympy.floor
+    return sympy.sympify(body, locals=loc)
