@@ -319,6 +319,8 @@ def _params_of(space, namer) -> list:
             e = namer.to_sympy(name)
             syms = sorted(e.free_symbols, key=str)
             found.append((name, None if e.is_Symbol else e, [s.name for s in syms], syms))
+        if len(_params_cache) > 4096:  # one process may analyze many files
+            _params_cache.clear()
         _params_cache[key] = found
     return found
 

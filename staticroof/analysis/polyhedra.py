@@ -212,6 +212,8 @@ def _pieces(count: Count, scale, finish, cls):
     pw = count.pw()
     key = (str(pw), tuple(count.namer.params.items()) if count.namer else (), str(scale), finish)
     if key not in _pieces_cache:
+        if len(_pieces_cache) > 4096:  # one process may analyze many files
+            _pieces_cache.clear()
         _pieces_cache[key] = cls.of(pw, count.namer or Namer(), scale, finish)
     return _pieces_cache[key]
 

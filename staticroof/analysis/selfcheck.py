@@ -221,6 +221,8 @@ _compiled: dict = {}
 def _at(expr, point: dict):
     key = expr
     if key not in _compiled:
+        if len(_compiled) > 4096:  # one process may check many kernels
+            _compiled.clear()
         syms = sorted(expr.free_symbols, key=str)
         try:
             _compiled[key] = (syms, evaluator(expr, syms))
