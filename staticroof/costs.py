@@ -15,12 +15,19 @@ from .resources import grammar_path
 
 @lru_cache(maxsize=1)
 def table() -> dict:
-    """name -> {"kind": "special"|"fma"|"free"|"arith", "weight": int, "flops": int}."""
+    """name -> {"kind": "special"|"fma"|"free"|"outputs", "weight": int, "flops": int}; an
+    "outputs" entry also has `outputs` (the positions of its output pointer arguments) and
+    `counts_as` (the special functions one call counts as)."""
     with open(grammar_path("math.toml"), "rb") as f:
         data = tomllib.load(f)
     out = {}
     for kind, entries in data.items():
         if not isinstance(entries, dict) or kind == "meta":
+            continue
+        if kind == "outputs":
+            for name, spec in entries.items():
+                out[name] = {"kind": kind, "weight": 1, "flops": 0, "outputs": list(spec.get("outputs", [])),
+                             "counts_as": list(spec.get("counts_as", []))}
             continue
         weight = entries.get("weight", 1)
         flops = entries.get("flops", 0)

@@ -135,6 +135,13 @@ _RULES = [
          "compulsory traffic is unchanged (the same elements), and the repeated threads write the same "
          "elements (a race unless the values agree). An extent the launch gives but staticroof cannot fold "
          "stays a size in the formulas (`blockDim_y`)."),
+    Rule("SR122", "warning", True, "overloaded call not resolved",
+         "A call of a function the file defines more than once (C++ overloads such as `float sq(float)` "
+         "and `double sq(double)`) has no single best definition for its arguments' types, as C++ ranks "
+         "them (exact match, promotion, conversion): the call is ambiguous, no definition takes those "
+         "arguments, or an argument's type is not known where the definitions differ. The first "
+         "definition's work is counted and the result is approximate. A cast of the argument "
+         "(`sq((float)v)`) decides it."),
 ]
 RULES: dict[str, Rule] = {r.code: r for r in _RULES}
 

@@ -22,6 +22,7 @@ from pycparser import c_ast, c_parser
 from .. import costs
 from ..diagnostics import Diagnostic, Location
 from ..ir import Array, Guard, Kernel, Loop, Ref, Size, Stmt
+from . import outputs
 from .ctypes_ import FLOAT, INT, PRELUDE_TYPES, VOID, CType, TypeTable, arith
 from .preprocess import SIZE_MARK
 from .views import convert, resolve_views
@@ -917,8 +918,10 @@ class FunctionLowering:
             raise Unsupported("call through a function pointer", node)
         if name in self.tu.funcs:
             return self._inline(name, node, args, acc)
-        vals = [self.value(a, acc) for a in args]
         entry = costs.classify(name)
+        if entry is not None and entry["kind"] == "outputs":  # sincosf(x, &s, &c): see outputs.py
+            return outputs.lower(self, name, entry, node, args, acc)
+        vals = [self.value(a, acc) for a in args]
         ret = self.tu.protos.get(name)
         if entry is not None:
             if ret is None or not ret.is_float:
@@ -958,20 +961,25 @@ class FunctionLowering:
         v = expr.subs(subs)
         return int(v) if v.is_Integer else None
 
+    def callee(self, name, node, args, vals) -> c_ast.FuncDef:
+        """The definition a call of `name` takes (C defines a name once; see CudaLowering)."""
+        return self.tu.funcs[name]
+
+    def recursive_call(self, name, callee) -> bool:
+        return name in self.stack or name in self.tu.recursive
+
     def _inline(self, name, node, args, acc):
-        if name in self.stack or name in self.tu.recursive:
+        vals = [self.value(a, acc) for a in args]
+        callee = self.callee(name, node, args, vals)
+        if self.recursive_call(name, callee):
             self.diag("SR106", f"recursive call to `{name}` is not followed", node)
-            for a in args:
-                self.value(a, acc)
             return Val(self.tu.protos.get(name) or INT, why="recursive call")
-        callee = self.tu.funcs[name]
         decl = callee.decl.type
         params = [p for p in (decl.args.params if decl.args is not None else [])
                   if not isinstance(p, c_ast.EllipsisParam) and p.name is not None]
         bindings = {}
-        for p, a in zip(params, args):
+        for p, a, v in zip(params, args, vals):
             t = self.tu.types.resolve(p.type)
-            v = self.value(a, acc)
             if t.is_pointer:
                 v = convert(self, v, t, a)
                 if v.array is not None:
@@ -990,7 +998,8 @@ class FunctionLowering:
         self.out.extend(sub.lower())
         acc.reset()
         self.acc = acc if saved is acc else saved
-        return Val(self.tu.protos.get(name) or VOID, why=f"result of `{name}`")
+        ret = self.tu.protos.get(name) if callee is self.tu.funcs[name] else self.tu.types.resolve(decl.type)
+        return Val(ret or VOID, why=f"result of `{name}`")
 
     def _e_ArrayRef(self, node, acc):
         subs = []

@@ -32,7 +32,10 @@ from ..ir import Array, Kernel, Loop
 from ..resources import grammar_path
 from . import c as C
 from .ctypes_ import FLOAT, INT, VOID, CType, arith
+from . import overloads as OV
+from . import outputs
 from . import templates as T
+from . import textures as TX
 from .launch import DIMS, Launch, LaunchSite, find_launches, fold, launch_for, repeats
 from .tokens import Token, match_angle, match_close, render, tokenize
 from .toplevel import Item, split_items
@@ -53,6 +56,7 @@ def builtin_types() -> dict:
     for name, (prec, lanes) in table()["vector_types"].items():
         kind_prec = prec
         out[name] = CType("vector", kind_prec, lanes=lanes)
+    out.update(TX.object_types(table()))  # cudaTextureObject_t: see textures.py
     return out
 
 
@@ -107,6 +111,11 @@ def to_c(tokens: list[Token], templates: set, type_renames: dict) -> list[Token]
         if x == "template" and i + 1 < n and tokens[i + 1].text == "<":
             close = match_angle(tokens, i + 1)
             i = close + 1 if close > 0 else i + 1
+            continue
+        fetch = TX.rewrite(tokens, i, lambda toks: to_c(toks, templates, type_renames))
+        if fetch is not None:  # tex1Dfetch<float>(tex, i), texture<float, 1> ref (textures.py)
+            out += fetch[0]
+            i = fetch[1]
             continue
         if x in _CASTS and i + 1 < n and tokens[i + 1].text == "<":
             close = match_angle(tokens, i + 1)
@@ -219,6 +228,7 @@ class CudaLowering(C.FunctionLowering):
         self.tparams = tparams
         self.constants = constants
         self.threads: dict = {}  # dim -> dict of symbols
+        self.active = (fn,)  # the definitions being lowered, caller first (for overloads' recursion)
         super().__init__(tu, kernel, fn, stack, bindings, gscope)
 
     def sub_lowering(self, callee, bindings):
@@ -228,7 +238,18 @@ class CudaLowering(C.FunctionLowering):
         sub.opaque = self.opaque
         sub.folded = self.folded
         sub.threads = self.threads
+        sub.active = self.active + (callee,)
         return sub
+
+    def callee(self, name, node, args, vals):
+        """An overloaded name: the definition C++ overload resolution picks (overloads.py)."""
+        defs = getattr(self.tu, "overloads", {}).get(name)
+        return OV.resolve(self, name, defs, args, vals, node) if defs else super().callee(name, node, args, vals)
+
+    def recursive_call(self, name, callee) -> bool:
+        if name in getattr(self.tu, "overloads", {}):  # `sq(float)` may call `sq(double)`: not recursion
+            return any(f is callee for f in self.active)
+        return super().recursive_call(name, callee)
 
     def _inline(self, name, node, args, acc):
         """A call of a template __device__ function: its type parameters deduced from the arguments."""
@@ -245,7 +266,7 @@ class CudaLowering(C.FunctionLowering):
 
     # -- thread symbols ---------------------------------------------------------------------
     def setup_threads(self):
-        used = _builtin_dims(self.fn, self.tu.funcs)
+        used = _builtin_dims(self.fn, self.tu.funcs, getattr(self.tu, "overloads", {}))
         self.repeats = repeats(self, used)
         for d in DIMS:
             if d not in used:
@@ -426,6 +447,10 @@ class CudaLowering(C.FunctionLowering):
         args = node.args.exprs if node.args is not None else []
         kind = entry["kind"]
         prec = entry.get("precision")
+        if kind == "outputs":  # __sincosf(x, &s, &c): see outputs.py
+            return outputs.lower(self, name, entry, node, args, acc)
+        if kind == "texture":
+            return TX.fetch(self, name, entry, node, args, acc)
         if kind == "atomic":
             ptr = self.value(args[0], acc)
             vals = [self.value(a, acc) for a in args[1:]]
@@ -508,9 +533,9 @@ class CudaLowering(C.FunctionLowering):
             self.scopes.pop()
 
 
-def _builtin_dims(fn, funcs=None) -> set:
+def _builtin_dims(fn, funcs=None, overloads=None) -> set:
     """Dimensions whose threadIdx or blockIdx the kernel reads, itself or in a device function it
-    calls (`__device__ int gid() {...}`)."""
+    calls (`__device__ int gid() {...}`; every definition of an overloaded name)."""
     used, seen = set(), set()
 
     def visit(n):
@@ -519,7 +544,8 @@ def _builtin_dims(fn, funcs=None) -> set:
         if (isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and funcs
                 and n.name.name in funcs and n.name.name not in seen):
             seen.add(n.name.name)
-            visit(funcs[n.name.name])
+            for f in (overloads or {}).get(n.name.name) or [funcs[n.name.name]]:
+                visit(f)
         for _, child in n.children():
             visit(child)
 
@@ -565,6 +591,7 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
             res.failed.append((name, loc, d))
     tu = C.TranslationUnit(path, ext, size_macros, grammars_dir)
     tu.bindings = dict(bindings)
+    tu.overloads = OV.collect(ext)  # name -> every definition, for names defined more than once
     types = builtin_types()
     tu.template_aliases, tu.template_defaults = {}, {}  # function -> {parameter: alias}; alias -> given?
     for alias, (spelling, pname, it) in type_aliases.items():

@@ -23,13 +23,14 @@ import itertools
 from pycparser import c_ast, c_generator
 
 from ..frontends import templates
-from ..frontends.cuda import template_params
+from ..frontends.cuda import table, template_params
 from ..frontends.tokens import Token, match_angle, match_close, render, tokenize
 from . import TraceError
 
 _FETCH = "tex1Dfetch"
-_FILTERED = {"tex1D", "tex2D", "tex3D", "tex1DLayered", "tex2DLayered", "texCubemap", "tex2DLod",
-             "tex1DLod", "tex3DLod", "tex2DGather", "tex1DGrad", "tex2DGrad", "tex3DGrad"}
+# the fetches at filtered coordinates, from the builtin table (grammars/cuda.toml)
+_FILTERED = frozenset(n for n, e in table()["intrinsics"].items()
+                      if e["kind"] == "texture" and e.get("coordinates") == "filtered")
 TEXTURE_PRELUDE = '#line 1 "<staticroof-trace-prelude>"\ntypedef unsigned long long cudaTextureObject_t;\n'
 
 

@@ -296,8 +296,9 @@ class Instrumenter:
         name = node.name.name if isinstance(node.name, c_ast.ID) else None
         if name in self.intrinsics:
             return self.intrinsic(name, node)
-        if name in _SINCOS:
-            return self.sincos(node)
+        entry = costs.classify(name) if name else None
+        if entry is not None and entry["kind"] == "outputs":
+            return self.outputs(name, node, entry)
         arg_texts = [self.expr(a) for a in (node.args.exprs if node.args else [])]
         args = ", ".join(arg_texts)
         callee = self.gen.visit(node.name)
@@ -305,7 +306,6 @@ class Instrumenter:
             cands = [c for c in self.overloads[name] if len(c[1]) == len(arg_texts)] or self.overloads[name]
             callee = _select(cands, arg_texts, 0)
         text = f"{callee}({args})"
-        entry = costs.classify(name) if name else None
         if entry is None or entry["kind"] == "free":
             return text
         v = self.fresh("v")
@@ -316,30 +316,35 @@ class Instrumenter:
         return f"({{ __typeof__({text}) {v} = {text}; __sr_special({site}, __SR_PREC({v})); {v}; }})"
 
 
-    def sincos(self, node: c_ast.FuncCall) -> str:
-        """`sincosf(x, &s, &c)`: its cost as the tables say, and a store through each output pointer
-        (an array element there is written), after the argument is read."""
-        name = node.name.name
+    def outputs(self, name: str, node: c_ast.FuncCall, entry: dict) -> str:
+        """A call that also returns results through pointer arguments (`sincosf(x, &s, &c)`,
+        `modf(x, &ip)`; the tables' `outputs`): its arguments are evaluated (reads traced), a store
+        is recorded through each output pointer (an array element there is written; a local is in
+        no array), and the call counts one special call of each function in `counts_as`, in the
+        precision the compiler gives its result, or, for a function returning void (sincos), the
+        type its first output points to (a CUDA intrinsic's precision is the table's)."""
         args = node.args.exprs if node.args else []
-        if len(args) != 3:
-            return self.gen.visit(node)
-        x, outs = self.fresh("x"), []
-        value = self.expr(args[0])
-        text = f"({{ __typeof__({value}) {x} = {value}; "
-        for a in args[1:]:
-            p, ptr = self.fresh("p"), self.expr(a)
-            target = c_ast.UnaryOp("*", a)
+        outs = [k for k in entry.get("outputs", ()) if k < len(args)]
+        names, text = [], "({ "
+        for a in args:
+            v, value = self.fresh("a"), self.expr(a)
+            text += f"__auto_type {v} = {value}; "
+            names.append(v)
+        for k in outs:
+            target = c_ast.UnaryOp("*", args[k])
             group, token = self.site(target, 1)
-            text += f"__typeof__({ptr}) {p} = {ptr}; {self.record(p, 1, group, token, target)}; "
-            outs.append(p)
-        call = f"{name}({x}, {outs[0]}, {outs[1]})"
-        entry = self.intrinsics.get(name) or costs.classify(name)
-        count = ""
-        if entry and entry["kind"] == "special":
+            text += f"{self.record(names[k], 1, group, token, target)}; "
+        call = f"{name}({', '.join(names)})"
+        if entry.get("precision"):
+            prec = str(self._PREC_INDEX.get(entry["precision"], -1))
+        else:
+            void = f"__SR_PREC(*{names[outs[0]]})" if outs else "-1"
+            prec = f"_Generic((__typeof__({call}) *)0, void *: {void}, default: __SR_PREC({call}))"
+        for fname in entry.get("counts_as", ()):
             site = len(self.specials)
-            self.specials.append(name)
-            count = f"__sr_special({site}, __SR_PREC({x}));"
-        return text + f"{call}; {count} }})"
+            self.specials.append(fname)
+            text += f"__sr_special({site}, {prec}); "
+        return text + f"{call}; }})"
 
     _PREC_INDEX = {"fp64": 0, "fp32": 1, "fp16": 2}
 
@@ -347,6 +352,8 @@ class Instrumenter:
         """A CUDA intrinsic: its value from the prelude's C, its cost from the builtin table."""
         entry = self.intrinsics[name]
         kind = entry["kind"]
+        if kind == "outputs":
+            return self.outputs(name, node, entry)
         args = node.args.exprs if node.args else []
         v = self.fresh("v")
         if kind in ("atomic", "load", "store"):
@@ -476,9 +483,6 @@ def file_constants(ext) -> set:
         if not isinstance(n, c_ast.FuncDef):
             visit(n)
     return out
-
-
-_SINCOS = ("sincos", "sincosf", "__sincosf", "sincospi", "sincospif")
 
 
 def _select(cands: list, args: list, pos: int) -> str:

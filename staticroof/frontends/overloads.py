@@ -1,0 +1,169 @@
+"""C++ overload resolution for calls of functions defined in the file (CUDA C++).
+
+Every definition of a name is kept (`__device__ float sq(float)` and `__device__ double
+sq(double)`), and each call takes the one C++ would choose from its arguments' types:
+
+- candidates: the definitions with as many parameters as the call has arguments (or, when none
+  has, those with more: default arguments are not kept by the C rewrite);
+- each argument's conversion to its parameter is ranked as C++ ranks implicit conversion
+  sequences ([over.ics.rank]): exact match (the same type; an array for a pointer; adding
+  `const`), promotion (float to double; an integer narrower than int, or bool, to int),
+  conversion (any other arithmetic conversion, a pointer to `void *`, the constant 0 to a
+  pointer), user-defined (to or from `__half`/`__nv_bfloat16`, which CUDA defines as classes:
+  from one, its `operator float()` and then a standard conversion, which ranks two such sequences
+  against each other; to one, a constructor, and two constructors are not ranked); anything else
+  (a vector type for a scalar, pointers to different types) is not viable;
+- the best viable function is no worse than every other in each argument and better in one
+  ([over.match.best]).
+
+When there is no single best (an ambiguous call, no viable candidate, or an argument whose type
+the analysis does not know where the candidates differ), SR122 says so, the first definition's
+work is counted and the result is approximate: never a silent guess.
+
+Types are the lowering's: an integer expression's type is `int` unless it is a variable or a cast
+of a known integer type (the lowering does not apply C's integer conversions to expressions).
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast, c_generator
+
+from .ctypes_ import CType
+
+EXACT, PROMOTION, CONVERSION, USER = 0, 1, 2, 3
+_CLASS_TYPES = ("fp16", "bf16")  # CUDA's __half and __nv_bfloat16 are classes
+_NARROW = ("int8", "uint8", "int16", "uint16", "bool")
+
+
+def collect(ext) -> dict:
+    """name -> [FuncDef, ...] (in file order) for each name defined more than once."""
+    by_name: dict = {}
+    for n in ext:
+        if isinstance(n, c_ast.FuncDef):
+            by_name.setdefault(n.decl.name, []).append(n)
+    return {name: defs for name, defs in by_name.items() if len(defs) > 1}
+
+
+def params_of(low, fn) -> list:
+    decl = fn.decl.type
+    params = [p for p in (decl.args.params if decl.args is not None else [])
+              if not isinstance(p, c_ast.EllipsisParam) and p.name is not None]
+    return [low.tu.types.resolve(p.type) for p in params]
+
+
+def _variadic(fn) -> bool:
+    args = fn.decl.type.args
+    return args is not None and any(isinstance(p, c_ast.EllipsisParam) for p in args.params)
+
+
+def _norm(t: CType):
+    """A type as overload resolution compares it (array is pointer, qualifiers and literal-ness dropped)."""
+    if t is None:
+        return None
+    if t.kind in ("ptr", "array"):
+        return ("ptr", _norm(t.base))
+    if t.kind == "vector":
+        return ("vector", t.prec, t.lanes)
+    if t.kind in ("float", "int"):
+        return (t.kind, t.prec)
+    if t.kind == "void":
+        return ("void",)
+    return None  # unknown to the lowering: struct, auto, other
+
+
+def rank(arg: CType, param: CType, null: bool = False):
+    """The rank of converting an argument of type `arg` to `param` (EXACT..USER), None if not
+    viable, or "unknown" if the argument's type is not known.  `null`: the argument is the
+    constant 0 (a null pointer constant)."""
+    a, p = _norm(arg), _norm(param)
+    if a is None:
+        return "unknown"
+    if p is None:
+        return None
+    if a == p:
+        return EXACT
+    if a[0] in ("float", "int") and p[0] in ("float", "int"):
+        if p[1] in _CLASS_TYPES:
+            return USER  # a constructor of __half / __nv_bfloat16
+        if a[1] in _CLASS_TYPES:  # operator float(), then float to the parameter
+            return USER + rank(CType("float", "fp32"), param) / 10
+        if a == ("float", "fp32") and p == ("float", "fp64"):
+            return PROMOTION
+        if a[0] == "int" and a[1] in _NARROW and p == ("int", "int32"):
+            return PROMOTION
+        return CONVERSION
+    if p[0] == "ptr":
+        if a[0] == "ptr":
+            return CONVERSION if p[1] == ("void",) else None
+        if null and a[0] == "int":
+            return CONVERSION
+    return None
+
+
+def _better(r1: list, r2: list) -> bool:
+    return all(x <= y for x, y in zip(r1, r2)) and any(x < y for x, y in zip(r1, r2))
+
+
+def resolve(low, name: str, defs: list, args: list, vals: list, node):
+    """The definition of `name` this call takes (`args`: the argument nodes, `vals`: their values)."""
+    fits = [f for f in defs if len(params_of(low, f)) == len(vals)
+            or (_variadic(f) and len(params_of(low, f)) <= len(vals))]
+    if not fits:
+        fits = [f for f in defs if len(params_of(low, f)) > len(vals)]
+    ranked, unknown = [], False
+    for f in fits:
+        ranks = []
+        for a, v, p in zip(args, vals, params_of(low, f)):
+            null = isinstance(a, c_ast.Constant) and a.value == "0"
+            r = rank(v.ctype, p, null)
+            if r is None:
+                break
+            if r == "unknown":
+                unknown = True
+                r = EXACT  # decided below: the candidates must agree on this parameter
+            ranks.append(r)
+        else:
+            ranked.append((f, ranks))
+    if unknown and ranked:
+        for k, v in enumerate(vals):
+            if _norm(v.ctype) is None and len({_norm(params_of(low, f)[k]) for f, _ in ranked
+                                               if k < len(params_of(low, f))}) > 1:
+                return _unresolved(low, name, defs, vals, node, f"the type of argument {k + 1} is not known")
+    if not ranked:
+        return _unresolved(low, name, defs, vals, node, "no definition takes these arguments")
+    # the candidates no other is better than; a single one is better than all the others
+    best = [f for f, r in ranked if not any(_better(r2, r) for g, r2 in ranked if g is not f)]
+    if len(best) == 1:
+        return best[0]
+    return _unresolved(low, name, best, vals, node, "the call is ambiguous")
+
+
+def _unresolved(low, name, defs, vals, node, why):
+    types = ", ".join(_spell(v.ctype) for v in vals)
+    cands = "; ".join(_signature(low, name, f) for f in defs)
+    low.diag("SR122", f"`{name}({types})`: {why} among the overloads {cands}; the first one's work is "
+             "counted", node)
+    return defs[0]
+
+
+def _signature(low, name, fn) -> str:
+    gen = c_generator.CGenerator()
+    decl = fn.decl.type
+    params = [p for p in (decl.args.params if decl.args is not None else [])]
+    return f"`{name}({', '.join(gen.visit(p.type) if isinstance(p, c_ast.Decl) else '...' for p in params)})`"
+
+
+_SPELL = {"fp64": "double", "fp32": "float", "fp16": "__half", "bf16": "__nv_bfloat16", "int32": "int",
+          "uint32": "unsigned", "int64": "long", "uint64": "unsigned long", "bool": "bool"}
+
+
+def _spell(t: CType) -> str:
+    if t is None:
+        return "?"
+    if t.kind in ("ptr", "array"):
+        return _spell(t.base) + " *"
+    if t.kind in ("float", "int"):
+        return _SPELL.get(t.prec, t.prec)
+    if t.kind == "vector":
+        return f"{t.prec} x {t.lanes}"
+    return "?"
