@@ -19,7 +19,6 @@ every other size (the grid covers the guards).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Optional
@@ -42,11 +41,21 @@ def is_grid(expr: sympy.Expr) -> bool:
     return any(str(s).startswith("gridDim_") for s in sympy.sympify(expr).free_symbols)
 
 
-@dataclass
 class Piece:
-    domain: object  # isl.Set of size values (parameters only), inside the region
-    raw: sympy.Expr  # the formula in isl parameter symbols (p_n, pp_M_N, ...)
-    expr: sympy.Expr  # the formula in the user's size symbols
+    """One piece: its domain (an isl set of size values, parameters only, inside the region), its
+    formula in isl parameter symbols (`raw`: p_n, pp_M_N, ...) and in the user's sizes (`expr`,
+    made on first use by `make` when given: most pieces of an intensity are never shown)."""
+
+    __slots__ = ("domain", "raw", "_expr", "_make")
+
+    def __init__(self, domain, raw, expr=None, make=None):
+        self.domain, self.raw, self._expr, self._make = domain, raw, expr, make
+
+    @property
+    def expr(self):
+        if self._expr is None and self._make is not None:
+            self._expr = self._make(self.raw)
+        return self._expr
 
 
 class Pieces:
@@ -92,8 +101,9 @@ class Pieces:
                 out[same] = Piece(q.domain.union(p.domain).coalesce(), q.raw, q.expr)
         return Pieces(out, region, namer, pw)
 
-    def combine(self, other: "Pieces", op) -> "Pieces":
-        """op(self, other) on the common refinement of both (pieces with equal results merged)."""
+    def combine(self, other: "Pieces", op, finish=lambda e: e) -> "Pieces":
+        """op(self, other) on the common refinement of both (pieces with equal results merged; `op`
+        need not simplify, `finish` simplifies each distinct result once)."""
         namer = _joint(self.namer, other.namer)
         out = []
         for a in self.pieces:
@@ -102,12 +112,13 @@ class Pieces:
                 if d.is_empty():
                     continue
                 piece = _on_hull(Piece(d.coalesce(), op(a.raw, b.raw), None))
-                if piece.raw is sympy.nan:  # 0/0: no intensity where nothing is done
+                if piece.raw is sympy.nan or piece.raw.has(sympy.zoo):  # 0/0: no intensity where nothing is done
                     continue
-                expr = op(a.expr, b.expr) if piece.raw == op(a.raw, b.raw) else \
-                    sympy.factor(piece.raw.xreplace(_to_user(piece.raw, namer)))
-                out.append(Piece(piece.domain, piece.raw, expr))
-        return Pieces(_group(out), self.region.intersect(other.region), namer, None)
+                out.append(piece)
+        # the formulas are simplified once per group, not once per refined piece
+        grouped = [Piece(p.domain, p.raw, make=lambda raw: finish(raw.xreplace(_to_user(raw, namer))))
+                   for p in _group(out)]
+        return Pieces(grouped, self.region.intersect(other.region), namer, None)
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -397,17 +408,48 @@ def _split_floors(dom, raw: sympy.Expr, limit: int = 3) -> list:
 
 
 def _group(pieces: list) -> list:
-    """Pieces with the same formula become one (their domains united)."""
+    """Pieces with the same formula become one (their domains united).  Formulas are first told
+    apart by their exact values at two probe points (cheap), and only those that agree there are
+    compared symbolically."""
     out: list = []
+    buckets: dict = {}
     for p in pieces:
-        for k, q in enumerate(out):
-            d = sympy.expand(p.raw - q.raw)
-            if d == 0 or (not d.is_polynomial() and sympy.cancel(d) == 0):
+        key = _fingerprint(p.raw)
+        for k in buckets.get(key, ()):
+            q = out[k]
+            if _equal(p.raw, q.raw):
                 out[k] = Piece(q.domain.union(p.domain).coalesce(), q.raw, q.expr)
                 break
         else:
+            buckets.setdefault(key, []).append(len(out))
             out.append(p)
     return out
+
+
+def _equal(a: sympy.Expr, b: sympy.Expr) -> bool:
+    """Symbolic equality of two quasi-polynomials or ratios of them (floors as opaque terms)."""
+    d = sympy.expand(a - b)
+    if d == 0 or d.is_polynomial():
+        return d == 0
+    num, _ = sympy.fraction(sympy.together(d))
+    return sympy.expand(num) == 0
+
+
+def _fingerprint(raw: sympy.Expr):
+    """The formula's exact values at two fixed points (every size a different large number), or
+    None when it cannot be evaluated there."""
+    from .interpret import evaluator
+
+    syms = sorted(raw.free_symbols, key=str)
+    try:
+        f = evaluator(raw, syms)
+        return tuple(f([_probe(s.name, k) for s in syms]) for k in (1, 2))
+    except (ValueError, TypeError, ZeroDivisionError):
+        return None
+
+
+def _probe(name: str, k: int) -> int:
+    return 1_000_003 * k + 7919 * sum(ord(c) * (j + 1) for j, c in enumerate(name)) % 999_983
 
 
 def _merge(pieces: list) -> list:

@@ -222,6 +222,14 @@ def _divide(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
     return sympy.nan if b == 0 else sympy.factor(sympy.cancel(a / b))
 
 
+def _quotient(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
+    return sympy.nan if b == 0 else a / b
+
+
+def _tidy(e: sympy.Expr) -> sympy.Expr:
+    return sympy.factor(sympy.cancel(e))
+
+
 def ratio(num: Quantity, den: Quantity) -> Quantity:
     value = None
     if num.value is not None and den.value is not None:
@@ -229,7 +237,7 @@ def ratio(num: Quantity, den: Quantity) -> Quantity:
             return Quantity(sympy.nan, None)
         value = Fraction(num.value) / Fraction(den.value)
     if num.pieces is not None and den.pieces is not None and (num.piecewise or den.piecewise):
-        pieces = num.pieces.combine(den.pieces, _divide)
+        pieces = num.pieces.combine(den.pieces, _quotient, _tidy)
         if not pieces.pieces:
             return Quantity(sympy.nan, None)
         expr, holds = pieces.expr_at(num.sizes)

@@ -143,7 +143,8 @@ def _constants(kernel, quantities: dict) -> set:
         elif isinstance(node, Guard) and node.cond is not None:
             exprs.append(node.cond)
     for q in quantities.values():
-        q = q[0] if isinstance(q, tuple) else q
+        if isinstance(q, tuple):  # an intensity's conditions are those of its W and Q
+            continue
         exprs += [c for c, _ in q.piece_list() if c is not sympy.true]
         exprs.append(q.expr)
     divisors = set()
@@ -247,7 +248,8 @@ def _at(expr, point: dict):
 
 def _check_formulas(quantities: dict, counts: dict, point: dict):
     for label, q in quantities.items():
-        if isinstance(q, tuple):
+        ratio = isinstance(q, tuple)
+        if ratio:
             q, num, den = q
             a, b = _value(num, point), _value(den, point)
             if a is None or b is None or b == 0:
@@ -257,7 +259,7 @@ def _check_formulas(quantities: dict, counts: dict, point: dict):
             truth = _value(q, point)
         if truth is None or q.pieces is None:
             continue
-        for expr in _claims(q, point):
+        for expr in (_claims(q, point) if not ratio else _shown(q, point)):
             got = _at(expr, point)
             if got is not None and Fraction(got) != Fraction(truth):
                 return f"{label}: the formula {expr} gives {got}, the exact count is {truth}"
@@ -276,6 +278,22 @@ def _claims(q, point: dict) -> list:
     if q.pieces.single or (same and isinstance(q.expr, (sympy.Piecewise, sympy.Min, sympy.Max))):
         out.append(q.expr)
     return out
+
+
+def _shown(q, point: dict) -> list:
+    """An intensity's formula as shown, where it claims to hold (its pieces are quotients of W's and
+    Q's, which are checked piece by piece)."""
+    same = all(point.get(k, v) == v for k, v in q.sizes.items() if v is not None)
+    if isinstance(q.expr, sympy.Piecewise):
+        return [q.expr] if same else []
+    if q.holds is None:
+        return [q.expr] if not q.piecewise or same else []
+    values = {sympy.Symbol(k): v for k, v in point.items()}
+    try:
+        holds = bool(q.holds.xreplace(values))
+    except TypeError:  # a size the condition needs is not in the point
+        return []
+    return [q.expr] if holds else []
 
 
 def _grid_for(counts: dict, point: dict) -> dict:
