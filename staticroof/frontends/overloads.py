@@ -20,8 +20,11 @@ When there is no single best (an ambiguous call, no viable candidate, or an argu
 the analysis does not know where the candidates differ), SR122 says so, the first definition's
 work is counted and the result is approximate: never a silent guess.
 
-Types are the lowering's: an integer expression's type is `int` unless it is a variable or a cast
-of a known integer type (the lowering does not apply C's integer conversions to expressions).
+An argument's type is the lowering's for floating-point values (its typing is C's usual
+arithmetic conversions, which C++ shares); the lowering types every integer expression as `int`,
+so an integer argument's type is worked out here from the expression as C++ types it (literal
+suffixes, declared types, `threadIdx.x` unsigned, integer promotions and the usual arithmetic
+conversions, a comparison `bool`); where it cannot be (a call's result), it is unknown.
 """
 
 from __future__ import annotations
@@ -100,6 +103,89 @@ def rank(arg: CType, param: CType, null: bool = False):
     return None
 
 
+_INT_RANK = {"bool": 0, "int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "int32": 3, "uint32": 3,
+             "int64": 4, "uint64": 4}
+_BUILTIN_INDEX = ("threadIdx", "blockIdx", "blockDim", "gridDim")  # uint3 / dim3: unsigned members
+
+
+def arg_type(low, node, val) -> CType:
+    """The type C++ gives the argument `node` (whose value the lowering computed as `val`), or
+    None if it cannot be told."""
+    return _int_type(low, node) if val.ctype.is_int else val.ctype
+
+
+def _int(prec: str) -> CType:
+    return CType("int", prec)
+
+
+def _promote(t):
+    if t is None or not t.is_int:
+        return t
+    return _int("int32") if _INT_RANK.get(t.prec, 3) < 3 else t
+
+
+def _usual(a, b):
+    a, b = _promote(a), _promote(b)
+    if a is None or b is None or not (a.is_int and b.is_int):
+        return None
+    if a.prec == b.prec:
+        return a
+    ra, rb = _INT_RANK.get(a.prec, 3), _INT_RANK.get(b.prec, 3)
+    ua, ub = a.prec.startswith("u"), b.prec.startswith("u")
+    if ua == ub:
+        return a if ra >= rb else b
+    u, sgn = (a, b) if ua else (b, a)
+    ru, rs = _INT_RANK.get(u.prec, 3), _INT_RANK.get(sgn.prec, 3)
+    if ru >= rs:
+        return u
+    return sgn if rs > ru else _int("u" + sgn.prec)
+
+
+def _int_type(low, n):
+    """C++'s type of an integer expression (None where unknown)."""
+    from .preprocess import SIZE_MARK
+    from .templates import static_type
+
+    if isinstance(n, c_ast.Constant):
+        if n.type == "char":
+            return _int("int8")
+        if "int" not in n.type:
+            return None
+        return _int(("uint" if "unsigned" in n.type else "int") + ("64" if "long" in n.type else "32"))
+    if isinstance(n, c_ast.ID):
+        var = low.lookup(n.name)
+        if var is not None:
+            return var.ctype if var.ctype.is_int else None
+        known = n.name in low.tu.enums or n.name in getattr(low, "tparams", {}) or n.name == "warpSize"
+        return _int("int32") if known else None
+    if isinstance(n, c_ast.FuncCall):
+        return _int("int32") if isinstance(n.name, c_ast.ID) and n.name.name == SIZE_MARK else None
+    if isinstance(n, c_ast.StructRef):
+        base = n.name
+        return _int("uint32") if isinstance(base, c_ast.ID) and base.name in _BUILTIN_INDEX else None
+    if isinstance(n, (c_ast.ArrayRef, c_ast.Cast)) or (isinstance(n, c_ast.UnaryOp) and n.op == "*"):
+        t = static_type(low, n)
+        return t if t is not None and t.is_int else None
+    if isinstance(n, c_ast.UnaryOp):
+        if n.op == "!":
+            return _int("bool")
+        if n.op == "sizeof":
+            return _int("uint64")
+        t = _int_type(low, n.expr)
+        return _promote(t) if n.op in ("-", "+", "~") else t
+    if isinstance(n, c_ast.BinaryOp):
+        if n.op in ("<", "<=", ">", ">=", "==", "!=", "&&", "||"):
+            return _int("bool")
+        if n.op in ("<<", ">>"):
+            return _promote(_int_type(low, n.left))
+        return _usual(_int_type(low, n.left), _int_type(low, n.right))
+    if isinstance(n, c_ast.TernaryOp):
+        return _usual(_int_type(low, n.iftrue), _int_type(low, n.iffalse))
+    if isinstance(n, c_ast.Assignment):
+        return _int_type(low, n.lvalue)
+    return None
+
+
 def _better(r1: list, r2: list) -> bool:
     return all(x <= y for x, y in zip(r1, r2)) and any(x < y for x, y in zip(r1, r2))
 
@@ -115,7 +201,7 @@ def resolve(low, name: str, defs: list, args: list, vals: list, node):
         ranks = []
         for a, v, p in zip(args, vals, params_of(low, f)):
             null = isinstance(a, c_ast.Constant) and a.value == "0"
-            r = rank(v.ctype, p, null)
+            r = rank(arg_type(low, a, v), p, null)
             if r is None:
                 break
             if r == "unknown":
@@ -125,21 +211,21 @@ def resolve(low, name: str, defs: list, args: list, vals: list, node):
         else:
             ranked.append((f, ranks))
     if unknown and ranked:
-        for k, v in enumerate(vals):
-            if _norm(v.ctype) is None and len({_norm(params_of(low, f)[k]) for f, _ in ranked
+        for k, (a, v) in enumerate(zip(args, vals)):
+            if _norm(arg_type(low, a, v)) is None and len({_norm(params_of(low, f)[k]) for f, _ in ranked
                                                if k < len(params_of(low, f))}) > 1:
-                return _unresolved(low, name, defs, vals, node, f"the type of argument {k + 1} is not known")
+                return _unresolved(low, name, defs, args, vals, node, f"the type of argument {k + 1} is not known")
     if not ranked:
-        return _unresolved(low, name, defs, vals, node, "no definition takes these arguments")
+        return _unresolved(low, name, defs, args, vals, node, "no definition takes these arguments")
     # the candidates no other is better than; a single one is better than all the others
     best = [f for f, r in ranked if not any(_better(r2, r) for g, r2 in ranked if g is not f)]
     if len(best) == 1:
         return best[0]
-    return _unresolved(low, name, best, vals, node, "the call is ambiguous")
+    return _unresolved(low, name, best, args, vals, node, "the call is ambiguous")
 
 
-def _unresolved(low, name, defs, vals, node, why):
-    types = ", ".join(_spell(v.ctype) for v in vals)
+def _unresolved(low, name, defs, args, vals, node, why):
+    types = ", ".join(_spell(arg_type(low, a, v)) for a, v in zip(args, vals))
     cands = "; ".join(_signature(low, name, f) for f in defs)
     low.diag("SR122", f"`{name}({types})`: {why} among the overloads {cands}; the first one's work is "
              "counted", node)

@@ -9,7 +9,7 @@ for parsing, not for compiling): texture fetches, dynamic shared memory, overloa
 - `extern __shared__ T s[]` (any kernel's, at any scope) becomes a static array of 256 KiB, more
   than any GPU's per-block maximum; shared memory is on-chip, never counted as DRAM.
 - Overloads (`float sq(float)` and `double sq(double)`) get distinct C names, and each call picks
-  one with `_Generic` on its arguments' types, as C++ overload resolution picks the exact match.
+  the one C++ overload resolution would, from its arguments' real types (see overloads.py).
 - A template kernel runs as one instantiation (`axpy<double>`, named as the analysis names it); a
   template `__device__` function is compiled once per candidate type and called like an overload,
   so each call gets the instantiation its arguments deduce.

@@ -19,6 +19,7 @@ from pycparser import c_ast, c_generator
 
 from .. import costs
 from ..frontends.c import _assigned_names
+from .overloads import select
 from .program import _rank
 
 _ARITH = ("+", "-", "*", "/")
@@ -302,9 +303,9 @@ class Instrumenter:
         arg_texts = [self.expr(a) for a in (node.args.exprs if node.args else [])]
         args = ", ".join(arg_texts)
         callee = self.gen.visit(node.name)
-        if name in self.overloads:
+        if name in self.overloads:  # C++ overload resolution on the arguments' real types (overloads.py)
             cands = [c for c in self.overloads[name] if len(c[1]) == len(arg_texts)] or self.overloads[name]
-            callee = _select(cands, arg_texts, 0)
+            callee = select(name, cands, arg_texts)
         text = f"{callee}({args})"
         if entry is None or entry["kind"] == "free":
             return text
@@ -483,22 +484,6 @@ def file_constants(ext) -> set:
         if not isinstance(n, c_ast.FuncDef):
             visit(n)
     return out
-
-
-def _select(cands: list, args: list, pos: int) -> str:
-    """C choosing among overloads [(C name, [parameter type])] by the arguments' types (`_Generic`
-    on the first argument whose parameter types differ; an exact match, else the first)."""
-    if len(cands) == 1:
-        return cands[0][0]
-    while pos < len(args) and len({c[1][pos] for c in cands if pos < len(c[1])}) <= 1:
-        pos += 1
-    if pos >= len(args):
-        return cands[0][0]
-    groups: dict = {}
-    for c in cands:
-        groups.setdefault(c[1][pos] if pos < len(c[1]) else None, []).append(c)
-    assoc = [f"{t}: {_select(g, args, pos + 1)}" for t, g in groups.items() if t is not None]
-    return f"_Generic(({args[pos]}), {', '.join(assoc)}, default: {cands[0][0]})"
 
 
 def _pure(n) -> bool:
