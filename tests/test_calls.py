@@ -201,6 +201,27 @@ def test_an_overload_calling_its_sibling_is_followed(tmp_path, n):
         agrees(tmp_path / "lengths.cu", "lengths", {"n": n}, k)
 
 
+def test_a_template_beside_a_plain_overload_is_said(tmp_path):
+    src = """
+template <typename T> __device__ T scale(T v) { return v * 2; }
+__device__ float scale(float v) { return v * 3.0f; }
+
+__global__ void grow(int n, float *x)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    x[i] = scale(x[i]);
+}
+int main() { int n = 1000; float *x; grow<<<(n + 255) / 256, 256>>>(n, x); return 0; }
+"""
+    k = analyze(src, tmp_path, "grow.cu", {"n": 1000})["grow"]
+    # C++ takes the non-template for a float (an exact match either way); the analysis does not rank
+    # templates against plain definitions: SR122, approximate, never a silent pick
+    assert not k.failed and not k.exact
+    (d,) = [d for d in k.diagnostics if d.code == "SR122"]
+    assert "template" in d.message and d.location.line == 9
+
+
 def test_overload_ranks():
     from staticroof.frontends.ctypes_ import FLOAT, INT, CType
     from staticroof.frontends.overloads import CONVERSION, EXACT, PROMOTION, USER, rank

@@ -190,8 +190,26 @@ def _better(r1: list, r2: list) -> bool:
     return all(x <= y for x, y in zip(r1, r2)) and any(x < y for x, y in zip(r1, r2))
 
 
+def _is_template(low, fn) -> bool:
+    """Does `fn` have template type parameters (the C rewrite's `__sr_<name>_<T>` aliases)?"""
+    aliases = getattr(low.tu, "template_defaults", {})
+    found = []
+
+    def visit(n):
+        if isinstance(n, c_ast.IdentifierType) and any(x in aliases for x in n.names):
+            found.append(n)
+        for _, child in n.children():
+            visit(child)
+
+    visit(fn.decl)
+    return bool(found)
+
+
 def resolve(low, name: str, defs: list, args: list, vals: list, node):
     """The definition of `name` this call takes (`args`: the argument nodes, `vals`: their values)."""
+    if any(_is_template(low, f) for f in defs):
+        return _unresolved(low, name, defs, args, vals, node, "a template definition is not ranked against the "
+                           "others")
     fits = [f for f in defs if len(params_of(low, f)) == len(vals)
             or (_variadic(f) and len(params_of(low, f)) <= len(vals))]
     if not fits:
@@ -240,6 +258,7 @@ def _signature(low, name, fn) -> str:
 
 
 _SPELL = {"fp64": "double", "fp32": "float", "fp16": "__half", "bf16": "__nv_bfloat16", "int32": "int",
+          "int8": "char", "uint8": "unsigned char", "int16": "short", "uint16": "unsigned short",
           "uint32": "unsigned", "int64": "long", "uint64": "unsigned long", "bool": "bool"}
 
 
