@@ -192,8 +192,8 @@ def _spread(points: list, k: int) -> list:
 
 def _enumeration_points(names: list, known: dict, concrete: bool):
     free = [n for n in names if not n.startswith("gridDim_")]
-    if concrete:
-        yield {n: known[n] for n in free if n in known}
+    if concrete:  # counted at the sizes in force, the launch's grid included
+        yield dict(known)
         return
     points = [{n: known.get(n, v) if _fixed(n, known) else v for n in free} for v in (2, 3, 7)]
     if free:
@@ -303,7 +303,7 @@ def _grid_for(counts: dict, point: dict) -> dict:
         if c.namer is not None:
             for e in c.namer.params.values():
                 grid_names |= {s.name for s in e.free_symbols if s.name.startswith("gridDim_")}
-    if not grid_names:
+    if not grid_names or grid_names <= set(point):
         return point
     target = {label: c.value(point) for label, (c, _) in counts.items()}
     for g in (1, 2, 4, 8, 16, 32, 64):

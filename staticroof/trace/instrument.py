@@ -408,11 +408,13 @@ def _canon(node) -> str:
         if isinstance(n, c_ast.BinaryOp) and n.op in ("+", "-"):
             out = []
             terms(n, 1, out)
-            return "(" + "".join(sorted(out)) + ")"
+            out = [t for t in out if t not in ("+0", "-0")]  # `C * j + 0` is `C * j`
+            return "(" + "".join(sorted(out)) + ")" if len(out) != 1 or out[0][0] == "-" else out[0][1:]
         if isinstance(n, c_ast.BinaryOp) and n.op == "*":
             out = []
             factors(n, out)
-            return "(" + "*".join(sorted(out)) + ")"
+            out = [f for f in out if f != "1"] or ["1"]
+            return "(" + "*".join(sorted(out)) + ")" if len(out) > 1 else out[0]
         if isinstance(n, c_ast.ArrayRef):
             return f"{canon(n.name)}[{canon(n.subscript)}]"
         if isinstance(n, c_ast.UnaryOp) and n.op == "*":
