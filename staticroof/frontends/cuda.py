@@ -553,8 +553,6 @@ def _builtin_dims(fn, funcs=None, overloads=None) -> set:
     return used
 
 
-
-
 # ---------------------------------------------------------------------------------------------
 # Entry point
 
@@ -579,8 +577,8 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
                launches: Optional[dict] = None) -> "C.FrontendResult":
     res = C.FrontendResult()
     src = cuda_source(path, text, bindings)
-    ctext, kernel_items, sites = src.ctext, src.kernel_items, src.sites
-    tparam_info, type_aliases, constants = src.tparam_info, src.type_aliases, src.constants
+    ctext, kernel_items = src.ctext, src.kernel_items
+    type_aliases, constants = src.type_aliases, src.constants
     ext, diags, failed = C.parse_translation_unit(ctext, path)
     in_kernels = _line_ranges(kernel_items.values())
     for d in diags:
