@@ -23,7 +23,7 @@ from typing import Optional
 import sympy
 
 from ..diagnostics import Location
-from .tokens import Token, match_angle, match_close
+from .tokens import Token, match_angle, match_close, split_commas
 
 _SIZEOF = {"float": 4, "double": 8, "int": 4, "half": 2, "__half": 2, "char": 1, "short": 2, "long": 8,
            "float4": 16, "float2": 8, "__nv_bfloat16": 2, "size_t": 8, "unsigned": 4}
@@ -200,24 +200,7 @@ def fold(tokens: list[Token], env: dict) -> Optional[int]:
 
 def split_args(tokens: list[Token]) -> list[list[Token]]:
     """The comma-separated parts of an argument list's tokens (nested brackets kept whole)."""
-    return _split_args(tokens)
-
-
-def _split_args(tokens: list[Token]) -> list[list[Token]]:
-    args, cur, depth = [], [], 0
-    for t in tokens:
-        if t.text in ("(", "[", "{"):
-            depth += 1
-        elif t.text in (")", "]", "}"):
-            depth -= 1
-        if t.text == "," and depth == 0:
-            args.append(cur)
-            cur = []
-        else:
-            cur.append(t)
-    if cur:
-        args.append(cur)
-    return args
+    return split_commas(tokens)
 
 
 def _dim3_parts(tokens: list[Token], dims: dict) -> list:
@@ -225,9 +208,9 @@ def _dim3_parts(tokens: list[Token], dims: dict) -> list:
     if len(tokens) == 1 and tokens[0].text in dims:
         return dims[tokens[0].text]
     if tokens and tokens[0].text == "dim3" and len(tokens) > 1 and tokens[1].text in ("(", "{"):
-        return _split_args(tokens[2:match_close(tokens, 1)])
+        return split_commas(tokens[2:match_close(tokens, 1)])
     if tokens and tokens[0].text == "{":
-        return _split_args(tokens[1:match_close(tokens, 0)])
+        return split_commas(tokens[1:match_close(tokens, 0)])
     return [tokens]
 
 
@@ -274,7 +257,7 @@ def scan_host(body: list[Token], env: dict, callees=frozenset()) -> tuple[list, 
             j = i + 2
             if j < n and body[j].text in ("(", "{"):
                 k = match_close(body, j)
-                dims[name] = [_members(a, dims) for a in _split_args(body[j + 1:k])]
+                dims[name] = [_members(a, dims) for a in split_commas(body[j + 1:k])]
                 i = k + 1
                 continue
             if j < n and body[j].text == "=":
@@ -306,7 +289,7 @@ def scan_host(body: list[Token], env: dict, callees=frozenset()) -> tuple[list, 
 
 def _targs(tokens, folder: Folder) -> list:
     out = []
-    for a in _split_args(tokens) if tokens else []:
+    for a in split_commas(tokens) if tokens else []:
         v = folder.number(a)
         out.append(v if v is not None else " ".join(x.text for x in a))
     return out
@@ -323,7 +306,7 @@ def _call(body, i, folder: Folder):
         targs = _targs(body[j + 1:k], folder)
         j = k + 1
     end = match_close(body, j)
-    args = _split_args(body[j + 1:end])
+    args = split_commas(body[j + 1:end])
     return HostCall(t.text, Location(t.file, t.line, t.col), targs, [folder.number(a) for a in args], args), end + 1
 
 
@@ -341,9 +324,9 @@ def _launch(body, i, folder: Folder, dims):
     close = next((k for k in range(j, n) if body[k].text == ">>>"), None)
     if close is None or close + 1 >= n or body[close + 1].text != "(":
         return None, i + 1
-    cfg = [_members(a, dims) for a in _split_args(body[j + 1:close])]
+    cfg = [_members(a, dims) for a in split_commas(body[j + 1:close])]
     call_end = match_close(body, close + 1)
-    call_args = _split_args(body[close + 2:call_end])
+    call_args = split_commas(body[close + 2:call_end])
     names = [a[0].text if len(a) == 1 and a[0].kind == "id" else None for a in call_args]
     args = [folder.number(a) for a in call_args]
     tvals = _targs(targ_tokens, folder)

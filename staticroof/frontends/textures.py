@@ -25,7 +25,7 @@ from functools import lru_cache
 from pycparser import c_ast
 
 from .ctypes_ import CType
-from .tokens import Token, match_angle, match_close
+from .tokens import Token, match_angle, match_close, split_commas
 
 TEXTURE = CType("other", "texture")  # the opaque element of a texture object
 
@@ -61,7 +61,7 @@ def rewrite(tokens: list, i: int, convert):
         close = match_angle(tokens, i + 1)
         if close < 0 or close + 1 >= n or tokens[close + 1].kind != "id":
             return None
-        args = _split(tokens[i + 2:close])
+        args = split_commas(tokens[i + 2:close], angles=True) or [[]]
         return [*convert(args[0]), _tok(t, "*")], close + 1
     if t.text not in _fetches():
         return None
@@ -80,19 +80,6 @@ def rewrite(tokens: list, i: int, convert):
     return [t, _tok(t, "("), *carrier, *comma, *inner, _tok(t, ")")], end + 1
 
 
-def _split(tokens: list) -> list:
-    out, cur, depth = [], [], 0
-    for t in tokens:
-        if t.text in ("(", "[", "<"):
-            depth += 1
-        elif t.text in (")", "]", ">"):
-            depth -= 1
-        if t.text == "," and depth == 0:
-            out.append(cur)
-            cur = []
-        else:
-            cur.append(t)
-    return out + [cur]
 
 
 # ---------------------------------------------------------------------------------------------

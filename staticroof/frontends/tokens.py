@@ -147,3 +147,23 @@ def match_angle(tokens: list[Token], i: int) -> int:
             return -1
         j += 1
     return -1
+
+
+def split_commas(tokens: list[Token], angles: bool = False) -> list[list[Token]]:
+    """The comma-separated parts of an argument list at bracket depth 0 (with `angles`, `<...>`
+    are brackets too: template arguments).  An empty list gives []."""
+    opening, closing = ("(", "[", "{") + (("<",) if angles else ()), (")", "]", "}") + ((">",) if angles else ())
+    parts, cur, depth = [], [], 0
+    for t in tokens:
+        if t.text in opening:
+            depth += 1
+        elif t.text in closing:
+            depth -= 1
+        if t.text == "," and depth == 0:
+            parts.append(cur)
+            cur = []
+        else:
+            cur.append(t)
+    if cur or parts:
+        parts.append(cur)
+    return parts

@@ -24,7 +24,7 @@ from pycparser import c_ast, c_generator
 
 from ..frontends import templates
 from ..frontends.cuda import table, template_params
-from ..frontends.tokens import Token, match_angle, match_close, render, tokenize
+from ..frontends.tokens import Token, match_angle, match_close, render, split_commas, tokenize
 from . import TraceError
 
 _FETCH = "tex1Dfetch"
@@ -34,19 +34,6 @@ _FILTERED = frozenset(n for n, e in table()["intrinsics"].items()
 TEXTURE_PRELUDE = '#line 1 "<staticroof-trace-prelude>"\ntypedef unsigned long long cudaTextureObject_t;\n'
 
 
-def _split_args(tokens: list) -> list:
-    out, cur, depth = [], [], 0
-    for t in tokens:
-        if t.text in ("(", "[", "{"):
-            depth += 1
-        elif t.text in (")", "]", "}"):
-            depth -= 1
-        if t.text == "," and depth == 0:
-            out.append(cur)
-            cur = []
-        else:
-            cur.append(t)
-    return out + [cur]
 
 
 def _fetches(tokens: list, types: dict) -> list:
@@ -71,7 +58,7 @@ def _fetches(tokens: list, types: dict) -> list:
             continue
         end = match_close(tokens, close + 1)
         elem = tokens[i + 2:close]
-        args = _split_args(tokens[close + 2:end])
+        args = split_commas(tokens[close + 2:end])
         if len(args) != 2:
             raise TraceError(f"{t.file}:{t.line}: tex1Dfetch takes a texture object and an index")
         obj, index = args[0], _fetches(args[1], types)
