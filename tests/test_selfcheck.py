@@ -127,3 +127,35 @@ def test_evaluator_is_exact():
     f = evaluator(sympy.floor(n / 3) * 3 + sympy.Mod(n, 3) + sympy.Max(0, n - 100), [n])
     # floor(n/3)*3 + n mod 3 = n; plus max(0, n - 100)
     assert [f([v]) for v in (0, 1, 37, 100, 101, 10 ** 20)] == [0, 1, 37, 100, 102, 2 * 10 ** 20 - 100]
+
+
+def test_counted_at_the_sizes_is_checked_with_the_launch_grid(tmp_path):
+    # A linearized index the analysis cannot prove injective (`a0[j * m + k]`) is counted at the
+    # sizes in force (SR117), with the launch's own grid of 3 blocks: the check must run the loops
+    # on that grid, not on one of its own choosing (it reported 23 first reads against 20 before).
+    # Threads with threadIdx.x < 1: i = 0, 4, 8.  At n = 15, m = 1 the trace gives a0 read 80 B.
+    src = """
+#define C 9
+#define HALF 1
+__global__ void k(int n, int m, float * __restrict__ a0)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n && threadIdx.x < HALF) {
+        for (int j = 1; j < n - 1; j++) {
+            a0[i] = a0[i * C];
+            for (int k = 0; k < i; k++)
+                a0[k * C + i] = a0[j * m + k] * a0[i + 1] - 0.5;
+        }
+    }
+}
+int main() {
+    int n = 5, m = 7;
+    float *a0 = 0;
+    k<<<(n + m + 3) / 4, 4>>>(n, m, a0);
+    return 0;
+}
+"""
+    k = analyze_source(src, tmp_path, {"n": "15", "m": "1"}, name="k.cu")["k"]
+    assert "SR117" in {d.code for d in k.diagnostics}
+    assert not [d for d in k.diagnostics if d.code == "SR121"], [str(d) for d in k.diagnostics]
+    assert k.total.arrays["a0"].read.value == 80
