@@ -35,6 +35,7 @@ PLAUSIBLE = 8  # below this a size is degenerate for the formula shown (a stenci
 MANY = 3  # more pieces than this and no sizes: show the piece at TYPICAL sizes, with its condition
 TYPICAL = 16
 _ENUMERATE = 64  # a bounded piece with at most this many points may be checked point by point
+ABSORB_MAX = 16  # more pieces than this are grouped by formula only
 
 
 def is_grid(expr: sympy.Expr) -> bool:
@@ -453,19 +454,31 @@ def _probe(name: str, k: int) -> int:
 
 
 def _merge(pieces: list) -> list:
-    """Group equal formulas, then let a piece absorb each other piece it agrees with (proven)."""
+    """Group equal formulas, then let a piece absorb each other piece it agrees with (proven).
+    Absorbing only makes formulas nicer to read: with more than ABSORB_MAX pieces it is skipped,
+    and each (formula, piece) pair is tried once."""
     pieces = _group(pieces)
+    if len(pieces) > ABSORB_MAX:
+        return pieces
+    rank: dict = {}  # id(piece) -> sort key: the largest domains absorb (unbounded, more dimensions)
+    tried: set = set()  # (formula, id(piece)) found not to agree
     changed = True
     while changed and len(pieces) > 1:
         changed = False
-        # the largest domains absorb: unbounded before bounded, more dimensions first
-        order = sorted(range(len(pieces)), key=lambda k: (_box(_as_points(pieces[k].domain)) is None,
-                                                          _hull_dim(pieces[k].domain)), reverse=True)
+        for p in pieces:
+            if id(p) not in rank:
+                rank[id(p)] = (_box(_as_points(p.domain)) is None, _hull_dim(p.domain))
+        order = sorted(range(len(pieces)), key=lambda k: rank[id(pieces[k])], reverse=True)
         for a in order:
             for b in order:
-                if a == b or not _agrees(pieces[a].raw, pieces[b]):
+                key = (pieces[a].raw, id(pieces[b]))
+                if a == b or key in tried:
+                    continue
+                if not _agrees(pieces[a].raw, pieces[b]):
+                    tried.add(key)
                     continue
                 merged = Piece(pieces[a].domain.union(pieces[b].domain).coalesce(), pieces[a].raw, None)
+                rank[id(merged)] = rank[id(pieces[a])]
                 pieces = [merged if k == a else p for k, p in enumerate(pieces) if k != b]
                 changed = True
                 break
