@@ -1,8 +1,12 @@
 """Property-based tests: random affine loop nests, static counts versus executed counts.
 
 For every generated kernel the static W (by precision), Q compulsory (per array, read and written)
-and access-level traffic must equal what the instrumented kernel really did, at two different size
-assignments.  The cache-bounded Q(M), a lower bound for every schedule, must stay at or below what
+and access-level traffic must equal what the instrumented kernel really did, at two size
+assignments drawn on both sides of the kernel's constant `C` (loops clamped to it or shifted by it,
+guards comparing a size with it, rows of a parameter length at a stride of C, indices scaled or
+shifted past the sizes by it, a byte buffer read through a float view; the CUDA form adds a guard
+on a #defined thread count and a launch dimension the kernel never indexes), and the result must
+be exact (so the self-check, SR121, must agree too).  The cache-bounded Q(M), a lower bound for every schedule, must stay at or below what
 an LRU cache of M bytes really moved running the kernel in program order (one such schedule), for
 two small caches.  200 examples run by default; `pytest -m slow` runs 5,000.
 """
@@ -29,14 +33,27 @@ VARS = ("i", "j", "k")
 
 
 @st.composite
+def size_pairs(draw, c: int):
+    """Two size assignments, n on both sides of the kernel's constant C (below or at it, above it)."""
+    below = {"n": draw(st.integers(1, c)), "m": draw(st.integers(1, 9))}
+    above = {"n": draw(st.integers(c + 1, c + 6)), "m": draw(st.integers(1, 9))}
+    return (below, above) if draw(st.booleans()) else (above, below)
+
+
+@st.composite
 def loop(draw, depth: int, outer: list):
-    """One loop header over variable VARS[depth] given the outer variables."""
+    """One loop header over variable VARS[depth] given the outer variables (C is the kernel's
+    `#define C`, compared with the sizes)."""
     v = VARS[depth]
     size = draw(st.sampled_from(["n", "m"]))
-    kinds = ["rect", "offset", "strided", "down"] + (["tri", "tri_strict"] if outer else [])
+    kinds = ["rect", "offset", "strided", "down", "clamped", "tail"] + (["tri", "tri_strict"] if outer else [])
     kind = draw(st.sampled_from(kinds))
     if kind == "rect":
         return f"for (int {v} = 0; {v} < {size}; {v}++)", v
+    if kind == "clamped":  # min(size, C) trips
+        return f"for (int {v} = 0; {v} < {size} && {v} < C; {v}++)", v
+    if kind == "tail":  # max(size - C, 0) trips
+        return f"for (int {v} = 0; {v} < {size} - C; {v}++)", v
     if kind == "offset":
         return f"for (int {v} = 1; {v} < {size} - 1; {v}++)", v
     if kind == "strided":
@@ -52,7 +69,7 @@ def loop(draw, depth: int, outer: list):
 @st.composite
 def index(draw, live: list):
     """An affine, never negative index: v + c, a linearized v*m + w, or a constant."""
-    form = draw(st.sampled_from(["var", "var", "lin", "const", "sum"]))
+    form = draw(st.sampled_from(["var", "var", "lin", "const", "sum", "stride", "past"]))
     if form == "const" or not live:
         return str(draw(st.integers(0, 3)))
     v = draw(st.sampled_from(live))
@@ -60,6 +77,11 @@ def index(draw, live: list):
     if form == "lin" and len(live) >= 2:
         w = draw(st.sampled_from([x for x in live if x != v]))
         return f"{v} * m + {w}" + (f" + {c}" if c else "")
+    if form == "stride" and len(live) >= 2:  # rows of a parameter length at a constant stride C
+        w = draw(st.sampled_from([x for x in live if x != v]))
+        return f"{v} * C + {w}"
+    if form == "past":  # a constant that scales or shifts an index past the sizes
+        return draw(st.sampled_from([f"{v} * C", f"{v} + C", f"C * {v} + {c}"]))
     if form == "sum" and len(live) >= 2:
         w = draw(st.sampled_from([x for x in live if x != v]))
         return f"{v} + {w}" + (f" + {c}" if c else "")
@@ -80,19 +102,25 @@ def statement(draw, arrays: list, live: list):
         expr = f"{expr} {draw(st.sampled_from(['+', '-', '*']))} {t}"
     op = draw(st.sampled_from(["=", "=", "+="]))
     text = f"{target}[{draw(index(live))}] {op} {expr};"
-    guard = draw(st.sampled_from([None, None, "even", "lt"]))
+    guard = draw(st.sampled_from([None, None, "even", "lt", "size"]))
     if guard == "even" and live:
         text = f"if ({live[-1]} % 2 == 0) {text}"
     elif guard == "lt" and len(live) >= 2:
         text = f"if ({live[0]} > {live[1]}) {text}"
+    elif guard == "size":  # a size compared with the constant
+        text = f"if (n > C) {text}"
     return text
 
 
 @st.composite
 def kernel(draw):
+    c = draw(st.integers(2, 9))
     n_arrays = draw(st.integers(1, 4))
     types = [draw(st.sampled_from(["float", "double"])) for _ in range(n_arrays)]
     arrays = [f"a{k}" for k in range(n_arrays)]
+    viewed = draw(st.booleans())  # one more array: a byte buffer read through a float view
+    if viewed:
+        arrays.append("((const float *)raw)")
     depth = draw(st.integers(1, 3))
     headers, live = [], []
     for d in range(depth):
@@ -108,7 +136,16 @@ def kernel(draw):
         extra = mid if d == 1 else ""
         body = f"{headers[d]} {{\n{extra}\n{body}\n}}"
     params = ", ".join(f"{t} *restrict {a}" for t, a in zip(types, arrays))
-    c_src = f"void k(int n, int m, {params})\n{{\n{body}\n}}\n"
+    if viewed:
+        params += ", const unsigned char *restrict raw"
+        # the view is read-only: a statement that stores into it is redirected to a0
+        body = body.replace("((const float *)raw)[", "RAW[")
+        body = "\n".join(_no_view_store(line) for line in body.split("\n")).replace("RAW[", "((const float *)raw)[")
+        inner_body = "\n".join(_no_view_store(line) for line in inner_body.replace(
+            "((const float *)raw)[", "RAW[").split("\n")).replace("RAW[", "((const float *)raw)[")
+        mid = _no_view_store(mid.replace("((const float *)raw)[", "RAW[")).replace("RAW[", "((const float *)raw)[")
+    define = f"#define C {c}\n"
+    c_src = f"{define}void k(int n, int m, {params})\n{{\n{body}\n}}\n"
     # the same nest with its outer loop made a grid of threads (when it is a plain 0..S loop)
     cuda_src = None
     first = headers[0]
@@ -120,34 +157,54 @@ def kernel(draw):
             rest = f"{headers[d]} {{\n{extra}\n{rest}\n}}"
         if depth == 1:
             rest = inner_body
-        cu_params = ", ".join(f"{t} * __restrict__ {a}" for t, a in zip(types, arrays))
-        args = ", ".join(arrays)
-        cuda_src = (f"__global__ void k(int n, int m, {cu_params})\n{{\n"
+        names = [a for a in arrays if not a.startswith("((")]
+        cu_params = ", ".join(f"{t} * __restrict__ {a}" for t, a in zip(types, names))
+        args = ", ".join(names)
+        if viewed:
+            cu_params += ", const unsigned char * __restrict__ raw"
+            args += ", raw"
+        # a guard on a #defined thread count, and a launch dimension the kernel never indexes
+        half = draw(st.sampled_from([None, 1, 2, 3]))
+        guard = f"i < {bound}" + (" && threadIdx.x < HALF" if half else "")
+        block = draw(st.sampled_from(["4", "dim3(4, 2)"]))
+        cuda_src = (define + (f"#define HALF {half}\n" if half else "")
+                    + f"__global__ void k(int n, int m, {cu_params})\n{{\n"
                     f"    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                    f"    if (i < {bound}) {{\n{rest}\n    }}\n}}\n"
+                    f"    if ({guard}) {{\n{rest}\n    }}\n}}\n"
                     f"int main() {{\n    int n = 5, m = 7;\n"
-                    + "".join(f"    {t} *{a} = 0;\n" for t, a in zip(types, arrays))
-                    + f"    k<<<(n + m + 3) / 4, 4>>>(n, m, {args});\n    return 0;\n}}\n")
-    return c_src, cuda_src
+                    + "".join(f"    {t} *{a} = 0;\n" for t, a in zip(types, names))
+                    + ("    unsigned char *raw = 0;\n" if viewed else "")
+                    + f"    k<<<(n + m + 3) / 4, {block}>>>(n, m, {args});\n    return 0;\n}}\n")
+    return c_src, cuda_src, draw(size_pairs(c))
+
+
+def _no_view_store(line: str) -> str:
+    """A store into the read-only view (`RAW[..] = ...`) becomes a store into a0."""
+    stripped = line.lstrip()
+    if stripped.startswith("RAW["):
+        return line.replace("RAW[", "a0[", 1)
+    if stripped.startswith("if (") and ") RAW[" in stripped:
+        return line.replace(") RAW[", ") a0[", 1)
+    return line
 
 
 def check(sources):
-    c_src, cuda_src = sources
-    check_c(c_src)
+    c_src, cuda_src, sizes = sources
+    check_c(c_src, sizes)
     if cuda_src is not None:
-        check_cuda(cuda_src)
+        check_cuda(cuda_src, sizes)
 
 
-def check_cuda(src: str):
+def check_cuda(src: str, size_pairs=SIZES):
     from staticroof.trace import run as run_trace
 
     work = Path(tempfile.mkdtemp(prefix="sr-prop-"))
     path = work / "k.cu"
     path.write_text(src)
-    for sizes in SIZES:
+    for sizes in size_pairs:
         kernels, _ = analyze_file(path, {n: str(v) for n, v in sizes.items()})
         k = kernels["k"]
-        inexact = [d for d in k.diagnostics if d.approximate and d.code != "SR112"]
+        inexact = [d for d in k.diagnostics if d.approximate]
         assert not k.failed and not inexact, (src, [str(d) for d in k.diagnostics])
         traced = run_trace(str(path), "k", dict(k.sizes), "cuda", launch=k.launch)
         bad = [r for r in compare(k, traced) if not r.ok]
@@ -155,23 +212,22 @@ def check_cuda(src: str):
     shutil.rmtree(work, ignore_errors=True)
 
 
-def check_c(src: str):
+def check_c(src: str, size_pairs=SIZES):
     work = Path(tempfile.mkdtemp(prefix="sr-prop-"))
     path = work / "k.c"
     path.write_text(src)
     program = CProgram(str(path), "k", {})
-    for sizes in SIZES:
+    for sizes in size_pairs:
         kernels, _ = analyze_file(path, {n: str(v) for n, v in sizes.items()})
         k = kernels["k"]
-        # exact numbers are required; SR112 only says the *formula* is piecewise in a way it could not
-        # write down (the numbers at given sizes are exact)
-        inexact = [d for d in k.diagnostics if d.approximate and d.code != "SR112"]
+        # exact numbers and formulas are required: the self-check (SR121) is approximate too
+        inexact = [d for d in k.diagnostics if d.approximate]
         assert not k.failed and not inexact, (src, [str(d) for d in k.diagnostics])
         traced = program.run(sizes)
         bad = [r for r in compare(k, traced) if not r.ok]
         assert not bad, (src, sizes, [(r.quantity, r.static, r.traced) for r in bad])
     for m_bytes in LRU_BYTES:
-        check_bound(path, program, SIZES[0], m_bytes, src)
+        check_bound(path, program, size_pairs[0], m_bytes, src)
     shutil.rmtree(work, ignore_errors=True)
 
 
