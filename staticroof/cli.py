@@ -157,9 +157,9 @@ def main():
 @click.option("--cost", "costs", multiple=True, metavar="NAME=W",
               help="Weight of a special function in W (default 1 FLOP per call).")
 @click.option("--grid", "grids", multiple=True, metavar="[KERNEL=]X[,Y[,Z]]",
-              help="CUDA launch grid (for every kernel, or one kernel), when the file has no launch site.")
+              help="CUDA launch grid (for every kernel, or one kernel); overrides a launch site's.")
 @click.option("--block", "blocks", multiple=True, metavar="[KERNEL=]X[,Y[,Z]]",
-              help="CUDA block size (for every kernel, or one kernel).")
+              help="CUDA block size (for every kernel, or one kernel); overrides a launch site's.")
 @click.option("--machine", "machine_name", metavar="NAME", help="Place each kernel under this machine's roofline.")
 @click.option("--unit", type=click.Choice(["cuda", "tensor"]), default=None,
               help="Roof to use: CUDA cores/vector units (default) or tensor/matrix units.")
