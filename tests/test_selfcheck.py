@@ -159,3 +159,13 @@ int main() {
     assert "SR117" in {d.code for d in k.diagnostics}
     assert not [d for d in k.diagnostics if d.code == "SR121"], [str(d) for d in k.diagnostics]
     assert k.total.arrays["a0"].read.value == 80
+
+
+def test_budget_overrun_inside_a_parser_is_a_budget_overrun(monkeypatch, tmp_path):
+    # isl reports a quota hit inside its string parser as a "syntax error"; that must read as the
+    # work budget (SR116, or SR118 counting at the sizes), never as an internal error (SR099).
+    monkeypatch.setenv("STATICROOF_ISL_BUDGET", "50")
+    for defines in ({}, {"n": "1000"}):
+        k = analyze_source(SAXPY, tmp_path, defines)["saxpy"]
+        codes = {d.code for d in k.diagnostics}
+        assert "SR099" not in codes and codes & {"SR116", "SR118"}, codes
