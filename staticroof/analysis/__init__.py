@@ -4,6 +4,7 @@ per top-level loop nest.  Reads IR only; never sees syntax."""
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 import islpy as isl
 
@@ -51,40 +52,63 @@ def _part(kernel: Kernel, insts, namer, weights: dict, sizes: dict, t_rank: int,
 def analyze(kernel: Kernel, sizes: dict | None = None, weights: dict | None = None,
             flops_only: bool = False) -> KernelResult:
     """Count W and Q for a kernel.  `sizes` (name -> int) is used only where a symbolic count is
-    impossible (a linearized index that is not provably injective)."""
+    impossible (a linearized index that is not provably injective, or counting past the budget).
+
+    Past the work budget (STATICROOF_ISL_BUDGET isl operations), a kernel whose sizes are all
+    known is still counted exactly, at those sizes: first with only the first accesses fixed there
+    (SR118; W and the access level stay symbolic, ten times the budget), then with every size
+    fixed in the loop IR itself, where the sets are constant and isl has no budget (SR118 says the
+    formulas hold only there).  Only sizes the counting reads count as needed: a parameter the
+    kernel never uses, or a grid dimension assumed to cover the guards, never blocks it."""
     sizes = sizes or {}
     weights = weights or {}
-    namer = P.Namer()
-    ctx = isl.DEFAULT_CONTEXT
-    ctx.reset_operations()
-    ctx.set_max_operations(int(os.environ.get("STATICROOF_ISL_BUDGET", "800000")))
+    budget = _budget()
     try:
-        return _analyze(kernel, sizes, weights, namer, flops_only)
+        return _counted(kernel, sizes, weights, flops_only, budget)
     except isl.Error as e:
         if not _over_budget(e):
             raise
-    finally:
-        ctx.set_max_operations(0)
+    if not _all_sizes_known(kernel, sizes):
+        kernel.diag("SR116", "exact counting exceeded the work budget; give the sizes with -D or raise "
+                    "STATICROOF_ISL_BUDGET", kernel.location)
+        return KernelResult(kernel, Part(), [], failed=True)
     # Too complex for symbolic first-access counting: with every size known, count the distinct
     # elements at those sizes (concrete sets are small), keeping W and the access level symbolic.
-    namer = P.Namer()
-    if sizes and _all_sizes_known(kernel, sizes):
-        ctx.reset_operations()
-        ctx.set_max_operations(int(os.environ.get("STATICROOF_ISL_BUDGET", "800000")) * 10)
-        try:
-            result = _analyze(kernel, sizes, weights, namer, flops_only, concrete=True)
-            kernel.diag("SR118", "first accesses too complex for a formula: distinct elements counted at the "
-                        "given sizes (exact numbers; the compulsory-traffic formula holds only there)",
-                        kernel.location)
-            return result
-        except isl.Error as e:
-            if not _over_budget(e):
-                raise
-        finally:
-            ctx.set_max_operations(0)
-    kernel.diag("SR116", "exact counting exceeded the work budget; give the sizes with -D or raise "
-                "STATICROOF_ISL_BUDGET", kernel.location)
-    return KernelResult(kernel, Part(), [], failed=True)
+    try:
+        result = _counted(kernel, sizes, weights, flops_only, budget * 10, concrete=True)
+        kernel.diag("SR118", "first accesses too complex for a formula: distinct elements counted at the "
+                    "given sizes (exact numbers; the compulsory-traffic formula holds only there)",
+                    kernel.location)
+        return result
+    except isl.Error as e:
+        if not _over_budget(e):
+            raise
+    # Still too much: every size fixed in the IR, so that every set is constant (no budget there).
+    at = at_sizes(kernel, sizes)
+    result = _counted(at, sizes, weights, flops_only, 0)
+    kernel.diag("SR118", "counting too complex for formulas: W and Q counted with every size fixed at its "
+                "value (exact numbers; the formulas are those numbers and hold only at these sizes)",
+                kernel.location)
+    return KernelResult(kernel, result.total, result.nests, result.failed)
+
+
+def _budget() -> int:
+    try:
+        return max(1, int(os.environ.get("STATICROOF_ISL_BUDGET", "800000")))
+    except ValueError:
+        return 800000
+
+
+def _counted(kernel: Kernel, sizes: dict, weights: dict, flops_only: bool, budget: int,
+             concrete: bool = False) -> KernelResult:
+    """One counting attempt under an isl operation budget (0: none)."""
+    ctx = isl.DEFAULT_CONTEXT
+    ctx.reset_operations()
+    ctx.set_max_operations(budget)
+    try:
+        return _analyze(kernel, sizes, weights, P.Namer(), flops_only, concrete)
+    finally:
+        ctx.set_max_operations(0)
 
 
 def _over_budget(e: isl.Error) -> bool:
@@ -114,17 +138,61 @@ def _statement_bounds(kernel: Kernel, insts, namer) -> list:
     return out
 
 
-def _all_sizes_known(kernel: Kernel, sizes: dict) -> bool:
-    from ..ir import walk
+def needed_sizes(kernel: Kernel) -> set:
+    """Names of the sizes the counting reads: those in a loop bound, a guard or an index.  A
+    parameter the kernel never uses is not one of them."""
+    from ..ir import Guard, Stmt, walk
 
     import sympy
-    loop_vars = set()
-    symbols = set()
+    loop_vars, symbols = set(), set()
     for node in walk(kernel.body):
+        exprs = []
         if isinstance(node, Loop):
             loop_vars.add(node.var)
-            symbols |= sympy.sympify(node.start).free_symbols | node.cond.free_symbols
-    return all(s.name in sizes for s in symbols - loop_vars) and all(n in sizes for n in kernel.sizes)
+            exprs = [node.start, node.cond]
+        elif isinstance(node, Guard) and node.cond is not None:
+            exprs = [node.cond]
+        elif isinstance(node, Stmt):
+            exprs = [e for ref in node.refs if ref.index is not None for e in ref.index]
+        for e in exprs:
+            symbols |= sympy.sympify(e).free_symbols
+    return {s.name for s in symbols - loop_vars if not isinstance(s, sympy.Dummy)}
+
+
+def _all_sizes_known(kernel: Kernel, sizes: dict) -> bool:
+    """Is every size the counting reads known?  A grid dimension without a value is the covering
+    grid (pieces.GRID), as everywhere in the numbers."""
+    return all(sizes.get(n) is not None or n.startswith("gridDim_") for n in needed_sizes(kernel))
+
+
+def at_sizes(kernel: Kernel, sizes: dict) -> Kernel:
+    """The kernel with every known size replaced by its value in the loop IR (a copy sharing the
+    original's sizes, arrays, launch and diagnostics)."""
+    import copy
+
+    import sympy
+    from ..ir import Guard, Stmt
+
+    subs = {sympy.Symbol(n): sympy.Integer(v) for n, v in sizes.items() if v is not None}
+
+    def fix(e):
+        return None if e is None else sympy.sympify(e).xreplace(subs)
+
+    def node_at(n):
+        if isinstance(n, Loop):
+            return replace(n, start=fix(n.start), cond=fix(n.cond), body=[node_at(c) for c in n.body])
+        if isinstance(n, Guard):
+            return replace(n, cond=fix(n.cond), then=[node_at(c) for c in n.then],
+                           orelse=[node_at(c) for c in n.orelse])
+        if isinstance(n, Stmt):
+            refs = [replace(r, index=None if r.index is None else tuple(fix(e) for e in r.index)) for r in n.refs]
+            return replace(n, refs=refs)
+        return n
+
+    out = copy.copy(kernel)
+    out.body = [node_at(n) for n in kernel.body]
+    out.alternative = None
+    return out
 
 
 def _analyze(kernel: Kernel, sizes: dict, weights: dict, namer, flops_only: bool = False,

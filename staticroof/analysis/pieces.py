@@ -190,7 +190,7 @@ class Pieces:
         known = self._known(sizes)
         pieces = self.pieces if known is None else [p for p in self.pieces if not p.domain.intersect(known).is_empty()]
         values = {sympy.Symbol(k): v for k, v in sizes.items() if v is not None}
-        found = {p.expr.xreplace(values) for p in pieces}
+        found = {sympy.sympify(sympy.sympify(p.expr).xreplace(values)) for p in pieces}  # a bare symbol gives an int
         if len(found) == 1:
             (v,) = found
             if v.is_Number:
@@ -363,7 +363,8 @@ def _eval(pw, values):
     space = pw.get_domain_space()
     pt = isl.Point.zero(space)
     for k, name in enumerate(vals):
-        pt = pt.set_coordinate_val(isl.dim_type.param, k, vals[name])
+        v = vals[name]  # past 64 bits (a product of grid dimensions) only a string reaches isl
+        pt = pt.set_coordinate_val(isl.dim_type.param, k, v if -2 ** 62 < v < 2 ** 62 else isl.Val(str(v)))
     v = pw.eval(pt)
     return int(v.to_python()) if v.is_int() else _number(Fraction(str(v)))
 

@@ -20,6 +20,7 @@ from ..ir import DRAM_SPACES, Kernel
 from . import polyhedra as P
 from .delinearize import delinearize
 from .domain import Instance, location_of, render
+from .pieces import is_grid
 from .result import ArrayTraffic
 
 
@@ -132,16 +133,18 @@ def compulsory(kernel: Kernel, name: str, refs, namer: P.Namer, sizes: dict, t_r
             writes = m if writes is None else writes.union(m)
     point = None
     if isinstance(coords, Concrete):  # fix every size: the sets become small and concrete
-        values = {n: e.subs(sizes) for n, e in namer.params.items()}
-        if all(v.is_Integer for v in values.values()):
-            cons = " and ".join(f"{n} = {int(v)}" for n, v in values.items()) or "1 = 1"
+        values = {n: sympy.sympify(e).subs(sizes) for n, e in namer.params.items()}
+        # a grid dimension without a value stays free: its count is read on a covering grid
+        if all(v.is_Integer or is_grid(e) for v, e in zip(values.values(), namer.params.values())):
+            cons = " and ".join(f"{n} = {int(v)}" for n, v in values.items() if v.is_Integer) or "1 = 1"
             point = isl.Set(f"{namer.header()} -> {{ : {cons} }}")
             reads = reads.intersect_params(point) if reads is not None else None
             writes = writes.intersect_params(point) if writes is not None else None
 
     def count(s):
         c = P.card_of(s, namer)
-        return P.Count.const(c.value(sizes)) if point is not None else c
+        v = c.value(sizes) if point is not None else None
+        return P.Count.const(v) if v is not None else c
 
     if writes is not None:
         traffic.write = traffic.write + count(writes.domain())
