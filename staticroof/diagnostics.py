@@ -142,6 +142,34 @@ _RULES = [
          "arguments, or an argument's type is not known where the definitions differ. The first "
          "definition's work is counted and the result is approximate. A cast of the argument "
          "(`sq((float)v)`) decides it."),
+    Rule("SR140", "warning", True, "inline PTX not modeled",
+         "An `asm(...)`/`asm volatile(...)` statement runs PTX that staticroof does not read: its own "
+         "operations and memory accesses are not counted (the reads of its input operands are), each "
+         "output operand receives an unknown value, and the rest of the kernel is analyzed."),
+    Rule("SR141", "note", False, "unknown type assumed opaque",
+         "A type name that no header in reach defines (`my_real_t x;`, `Foo::Bar v;`, a typedef from a "
+         "header that is not present) is assumed to be an opaque scalar: its values are not indices, "
+         "and arithmetic on them is not counted as floating-point work unless it mixes with a "
+         "floating-point value (then it counts in that value's precision)."),
+    Rule("SR142", "warning", True, "cooperative-groups operation not counted",
+         "A `cg::reduce` whose operator staticroof does not know (not `cg::plus`, `cg::less`, "
+         "`cg::greater` or a bitwise one), or over a group whose size the declaration does not say (a "
+         "coalesced group, a `thread_group`): its N - 1 operations per group are not counted."),
+    Rule("SR150", "note", False, "kernel launched in a host loop",
+         "The launch site the kernel's configuration comes from sits inside a host `for`/`while` loop "
+         "(a time-stepping loop: `for (t = 0; t < steps; t++) k<<<g, b>>>(...)`). W and Q are per "
+         "launch; the note gives the loop and, where it folds, its trip count (the total is that many "
+         "times the per-launch counts, when every launch has the same sizes)."),
+    Rule("SR151", "note", False, "grid formula from floating-point host code",
+         "The launch grid is computed in floating point (`ceil((float)n / block.x)`). Numbers are folded "
+         "exactly as IEEE single or double precision computes them, at any size. The grid's formula in "
+         "the kernel's sizes takes the quotient as exact (`ceiling(n/32)`), which holds while the "
+         "numerator is below 2**24 (float) or 2**53 (double), as the note states (a non-integral a/b lies "
+         "at least 1/b from every integer, and the rounding error is below a/b * 2**-24)."),
+    Rule("SR152", "warning", True, "grid formula beyond its floating-point bound",
+         "A size is given (or passed by the host) beyond the bound under which a grid formula from "
+         "floating-point host code is exact (SR151): the hardware's rounded quotient may differ from the "
+         "formula there, so the counts are approximate."),
 ]
 RULES: dict[str, Rule] = {r.code: r for r in _RULES}
 

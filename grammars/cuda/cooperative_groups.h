@@ -1,2 +1,3 @@
-/* staticroof stub: cooperative groups are host/device C++ the analysis does not model. */
+/* staticroof stub: cooperative groups.  Group objects and their member calls are rewritten by the
+ * front end into the builtins they stand for (frontends/coop.py), so nothing is declared here. */
 #include <cuda_runtime.h>

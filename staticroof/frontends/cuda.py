@@ -34,6 +34,8 @@ from . import c as C
 from .ctypes_ import FLOAT, INT, VOID, CType, arith
 from . import overloads as OV
 from . import outputs
+from . import cxx as CX
+from .cxx_calls import HANDLERS as CXX_CALLS
 from . import templates as T
 from . import textures as TX
 from .launch import DIMS, Launch, LaunchSite, find_launches, fold, launch_for, repeats
@@ -447,6 +449,8 @@ class CudaLowering(C.FunctionLowering):
         args = node.args.exprs if node.args is not None else []
         kind = entry["kind"]
         prec = entry.get("precision")
+        if kind in CXX_CALLS:  # cooperative groups' reduce, inline PTX: see cxx_calls.py
+            return CXX_CALLS[kind](self, name, entry, node, args, acc)
         if kind == "outputs":  # __sincosf(x, &s, &c): see outputs.py
             return outputs.lower(self, name, entry, node, args, acc)
         if kind == "texture":
@@ -473,7 +477,7 @@ class CudaLowering(C.FunctionLowering):
             return self._store(node, target, v, acc, node)
         vals = [self.value(a, acc) for a in args]
         if kind == "shuffle":
-            return C.Val(vals[1].ctype if len(vals) > 1 else FLOAT["fp32"])
+            return C.Val(vals[1].ctype if len(vals) > 1 else FLOAT["fp32"], why=f"`{name}` returns another lane's value")
         if kind == "sync":
             return C.Val(INT, why=f"result of `{name}`")
         lanes = entry.get("lanes", 1)
@@ -654,6 +658,7 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
     tokens = tokenize(text, path)
     items = split_items(tokens)
     templates = {it.name for it in items if it.is_function and it.template}
+    cg_names = CX.coop.aliases(tokens)
     constants = set()
     # launch sites: fold host code with file-scope integer constants and the user's bindings
     env = dict(bindings)
@@ -693,8 +698,9 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
                 else:
                     tvals[p.name] = arg if isinstance(arg, int) else None
             tparam_info[it.name] = tvals
-            head = clean_params(to_c(it.header, templates, renames))
-            body = to_c(it.body, templates, renames)
+            header, body = CX.prepare(it.header, it.body, cg_names)
+            head = clean_params(to_c(header, templates, renames))
+            body = to_c(body, templates, renames)
             brace = _brace_of(it)
             chunks.append(render(head + [brace] + body + [_tok(it.tokens[-1], "}")]))
             kernel_items[it.name] = it

@@ -183,4 +183,30 @@ static inline __half2 __hfma2(__half2 a, __half2 b, __half2 c) { __half2 v = {a.
 #define __ballot_sync(m, p) ((unsigned)(p))
 #define __any_sync(m, p) (p)
 #define __all_sync(m, p) (p)
+/* What the front end's C++ rewrites leave (frontends/coop.py, cxx.py): a cooperative-groups
+ * reduction charges its N - 1 operations to lane 0 of each tile, as the analysis does; cuRAND draws
+ * return fixed values (the state is not modeled; the counts are the special calls). */
+#define __sr_cg_reduce(v, lane, n, flops) \
+    ((lane) == 0 && (flops) > 0 ? (__sr_flop(__SR_PREC(v), (long)((n) - 1) * (flops)), (v)) : (v))
+#define __sr_cg_opaque(what) 0
+#define __sr_grid_sync() ((void)0)
+#define curand_init(seed, seq, off, state) ((void)(seed), (void)(seq), (void)(off), (void)(state))
+#define curand(state) (12345u)
+#define curand_poisson(state, lambda) (1u)
+#define curand_uniform(state) (0.5f)
+#define curand_normal(state) (0.25f)
+#define curand_log_normal(state, m, s) (1.5f)
+#define curand_uniform_double(state) (0.5)
+#define curand_normal_double(state) (0.25)
+#define curand_log_normal_double(state, m, s) (1.5)
+#define __float_as_int(x) (*(int *)&(float){(x)})
+#define __int_as_float(x) (*(float *)&(int){(x)})
+#define __float_as_uint(x) (*(unsigned *)&(float){(x)})
+#define __uint_as_float(x) (*(float *)&(unsigned){(x)})
+/* inline PTX cannot run on the CPU: a kernel that reaches an asm statement stops with a message */
+long write(int, const void *, unsigned long);
+void _exit(int);
+#define __SR_ASM_MSG "staticroof-trace-error: inline PTX (`asm`) cannot run on the CPU: this kernel cannot be traced\n"
+#define __sr_asm(...) (write(2, __SR_ASM_MSG, sizeof(__SR_ASM_MSG) - 1), _exit(3), 0)
+#define __sr_asm_out() 0
 #endif

@@ -378,7 +378,7 @@ class Instrumenter:
         prec = entry.get("precision")
         if kind in ("arith", "fma") and prec in self._PREC_INDEX:
             return f"({{ __typeof__({text}) {v} = {text}; __sr_flop({self._PREC_INDEX[prec]}, {entry['flops']}); {v}; }})"
-        if kind == "special":
+        if kind == "special" or (kind == "rng" and prec in self._PREC_INDEX):  # a cuRAND draw: one special call
             site = len(self.specials)
             self.specials.append(name)
             return f"({{ __typeof__({text}) {v} = {text}; __sr_special({site}, {self._PREC_INDEX.get(prec, -1)}); {v}; }})"

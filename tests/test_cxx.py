@@ -1,0 +1,288 @@
+"""C++ idioms of real CUDA kernels (part 1): cooperative groups, warp shuffles, cuRAND, inline PTX,
+lambdas, range-for, `auto`/`constexpr`, unknown types.
+
+Each expected value is derived by hand in the comment above it, at sizes on both sides of every
+constant of the kernel (the block, the tile of 32 lanes); where the trace can run the kernel it
+must agree."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+import sympy
+
+from helpers import S, analyze_source, same
+from staticroof.trace import TraceError, compare
+from staticroof.trace import run as run_trace
+
+HAS_CC = shutil.which("cc") is not None or shutil.which("gcc") is not None
+
+
+def codes(k) -> set:
+    return {d.code for d in k.diagnostics}
+
+
+def W(k) -> dict:
+    return {p: q.value for p, q in k.total.by_precision.items() if q.value}
+
+
+def arrays(k) -> dict:
+    """name -> (read, write, access read, access write) in bytes."""
+    return {n: (a.read.value, a.write.value, a.access_read.value, a.access_write.value)
+            for n, a in k.total.arrays.items()}
+
+
+def agrees(path, kernel, sizes, k):
+    if not HAS_CC:
+        return
+    traced = run_trace(str(path), kernel, sizes, "cuda")
+    bad = [(r.quantity, r.static, r.traced) for r in compare(k, traced) if not r.ok]
+    assert not bad, bad
+
+
+def analyze(src, tmp_path, name, sizes):
+    return analyze_source(src, tmp_path, {k: str(v) for k, v in sizes.items()}, name=name)
+
+
+# ---------------------------------------------------------------------------------------------
+# Cooperative groups and warp shuffles
+
+BLOCK_SUM = r"""
+#include <cstdio>
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+
+#define THREADS 256
+#define CUDA_CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("cuda error\n"); } } while (0)
+
+__inline__ __device__ float warp_reduce(float v)
+{
+    for (int off = warpSize / 2; off > 0; off >>= 1)
+        v += __shfl_down_sync(0xffffffff, v, off);
+    return v;
+}
+
+__global__ void __launch_bounds__(THREADS) block_sum(const float *__restrict__ in, float *out, int n)
+{
+    __shared__ float warp_sums[THREADS / 32];
+    cg::thread_block cta = cg::this_thread_block();
+    cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cta);
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = (i < n) ? in[i] : 0.0f;
+    v = warp_reduce(v);
+    if (tile.thread_rank() == 0) warp_sums[tile.meta_group_rank()] = v;
+    cta.sync();
+    if (tile.meta_group_rank() == 0) {
+        v = (tile.thread_rank() < THREADS / 32) ? warp_sums[tile.thread_rank()] : 0.0f;
+        v = cg::reduce(tile, v, cg::plus<float>());
+        if (cta.thread_rank() == 0) atomicAdd(out, v);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int n = 1000;
+    float *d_in, *d_out;
+    CUDA_CHECK(cudaMalloc(&d_in, n * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&d_out, sizeof(float)));
+    block_sum<<<(n + THREADS - 1) / THREADS, THREADS>>>(d_in, d_out, n);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("n", [200, 256, 1000, 4096])  # below, at and above the block of 256
+def test_block_sum_with_tiles_shuffles_and_cg_reduce(tmp_path, n):
+    k = analyze(BLOCK_SUM, tmp_path, "block_sum.cu", {"n": n})["block_sum"]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    # G = ceil(n/256) blocks of 256 threads (the launch).  Every thread: warp_reduce's loop runs
+    # off = 16, 8, 4, 2, 1: 5 adds.  The first warp of each block (meta_group_rank 0) does
+    # cg::reduce over its 32 lanes: 31 adds per tile, one tile per block; thread 0 then adds into
+    # *out: 1 atomic add per block.  W = G*(256*5 + 31 + 1) = 1312*G.
+    G = -(-n // 256)
+    assert W(k) == {"fp32": 1312 * G}
+    assert same(k.total.flops.expr, S("1312*ceiling(n/256)"))
+    # in[i] under i < n: n floats; *out read and written once each (one element): 8 B
+    assert arrays(k)["in"][:2] == (4 * n, 0) and arrays(k)["out"][:2] == (4, 4)
+    assert k.total.compulsory.value == 4 * n + 8
+    agrees(tmp_path / "block_sum.cu", "block_sum", {"n": n}, k)
+
+
+ROW_SUMS = r"""
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+
+#define WARPS_PER_BLOCK 8
+
+// one warp per row: lanes stride over the columns, then the warp reduces
+__global__ void row_sums(const float *__restrict__ a, float *__restrict__ sums, int rows, int cols)
+{
+    cg::thread_block block = cg::this_thread_block();
+    auto warp = cg::tiled_partition<32>(block);
+    int row = blockIdx.x * warp.meta_group_size() + warp.meta_group_rank();
+    if (row >= rows) return;
+    float acc = 0.0f;
+    for (int c = warp.thread_rank(); c < cols; c += warp.size())
+        acc += a[row * cols + c];
+    float total = cg::reduce(warp, acc, cg::plus<float>());
+    if (warp.thread_rank() == 0) sums[row] = total;
+}
+
+void launch_row_sums(const float *a, float *s, int rows, int cols)
+{
+    dim3 block(32 * WARPS_PER_BLOCK);
+    dim3 grid((rows + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK);
+    row_sums<<<grid, block>>>(a, s, rows, cols);
+}
+
+int main()
+{
+    float *a, *s;
+    launch_row_sums(a, s, 100, 1000);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("rows,cols", [(5, 20), (100, 1000), (9, 33)])  # rows vs 8 warps, cols vs 32 lanes
+def test_warp_per_row_with_auto_tile(tmp_path, rows, cols):
+    k = analyze(ROW_SUMS, tmp_path, "row_sums.cu", {"rows": rows, "cols": cols})["row_sums"]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    # warp w of block b takes row 8*b + w (< rows); its lane l adds a[row][c] for c = l, l+32, ...
+    # < cols: cols adds per row over the warp; cg::reduce: 31 adds per row (on lane 0).
+    # W = rows*cols + 31*rows; Q: a read once (4*rows*cols), sums written once (4*rows).
+    assert W(k) == {"fp32": rows * cols + 31 * rows}
+    assert same(k.total.flops.expr, S("rows*cols + 31*rows"))
+    assert k.total.compulsory.value == 4 * rows * cols + 4 * rows
+    agrees(tmp_path / "row_sums.cu", "row_sums", {"rows": rows, "cols": cols}, k)
+
+
+GRID_MAX = r"""
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
+// a persistent kernel: grid-stride over x, a max over tiles of 16 (comparisons: 0 FLOPs), grid sync
+__global__ void grid_max(const float *x, float *block_max, int n)
+{
+    cg::grid_group grid = cg::this_grid();
+    float m = -1e30f;
+    for (int i = grid.thread_rank(); i < n; i += grid.size())
+        m = fmaxf(m, x[i]);
+    cg::thread_block_tile<16> t16 = cg::tiled_partition<16>(cg::this_thread_block());
+    m = cg::reduce(t16, m, cg::greater<float>());
+    grid.sync();
+    if (t16.thread_rank() == 0) block_max[blockIdx.x * t16.meta_group_size() + t16.meta_group_rank()] = m * 2.0f;
+}
+
+int main()
+{
+    int n = 5000;
+    float *x, *bm;
+    grid_max<<<4, 128>>>(x, bm, n);
+}
+"""
+
+
+@pytest.mark.parametrize("n", [100, 5000])  # below and above the 4 x 128 threads
+def test_grid_group_stride_and_comparison_reduce(tmp_path, n):
+    k = analyze(GRID_MAX, tmp_path, "grid_max.cu", {"n": n})["grid_max"]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    # grid.thread_rank()/grid.size() are the grid-stride idiom: x read once, n floats; fmaxf and
+    # cg::greater: 0 FLOPs; lane 0 of each 16-lane tile (4 blocks x 8 tiles) stores m * 2: 32 mults
+    assert W(k) == {"fp32": 32}
+    assert arrays(k)["x"][:2] == (4 * n, 0) and arrays(k)["block_max"][:2] == (0, 4 * 32)
+    agrees(tmp_path / "grid_max.cu", "grid_max", {"n": n}, k)
+
+
+# ---------------------------------------------------------------------------------------------
+# cuRAND
+
+OPTIONS = r"""
+#include <curand_kernel.h>
+
+#define BLOCK 128
+
+// Monte-Carlo European call: each thread prices one option over `paths` simulated prices
+__global__ void price_calls(const float *spot, const float *strike, float *price, int nopt, int paths,
+                            float drift, float vol, float discount, unsigned long long seed)
+{
+    int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid >= nopt) return;
+    curandState state;
+    curand_init(seed, tid, 0, &state);
+    float s0 = spot[tid], k = strike[tid];
+    float sum = 0.0f;
+    for (int p = 0; p < paths; ++p) {
+        float z = curand_normal(&state);
+        float st = s0 * expf(drift + vol * z);
+        sum += fmaxf(st - k, 0.0f);
+    }
+    price[tid] = discount * sum / paths;
+}
+
+int main()
+{
+    int nopt = 1000, paths = 64;
+    float *s, *k, *p;
+    price_calls<<<(nopt + BLOCK - 1) / BLOCK, BLOCK>>>(s, k, p, nopt, paths, 0.01f, 0.2f, 0.99f, 1234ULL);
+}
+"""
+
+
+@pytest.mark.parametrize("nopt,paths", [(100, 1), (1000, 64)])  # nopt below/above the block of 128
+def test_curand_monte_carlo(tmp_path, nopt, paths):
+    sizes = {"nopt": nopt, "paths": paths, "seed": 7}
+    k = analyze(OPTIONS, tmp_path, "options.cu", sizes)["price_calls"]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    # per path: curand_normal (a special call, 1), drift + vol*z (an fma, 2), expf (special, 1),
+    # s0 * e (1), st - k (1), fmaxf (0), sum += (1): 7; per option: discount * sum and / paths: 2.
+    # curand_init: integer state setup, 0; the state is registers (no traffic).
+    assert W(k) == {"fp32": nopt * (7 * paths + 2)}
+    specials = {n: q.value for n, q in k.total.special_by_name.items()}
+    assert specials == {"curand_normal": nopt * paths, "expf": nopt * paths}
+    # spot and strike read, price written: 12 B per option
+    assert k.total.compulsory.value == 12 * nopt
+    agrees(tmp_path / "options.cu", "price_calls", sizes, k)
+
+
+# ---------------------------------------------------------------------------------------------
+# Inline PTX
+
+ASM = r"""
+__device__ __forceinline__ unsigned lane_id()
+{
+    unsigned lane;
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+    return lane;
+}
+
+__global__ void scale_fast(float *__restrict__ y, const float *__restrict__ x, float a, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float r;
+    asm("rcp.approx.f32 %0, %1;" : "=f"(r) : "f"(x[i]));
+    y[i] = a * r + (float)lane_id();
+}
+
+int main() { float *x, *y; int n = 4096; scale_fast<<<(n + 255) / 256, 256>>>(y, x, 2.0f, n); }
+"""
+
+
+@pytest.mark.parametrize("n", [100, 4096])
+def test_inline_ptx_is_a_diagnostic_and_the_rest_is_counted(tmp_path, n):
+    k = analyze(ASM, tmp_path, "asm.cu", {"n": n})["scale_fast"]
+    assert not k.failed and not k.exact
+    locs = sorted((d.location.line, d.location.col) for d in k.diagnostics if d.code == "SR140")
+    assert locs == [(5, 5), (14, 5)]  # each asm statement, at its own line:col
+    # the asm's own work is not counted; its input x[i] is read (n floats); a * r + lane: an fma
+    # (2 FLOPs, the conversion of the lane is free); y[i] written
+    assert W(k) == {"fp32": 2 * n}
+    assert arrays(k)["x"][:2] == (4 * n, 0) and arrays(k)["y"][:2] == (0, 4 * n)
+    if HAS_CC:
+        with pytest.raises(TraceError, match="inline PTX"):
+            run_trace(str(tmp_path / "asm.cu"), "scale_fast", {"n": n}, "cuda")
