@@ -38,7 +38,7 @@ from . import cxx as CX
 from .cxx_calls import HANDLERS as CXX_CALLS
 from . import templates as T
 from . import textures as TX
-from .launch import DIMS, Launch, LaunchSite, find_launches, fold, launch_for, repeats
+from .launch import DIMS, Launch, LaunchSite, fold, host_sites, launch_for, launch_notes, repeats
 from .tokens import Token, match_angle, match_close, render, tokenize
 from .toplevel import Item, split_items
 
@@ -670,11 +670,7 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
                 env.setdefault(toks[0].text, fold(toks[2:], env))
         if not it.is_function and "__constant__" in {t.text for t in it.tokens}:
             constants |= {t.text for t in it.tokens if t.kind == "id"}
-    sites: dict = {}
-    for it in items:
-        if it.is_function and not ({"__global__", "__device__"} & it.qualifiers):
-            for site in find_launches(it.body, env):
-                sites.setdefault(site.kernel, site)
+    sites = host_sites(items, env)  # through host wrappers, with their callers' arguments
     template_kernels = {it.name: it for it in items if it.is_function and it.template and "__global__" in it.qualifiers}
     instances = T.instances(items, env, template_kernels, template_params)
     # the C text: context declarations that are plain C, then every device function rewritten
@@ -730,13 +726,14 @@ def _lower_kernel(tu, fn, path, launch: Launch, tparams: dict, constants: set, s
     low = CudaLowering(tu, kernel, fn, launch, tparams, constants)
     low.setup_threads()
     kernel.body = low.wrap(low.lower())
-    if site is not None:
-        _bind_site(kernel, fn, tu, site)
     formula = any(e is not None and e.free_symbols for e in launch.grid_expr)
     kernel.launch = {"grid": tuple(launch.grid), "block": tuple(launch.block), "origin": launch.origin or None,
                      "grid_expr": tuple(launch.grid_expr),
                      "model": "grid from the launch, in the kernel's parameters" if formula
                      else "grid assumed to cover the guards"}
+    if site is not None:
+        _bind_site(kernel, fn, tu, site)
+        launch_notes(kernel, site, formula, tu.bindings)  # host loops around it (SR150), float grids (SR151/2)
     return kernel
 
 

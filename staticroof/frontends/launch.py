@@ -16,19 +16,17 @@ the site's, with --grid/--block over it) and the dimensions it launches but neve
 
 from __future__ import annotations
 
-import ast
 from dataclasses import dataclass, field
 from typing import Optional
 
 import sympy
 
 from ..diagnostics import Location
+from .hostexpr import Folder, fold, host_function, param_names
 from .tokens import Token, match_angle, match_close, split_commas
 
-_SIZEOF = {"float": 4, "double": 8, "int": 4, "half": 2, "__half": 2, "char": 1, "short": 2, "long": 8,
-           "float4": 16, "float2": 8, "__nv_bfloat16": 2, "size_t": 8, "unsigned": 4}
-_DECL_WORDS = {";", "{", "}", "int", "unsigned", "size_t", "long", "auto", "const", "constexpr", "int64_t",
-               "uint32_t", "int32_t", ","}
+_INT_WORDS = {"int", "unsigned", "size_t", "long", "int64_t", "uint32_t", "int32_t", "uint64_t", "short"}
+_DECL_WORDS = _INT_WORDS | {";", "{", "}", "auto", "const", "constexpr", ",", "float", "double"}
 
 
 @dataclass
@@ -42,6 +40,8 @@ class LaunchSite:
     args: list = field(default_factory=list)  # int or None per call argument
     arg_names: list = field(default_factory=list)  # host identifier passed, or None
     arg_tokens: list = field(default_factory=list)  # the tokens of each call argument
+    loops: list = field(default_factory=list)  # HostLoop around the launch, outermost first
+    bounds: list = field(default_factory=list)  # conditions the grid formula relies on (float rounding)
 
 
 @dataclass
@@ -53,149 +53,6 @@ class HostCall:
     template_args: list = field(default_factory=list)  # int for values, type spelling for types
     args: list = field(default_factory=list)  # int or None per argument
     arg_tokens: list = field(default_factory=list)
-
-
-def _python(tokens: list[Token]) -> Optional[str]:
-    """The tokens of an integer C expression as Python source (`/` becomes `//`), or None."""
-    parts = []
-    i = 0
-    while i < len(tokens):
-        t = tokens[i]
-        if t.text == "sizeof" and i + 1 < len(tokens) and tokens[i + 1].text == "(":
-            j = match_close(tokens, i + 1)
-            inner = [x.text for x in tokens[i + 2:j] if x.text not in ("const", "unsigned")]
-            size = _SIZEOF.get(inner[-1]) if inner else None
-            if size is None:
-                return None
-            parts.append(str(size))
-            i = j + 1
-            continue
-        if t.text == "::":
-            if parts and parts[-1] not in "()+-*/%,":
-                parts.pop()
-            i += 1
-            continue
-        if (t.text == "(" and i + 2 < len(tokens) and tokens[i + 2].text == ")"
-                and tokens[i + 1].text in ("int", "long", "unsigned", "size_t")):
-            i += 3  # an integer cast
-            continue
-        if t.text in ("static_cast", "reinterpret_cast") and i + 1 < len(tokens) and tokens[i + 1].text == "<":
-            j = match_angle(tokens, i + 1)
-            if j < 0:
-                return None
-            i = j + 1
-            continue
-        if t.kind == "num":
-            text = t.text.replace("'", "").rstrip("uUlL")
-            try:
-                v = int(text, 8) if len(text) > 1 and text[0] == "0" and text[1].isdigit() else int(text, 0)
-            except ValueError:
-                return None
-            parts.append(str(v))
-        elif t.kind == "id":
-            if t.text in ("std", "__SR_SIZE"):
-                i += 1
-                continue
-            parts.append(t.text)
-        elif t.text == "/":
-            parts.append("//")
-        elif t.text in ("+", "-", "*", "%", "(", ")", "<<", ">>", ","):
-            parts.append(t.text)
-        else:
-            return None
-        i += 1
-    return " ".join(parts)
-
-
-def _parse(tokens: list[Token]):
-    src = _python(tokens)
-    if src is None:
-        return None
-    try:
-        return ast.parse(src, mode="eval").body
-    except SyntaxError:
-        return None
-
-
-class Folder:
-    """Evaluates host integer expressions given as tokens, in a scope of earlier declarations."""
-
-    def __init__(self, values: dict, exprs: Optional[dict] = None):
-        self.values = dict(values)  # name -> int (file-scope constants, -D bindings)
-        self.exprs = dict(exprs or {})  # name -> tokens (host declarations, latest wins)
-
-    def evaluate(self, tokens, params: Optional[dict] = None):
-        """sympy value of `tokens`: host variables in `params` (host name -> kernel parameter name)
-        become that parameter's symbol; other variables are replaced by what they stand for."""
-        tree = _parse(tokens)
-        return None if tree is None else self._eval(tree, params or {}, 0)
-
-    def _eval(self, node, params, depth):
-        if depth > 50:
-            return None
-        if isinstance(node, ast.Tuple) and len(node.elts) == 2:  # __SR_SIZE(N, 1024) arrives as (N, 1024)
-            name, default = node.elts
-            if isinstance(name, ast.Name) and (name.id in params or name.id in self.values):
-                return self._eval(name, params, depth + 1)
-            return self._eval(default, params, depth + 1)
-        if isinstance(node, ast.Constant) and isinstance(node.value, int):
-            return sympy.Integer(node.value)
-        if isinstance(node, ast.Name):
-            if node.id in params:
-                return sympy.Symbol(params[node.id])
-            if node.id in self.exprs:
-                v = self.evaluate_name(node.id, params, depth)
-                if v is not None:
-                    return v
-            if node.id in self.values and self.values[node.id] is not None:
-                return sympy.Integer(self.values[node.id])
-            return None
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-            v = self._eval(node.operand, params, depth + 1)
-            return None if v is None else (-v if isinstance(node.op, ast.USub) else v)
-        if isinstance(node, ast.BinOp):
-            a, b = self._eval(node.left, params, depth + 1), self._eval(node.right, params, depth + 1)
-            if a is None or b is None:
-                return None
-            op = type(node.op)
-            if op is ast.Add:
-                return a + b
-            if op is ast.Sub:
-                return a - b
-            if op is ast.Mult:
-                return sympy.expand(a * b)
-            if op is ast.FloorDiv:
-                return sympy.floor(a / b) if b != 0 else None
-            if op is ast.Mod:
-                return sympy.Mod(a, b) if b != 0 else None
-            if op is ast.LShift and b.is_Integer:
-                return a * 2 ** int(b)
-            if op is ast.RShift and b.is_Integer:
-                return sympy.floor(a / 2 ** int(b))
-            return None
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("min", "max"):
-            vals = [self._eval(a, params, depth + 1) for a in node.args]
-            if None in vals or not vals:
-                return None
-            return sympy.Min(*vals) if node.func.id == "min" else sympy.Max(*vals)
-        return None
-
-    def evaluate_name(self, name, params, depth):
-        saved = self.exprs.pop(name)  # no self-reference
-        try:
-            tree = _parse(saved)
-            return None if tree is None else self._eval(tree, params, depth + 1)
-        finally:
-            self.exprs[name] = saved
-
-    def number(self, tokens) -> Optional[int]:
-        v = self.evaluate(tokens)
-        return int(v) if v is not None and v.is_Integer else None
-
-
-def fold(tokens: list[Token], env: dict) -> Optional[int]:
-    """The integer value of `tokens` with `env` (name -> int), or None."""
-    return Folder(env).number(tokens)
 
 
 def split_args(tokens: list[Token]) -> list[list[Token]]:
@@ -232,20 +89,31 @@ def _members(tokens: list[Token], dims: dict) -> list[Token]:
     return out
 
 
-def find_launches(body: list[Token], env: dict) -> list[LaunchSite]:
+def find_launches(body: list[Token], env: dict, funcs: Optional[dict] = None) -> list[LaunchSite]:
     """Launch sites in one host function body, with the declarations before each one."""
-    return scan_host(body, env)[0]
+    return scan_host(body, env, funcs=funcs)[0]
 
 
-def scan_host(body: list[Token], env: dict, callees=frozenset()) -> tuple[list, list]:
+def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: Optional[dict] = None) -> tuple[list, list]:
     """(launch sites, calls of the host functions named in `callees`) in one host function body,
-    each folded with the declarations before it."""
-    folder = Folder(env)
+    each folded with the declarations before it.  `funcs`: user functions the host expressions
+    may call (hostexpr.HostFunc by name)."""
+    folder = Folder(env, funcs=funcs)
     dims: dict = {}  # dim3 name -> [x tokens, y tokens, z tokens]
     sites, calls = [], []
+    loops: list = []  # (index of the loop's last token, HostLoop) for the loops open at i
     body = list(body)
     i, n = 0, len(body)
     while i < n:
+        loops = [(end, lp) for end, lp in loops if end >= i]
+        if body[i].text in ("for", "while", "do") and body[i].kind == "id":
+            loop = _host_loop(body, i, folder)
+            if loop is not None:
+                loops.append(loop[:2])
+                if loop[2] is not None:  # the loop variable has no single value inside the loop
+                    folder.exprs[loop[2]] = []
+                    i = match_close(body, i + 1) + 1
+                    continue
         if body[i].kind == "id" and body[i].text in callees and i + 1 < n and body[i + 1].text in ("<", "("):
             call, i = _call(body, i, folder)
             if call is not None:
@@ -275,16 +143,60 @@ def scan_host(body: list[Token], env: dict, callees=frozenset()) -> tuple[list, 
             continue
         if t.kind == "id" and i + 1 < n and body[i + 1].text == "=" and (i == 0 or body[i - 1].text in _DECL_WORDS):
             end = _stmt_end(body, i + 1, comma=True)  # `const int nx = 256, ny = 256;`
-            folder.exprs[t.text] = _members(body[i + 2:end], dims)
+            value = _members(body[i + 2:end], dims)
+            if i > 0 and body[i - 1].text in _INT_WORDS:  # `int blocks = ceil(n / 256.0);` converts
+                value = [_tok(t, "("), _tok(t, "int"), _tok(t, ")"), _tok(t, "("), *value, _tok(t, ")")]
+            folder.exprs[t.text] = value
             i = end + 1 if end < n and body[end].text == ";" else end
             continue
         if t.kind == "id" and i + 1 < n and body[i + 1].text in ("<<<", "<"):
             site, i = _launch(body, i, folder, dims)
             if site is not None:
+                site.loops = [lp for _, lp in loops]
                 sites.append(site)
             continue
         i += 1
     return sites, calls
+
+
+@dataclass
+class HostLoop:
+    """A host loop around a launch: the kernel runs once per iteration, and its counts are per launch."""
+
+    location: Location
+    trips: Optional[int] = None  # where `for (int t = A; t < B; t++)` folds
+
+
+def _host_loop(body, i, folder: Folder):
+    """(index of the loop's last token, HostLoop, the `for` variable or None) for the loop
+    statement at `i`, or None."""
+    n = len(body)
+    t = body[i]
+    if t.text == "do":
+        j = i + 1
+    else:
+        if i + 1 >= n or body[i + 1].text != "(":
+            return None
+        j = match_close(body, i + 1) + 1
+    if j >= n:
+        return None
+    end = match_close(body, j) if body[j].text == "{" else _stmt_end(body, j)
+    trips = var = None
+    if t.text == "for":
+        head = split_commas([x if x.text != ";" else _tok(x, ",") for x in body[i + 2:match_close(body, i + 1)]])
+        if len(head) == 3 and "=" in [x.text for x in head[0]]:
+            k = [x.text for x in head[0]].index("=")
+            var = head[0][k - 1].text if k > 0 else None
+        if var is not None and len(head[1]) >= 3 and head[1][1].text in ("<", "<="):
+            lo, hi = folder.number(head[0][k + 1:]), folder.number(head[1][2:])
+            step = [x.text for x in head[2]]
+            if lo is not None and hi is not None and head[1][0].text == var and step in (["++", var], [var, "++"]):
+                trips = max(0, hi - lo + (head[1][1].text == "<="))
+    return end, HostLoop(Location(t.file, t.line, t.col), trips), var
+
+
+def _tok(t: Token, text: str) -> Token:
+    return Token("num" if text[0].isdigit() else ("id" if text[0].isalpha() else "punct"), text, t.file, t.line, t.col)
 
 
 def _targs(tokens, folder: Folder) -> list:
@@ -337,7 +249,8 @@ def _launch(body, i, folder: Folder, dims):
     site = LaunchSite(t.text, Location(t.file, t.line, t.col), grid, block, template_args=tvals, args=args,
                       arg_names=names, arg_tokens=call_args)
     site.grid_expr = tuple(folder.evaluate(p, {}) if p else None for p in grid_parts[:3])
-    site.folder = folder  # evaluated again once the kernel's parameter names are known
+    # evaluated again once the kernel's parameter names are known: the scope as it is here
+    site.folder = Folder(folder.values, folder.exprs, folder.funcs)
     site.grid_tokens = grid_parts[:3]
     return site, call_end + 1
 
@@ -349,9 +262,79 @@ def grid_in_params(site: LaunchSite, param_names: list) -> tuple:
         return (None, None, None)
     params = {host: p for host, p in zip(site.arg_names, param_names) if host is not None}
     out = []
+    folder.bounds = []
     for toks in site.grid_tokens:
         out.append(folder.evaluate(toks, params) if toks else sympy.Integer(1))
+    site.bounds = [b for b in dict.fromkeys(folder.bounds) if b.free_symbols]
     return tuple(out)
+
+
+def launch_notes(kernel, site: LaunchSite, formula: bool, bindings: Optional[dict] = None) -> None:
+    """What the launch site says about the counts: a host loop around it makes them per launch
+    (SR150); a grid formula from float host code holds below a bound (SR151), and a size known to
+    lie beyond it makes the result approximate (SR152)."""
+    if site.loops:
+        loops = ", ".join(f"{lp.location}" + (f" ({lp.trips} iterations)" if lp.trips is not None else "")
+                          for lp in site.loops)
+        kernel.diag("SR150", f"`{kernel.name}` is launched inside the host loop{'s' if len(site.loops) > 1 else ''} "
+                    f"at {loops}: W and Q are per launch", site.location)
+    if not formula or not site.bounds:
+        return
+    def shown(bounds):  # sizes are >= 0
+        return " and ".join(str(b.replace(sympy.Abs, lambda a: a)) for b in bounds)
+
+    kernel.diag("SR151", f"the grid is computed in floating point: its formula takes the quotient as exact, "
+                f"which holds for {shown(site.bounds)}", site.location)
+    values = {sympy.Symbol(n): s.default for n, s in kernel.sizes.items() if s.default is not None}
+    values.update({sympy.Symbol(n): v for n, v in (bindings or {}).items() if isinstance(v, int)})  # -D wins
+    beyond = [b for b in site.bounds if b.xreplace(values) == sympy.false]
+    if beyond:
+        kernel.diag("SR152", f"the grid formula's floating-point bound {shown(beyond)} does not "
+                    "hold at the given sizes: the hardware's rounded grid may differ from the formula", site.location)
+
+
+def host_sites(items, env: dict) -> dict:
+    """{kernel name: its first LaunchSite} over the file's host functions.  A function that a
+    host function calls (`launch_gemm(d_a, n, stream)` from `main`) is scanned with the values of
+    the call's arguments bound to its parameters, callers first, so a wrapper that computes the grid
+    from its parameter `n` and launches the kernel gives numbers where `main` passes a constant."""
+    funcs = {}
+    for it in items:
+        if it.is_function and "__global__" not in it.qualifiers:
+            f = host_function(it.header, it.body)
+            if f is not None:
+                funcs[f[0]] = f[1]
+    hosts = {it.name: it for it in items if it.is_function and not ({"__global__", "__device__"} & it.qualifiers)}
+    calls = {name: scan_host(it.body, env, set(hosts) - {name}, funcs)[1] for name, it in hosts.items()}
+    called = {c.name for cs in calls.values() for c in cs}
+    sites: dict = {}
+    visited: set = set()
+    budget = [4 * len(hosts) + 16]  # scans: a call graph with many paths is cut short, never slow
+
+    def visit(name: str, scope: dict, stack: tuple):
+        budget[0] -= 1
+        visited.add(name)
+        found, calls_here = scan_host(hosts[name].body, scope, set(hosts) - {name}, funcs)
+        for site in found:
+            sites.setdefault(site.kernel, site)
+        for call in calls_here:
+            if call.name in stack or budget[0] <= 0:
+                continue
+            inner = dict(env)
+            for pname, value in zip(param_names(hosts[call.name].header), call.args):
+                if pname is not None:
+                    inner.pop(pname, None)  # a parameter shadows a file-scope constant of its name
+                    if value is not None:
+                        inner[pname] = value
+            visit(call.name, inner, stack + (call.name,))
+
+    for name in hosts:
+        if name not in called:
+            visit(name, env, (name,))
+    for name in hosts:
+        if name not in visited:
+            visit(name, env, (name,))
+    return sites
 
 
 def _stmt_end(tokens: list[Token], i: int, comma: bool = False) -> int:
