@@ -276,3 +276,19 @@ def test_trace_agrees(path, kernel, sizes):
     traced = run_trace(str(path), kernel, dict(k.sizes), language, launch=launch)
     bad = [(r.quantity, r.static, r.traced) for r in compare(k, traced) if not r.ok]
     assert not bad
+
+
+def test_coverage_benchmark_counts_global_functions_and_c_functions_with_loops():
+    """benchmarks/corpus_coverage.py's denominators come from the text, so a lost file still counts."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("corpus_coverage", ROOT / "benchmarks" / "corpus_coverage.py")
+    cov = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cov)
+    globals_, _ = cov.scanned_functions(REAL / "cuda" / "idioms.cu")
+    assert globals_ == {"affine_product_lambda", "square_plus_one_timed", "relu_inplace", "vector_add",
+                        "scale_half2", "map_kernel", "bias_act", "scale_vec4", "axpy_items"}
+    _, loops = cov.scanned_functions(REAL / "driver_main.c")
+    assert loops == {"ddot", "daxpy_scaled"}  # main is a driver; run_dot/run_axpy have no loop
+    row = cov.analyze_one(REAL / "cuda" / "missing_header.cu", {})
+    assert row["global_total"] == 2
