@@ -7,6 +7,7 @@ so `--help` stays instant.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -133,8 +134,13 @@ def _collect(paths) -> tuple[list[Path], list]:
         elif path.is_file():
             if not supported(path):
                 errors.append(Diagnostic("SR003", f"unsupported file type `{path.suffix}`", Location(str(path))))
+            elif not os.access(path, os.R_OK):
+                errors.append(Diagnostic("SR003", "cannot read: permission denied", Location(str(path))))
             else:
                 files.append(path)
+        elif os.path.lexists(path):
+            errors.append(Diagnostic("SR003", "not a regular file (a device, FIFO or socket is never read)",
+                                     Location(str(path))))
         else:
             errors.append(Diagnostic("SR003", "no such file or directory", Location(str(path))))
     return files, errors

@@ -20,6 +20,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .inputs import TOML_LIMIT, InputError, read_text
 
 class ConfigError(Exception):
     pass
@@ -48,8 +49,8 @@ def load(path: Path | None = None, start: Path | None = None) -> Config:
         if path is None:
             return Config()
     try:
-        data = tomllib.loads(Path(path).read_text())
-    except (OSError, tomllib.TOMLDecodeError) as e:
+        data = tomllib.loads(read_text(path, TOML_LIMIT))
+    except (InputError, tomllib.TOMLDecodeError) as e:
         raise ConfigError(f"{path}: {e}") from None
     section = data.get("tool", {}).get("staticroof", {})
     if not isinstance(section, dict):

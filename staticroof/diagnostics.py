@@ -8,8 +8,31 @@ result can say *why* it is approximate.  The rule codes and their documentation 
 
 from __future__ import annotations
 
+import hashlib
+import re
 from dataclasses import dataclass
 from typing import Optional
+
+
+# A file name travels through `#line "..."` directives, which cannot hold every name (`"`, `\\`, a
+# newline): such a name is replaced there by an alias, and turned back when a location is shown.
+_SAFE_NAME = re.compile(r"[^\x00-\x1f\x7f\"\\]*")
+_ALIASES: dict = {}
+
+
+def line_name(path: str) -> str:
+    """`path` as it may be written inside `#line "..."`: itself, or an alias that `shown` reverses."""
+    path = str(path)
+    if _SAFE_NAME.fullmatch(path):
+        return path
+    alias = f"<staticroof-file-{hashlib.sha1(path.encode('utf-8', 'surrogateescape')).hexdigest()[:16]}>"
+    _ALIASES[alias] = path
+    return alias
+
+
+def shown(file):
+    """The real name of a file that may be a `line_name` alias."""
+    return _ALIASES.get(file, file) if file else file
 
 
 @dataclass(frozen=True)
@@ -22,8 +45,8 @@ class Location:
 
     def __str__(self) -> str:
         if self.line:
-            return f"{self.file}:{self.line}:{self.col or 1}"
-        return self.file
+            return f"{shown(self.file)}:{self.line}:{self.col or 1}"
+        return shown(self.file)
 
 
 @dataclass(frozen=True)

@@ -26,15 +26,14 @@ def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None
     from .c import FrontendResult, lower_translation_unit
     from .preprocess import preprocess
 
+    from ..inputs import InputError, read_text
+
     res = FrontendResult()
     try:
-        raw = Path(path).read_bytes()
-    except OSError as e:
-        res.diagnostics.append(Diagnostic("SR003", f"cannot read: {e.strerror or e}", Location(path)))
+        text = read_text(path)
+    except InputError as e:
+        res.diagnostics.append(Diagnostic("SR003", str(e), Location(path)))
         return res, {}
-    text = raw.decode("utf-8", errors="replace")
-    if text.startswith("\ufeff"):
-        text = text[1:]
     cuda = language_of(path) == "cuda"
     if cuda:
         from .cuda import CUDA_MACROS, lower_cuda

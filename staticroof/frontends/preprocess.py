@@ -21,13 +21,14 @@ import ast
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-from ..diagnostics import Diagnostic, Location
+from ..diagnostics import Diagnostic, Location, line_name
+from ..inputs import SOURCE_LIMIT, InputError, is_regular, read_text
 from ..resources import grammar_path
 
 SIZE_MARK = "__SR_SIZE"
@@ -112,33 +113,49 @@ def _stub_dir() -> Path:
     return grammar_path("include")
 
 
-@lru_cache(maxsize=1)
-def _empty_stubs_root() -> str:
-    return tempfile.mkdtemp(prefix="staticroof-stubs-")
+def _read_header(path: Path) -> str:
+    """A header's text, within the input size limit (InputError otherwise)."""
+    return read_text(path, SOURCE_LIMIT)
 
 
-def _missing_system_headers(path: Path, text: str, include_dirs, stubs, seen=None):
-    """(header, Location) for each <...> include that neither the stubs nor -I dirs provide."""
+def _stub_name_ok(name: str) -> bool:
+    """May an empty stub be created for `<name>`?  Only for a plain relative path: an absolute
+    name or one with `..` would put the stub outside our temporary folder."""
+    parts = PurePosixPath(name).parts
+    return bool(parts) and not PurePosixPath(name).is_absolute() and ".." not in parts and "\\" not in name
+
+
+def _missing_system_headers(path: Path, text: str, include_dirs, stubs, seen=None, refused=None):
+    """(header, Location) for each <...> include that neither the stubs nor -I dirs provide.
+    `refused` collects (message, Location) for includes that name something that is not a regular
+    file (a device, FIFO or folder) or a header too large to read: those are never opened."""
     seen = set() if seen is None else seen
+    refused = [] if refused is None else refused
     out = []
     for m in _INCLUDE.finditer(text):
         kind, name = m.groups()
         line = text.count("\n", 0, m.start()) + 1
-        search = ([path.parent] if kind == '"' else []) + list(include_dirs)
-        found = next((Path(d) / name for d in search if (Path(d) / name).is_file()), None)
+        loc = Location(str(path), line, m.start(2) - m.start() + 1)
+        search = ([path.parent] if kind == '"' else []) + list(include_dirs) + list(stubs)
+        if any(os.path.lexists(Path(d) / name) and not is_regular(Path(d) / name) for d in search):
+            refused.append((f"#include {name}: not a regular file (a device, FIFO or folder is never read)", loc))
+            continue
+        found = next((Path(d) / name for d in search[:len(search) - len(stubs)] if is_regular(Path(d) / name)),
+                     None)
         if found is not None:
             if found not in seen:
                 seen.add(found)
                 try:
-                    sub = found.read_text(errors="replace")
-                except OSError:
+                    sub = _read_header(found)
+                except InputError as e:
+                    refused.append((f"#include {name}: {e}", loc))
                     continue
-                out += _missing_system_headers(found, sub, include_dirs, stubs, seen)
+                out += _missing_system_headers(found, sub, include_dirs, stubs, seen, refused)
             continue
-        if any((d / name).is_file() for d in stubs):
+        if any(is_regular(Path(d) / name) for d in stubs):
             continue
-        if kind == "<":
-            out.append((name, Location(str(path), line, m.start(2) - m.start() + 1)))
+        if kind == "<" and _stub_name_ok(name):
+            out.append((name, loc))
     return out
 
 
@@ -148,7 +165,7 @@ def _resolve_include(includer: Path, kind: str, name: str, search, stubs):
     dirs = ([includer.parent] if kind == '"' else []) + list(search)
     for d in dirs:
         f = Path(d) / name
-        if f.is_file():
+        if is_regular(f):
             real = f.resolve()
             if any(real.is_relative_to(s.resolve()) for s in stubs):
                 return None
@@ -166,8 +183,8 @@ def _user_headers(path: Path, text: str, search, stubs) -> dict:
             if h is None or h[0] in found:
                 continue
             try:
-                found[h[0]] = (h[1], h[0].read_text(errors="replace"))
-            except OSError:
+                found[h[0]] = (h[1], _read_header(h[0]))
+            except InputError:
                 continue
             visit(h[0], found[h[0]][1])
 
@@ -184,28 +201,26 @@ def _redirect(includer: Path, text: str, search, stubs, copies: dict) -> str:
     return _INCLUDE.sub(sub, text)
 
 
-def _with_headers(path: Path, text: str, search, stubs):
+def _with_headers(path: Path, text: str, search, stubs, root: Path):
     """The file and the user headers it includes with their integer `#define`s rewritten as sizes
     (so `-D N=64` rebinds a size defined in a header as it does one in the file): each header is
     copied, rewritten, under a temporary folder, keeping its own name in line markers (`#line`).
-    Returns (text, size macros, names the directives test, names whose value an `#if` uses,
-    the temporary folder or None)."""
+    Returns (text, size macros, names the directives test)."""
     headers = _user_headers(path, text, search, stubs)
     texts = [text] + [t for _, t in headers.values()]
     tested = set().union(*(directive_names(t) for t in texts))
     values = set().union(*(directive_names(t, values_only=True) for t in texts))
     src, sizes = rewrite_sizes(text, values)
     if not headers:
-        return src, sizes, tested, None
-    root = Path(tempfile.mkdtemp(prefix="staticroof-headers-"))
-    copies = {real: root / str(k) / real.name for k, real in enumerate(headers)}
+        return src, sizes, tested
+    copies = {real: root / "headers" / str(k) / real.name for k, real in enumerate(headers)}
     for real, (shown, htext) in headers.items():
         body, found = rewrite_sizes(htext, values)
         for name, value in found.items():
             sizes.setdefault(name, value)
         copies[real].parent.mkdir(parents=True, exist_ok=True)
-        copies[real].write_text(f'#line 1 "{shown}"\n' + _redirect(real, body, search, stubs, copies))
-    return _redirect(path, src, search, stubs, copies), sizes, tested, root
+        copies[real].write_text(f'#line 1 "{line_name(shown)}"\n' + _redirect(real, body, search, stubs, copies))
+    return _redirect(path, src, search, stubs, copies), sizes, tested
 
 
 def _compiler():
@@ -223,18 +238,20 @@ def preprocess(path: str, text: str, defines: dict, include_dirs=(), extra_macro
     p = Path(path)
     include_dirs = [str(d) for d in include_dirs]
     stubs = [Path(d) for d in stub_dirs] + [_stub_dir()]
-    src, out.size_macros, tested, copies = _with_headers(p, text, [p.parent, *map(Path, include_dirs), *stubs],
-                                                         stubs)
+    # Everything this run writes (rewritten header copies, empty stubs, the preprocessor's input and
+    # output) lives in one temporary folder, removed however the run ends (an error, Ctrl-C).
+    work = Path(tempfile.mkdtemp(prefix="staticroof-pp-"))
     try:
-        _preprocess(out, path, p, text, src, tested, defines, include_dirs, stubs, extra_macros, use_system)
+        src, out.size_macros, tested = _with_headers(p, text, [p.parent, *map(Path, include_dirs), *stubs], stubs,
+                                                     work)
+        _preprocess(out, path, p, text, src, tested, defines, include_dirs, stubs, extra_macros, use_system, work)
     finally:
-        if copies is not None:
-            shutil.rmtree(copies, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
     return out
 
 
 def _preprocess(out: Preprocessed, path, p: Path, text, src, tested, defines, include_dirs, stubs, extra_macros,
-                use_system) -> None:
+                use_system, work: Path) -> None:
     macros = dict(_COMPAT)
     macros["__STATICROOF__"] = "1"
     macros.update(extra_macros or {})
@@ -249,12 +266,20 @@ def _preprocess(out: Preprocessed, path, p: Path, text, src, tested, defines, in
             out.bindings[name] = as_int
         else:
             macros[name] = "1" if value is None else str(value)
-    missing = _missing_system_headers(p, text, include_dirs, stubs)
+    refused: list = []
+    missing = _missing_system_headers(p, text, include_dirs, stubs, refused=refused)
+    if refused:
+        for msg, loc in refused:
+            out.diagnostics.append(Diagnostic("SR005", msg, loc))
+        out.ok = False
+        return
     stub_root = None
     if missing:
-        stub_root = Path(_empty_stubs_root())
+        stub_root = work / "stubs"
         for name, loc in missing:
             f = stub_root / name
+            if not f.resolve().is_relative_to(stub_root.resolve()):
+                continue  # never reached: _stub_name_ok refuses such names
             f.parent.mkdir(parents=True, exist_ok=True)
             f.touch()
             out.diagnostics.append(Diagnostic("SR004", f"no stub for <{name}>; using an empty header", loc))
@@ -263,30 +288,83 @@ def _preprocess(out: Preprocessed, path, p: Path, text, src, tested, defines, in
         use_system = system_preprocessor_available()
     cc = _compiler() if use_system else None
     if cc is not None:
-        _run_cc(cc, path, f'#line 1 "{path}"\n' + src, macros, search, out)
+        _run_cc(cc, path, f'#line 1 "{line_name(path)}"\n' + src, macros, search, out, work)
     else:
         _run_pcpp(path, src, macros, search, out)
 
 
-def _run_cc(cc, path, src, macros, search, out: Preprocessed) -> None:
+# Limits on the system preprocessor (documented in the README, "Limits"): an include of a huge
+# generated file or a macro bomb must end with a message, not exhaust the machine.
+CPP_TIMEOUT = 60  # seconds
+CPP_OUTPUT_LIMIT = 256 * 1024 * 1024  # bytes of preprocessed text
+CPP_MEMORY_LIMIT = 2 * 1024 ** 3  # bytes of address space per preprocessor process
+
+
+def _limits():  # pragma: no cover - runs in the child between fork and exec
+    import resource
+
+    for what, value in ((resource.RLIMIT_FSIZE, CPP_OUTPUT_LIMIT), (resource.RLIMIT_AS, CPP_MEMORY_LIMIT)):
+        try:
+            resource.setrlimit(what, (value, value))
+        except (ValueError, OSError):
+            pass
+
+
+def _run_cc(cc, path, src, macros, search, out: Preprocessed, work: Path) -> None:
     args = [cc, "-E", "-x", "c", "-std=c11", "-nostdinc", "-undef", "-D__STDC_VERSION__=201710L"]
     for name, value in macros.items():
         args.append(f"-D{name}={value}")
     for d in search:
         args.append(f"-I{d}")
-    args.append("-")
+    source, result, errors = work / "input.c", work / "output.i", work / "errors.txt"
+    source.write_text(src, encoding="utf-8", errors="surrogateescape")
+    args.append(str(source))
+    posix = os.name == "posix"
     try:
-        proc = subprocess.run(args, input=src, capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired) as e:
+        with open(result, "wb") as fout, open(errors, "wb") as ferr:
+            # A session of its own: on a timeout the whole group (cc and its cc1) is killed.
+            proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=fout, stderr=ferr,
+                                    start_new_session=posix, preexec_fn=_limits if posix else None)
+            try:
+                proc.wait(timeout=CPP_TIMEOUT)
+            except BaseException:  # the timeout, or Ctrl-C: never leave a preprocessor running
+                _kill(proc, posix)
+                raise
+    except subprocess.TimeoutExpired:
+        out.diagnostics.append(Diagnostic("SR005", f"the C preprocessor ran longer than {CPP_TIMEOUT} s "
+                                                   "(an include of a huge or endless file?)", Location(path)))
+        out.ok = False
+        return
+    except OSError as e:
         out.diagnostics.append(Diagnostic("SR005", f"the C preprocessor failed to run: {e}", Location(path)))
         out.ok = False
         return
-    if proc.returncode != 0:
-        msg, loc = _first_cpp_error(proc.stderr, path)
+    size = result.stat().st_size
+    if proc.returncode != 0 or size >= CPP_OUTPUT_LIMIT:
+        stderr = errors.read_bytes()[:65536].decode("utf-8", "replace")
+        if size >= CPP_OUTPUT_LIMIT or proc.returncode in (-25, 153):  # SIGXFSZ
+            msg, loc = (f"preprocessed text larger than {CPP_OUTPUT_LIMIT // 2**20} MiB "
+                        "(an include of a huge or endless file, or a macro that expands without end?)"), Location(path)
+        elif proc.returncode < 0 or "memory" in stderr.lower():
+            msg, loc = (f"the C preprocessor was stopped (signal {-proc.returncode}) or ran out of its "
+                        f"{CPP_MEMORY_LIMIT // 2**30} GiB of memory"), Location(path)
+        else:
+            msg, loc = _first_cpp_error(stderr, path)
         out.diagnostics.append(Diagnostic("SR005", msg, loc))
         out.ok = False
         return
-    out.text = proc.stdout
+    out.text = result.read_text(encoding="utf-8", errors="replace")
+
+
+def _kill(proc, posix: bool) -> None:
+    try:
+        if posix:
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:
+            proc.kill()
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+    proc.wait()
 
 
 _CPP_ERR = re.compile(r"^(.*?):(\d+):(?:(\d+):)?\s*(?:fatal )?error:\s*(.*)$", re.M)
@@ -330,7 +408,7 @@ def _run_pcpp(path, src, macros, search, out: Preprocessed) -> None:
     for name, value in macros.items():
         pp.define(f"{name} {value}")
     try:
-        pp.parse(src, source=path)
+        pp.parse(src, source=line_name(path))
         buf = io.StringIO()
         pp.write(buf)
     except _Abort:

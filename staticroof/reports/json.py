@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from ..analysis.summary import KernelSummary, PartSummary
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, shown
 
 VERSION = 1
 
@@ -21,7 +21,7 @@ def _expr(q) -> str:
 
 def diagnostic(d: Diagnostic) -> dict:
     loc = d.location
-    return {"file": loc.file if loc else None, "line": loc.line if loc else 0, "col": loc.col if loc else 0,
+    return {"file": shown(loc.file) if loc else None, "line": loc.line if loc else 0, "col": loc.col if loc else 0,
             "severity": d.severity, "code": d.code, "message": d.message}
 
 
@@ -85,7 +85,7 @@ def part(p: PartSummary) -> dict:
 
 def kernel(k: KernelSummary) -> dict:
     out = {
-        "name": k.name, "file": k.file, "line": k.location.line, "col": k.location.col,
+        "name": k.name, "file": shown(k.file), "line": k.location.line, "col": k.location.col,
         "language": k.language, "status": "unsupported" if k.failed else "ok",
         "sizes": {n: k.sizes.get(n) for n in sorted(set(k.size_origins) | set(k.sizes))},
         "size_origins": dict(sorted(k.size_origins.items())),

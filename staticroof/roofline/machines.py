@@ -22,6 +22,8 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ..inputs import TOML_LIMIT, InputError, read_text
+
 # Peak keys, FLOP/s.  Core/vector units first, then tensor/matrix units.
 CORE_PEAKS = ("fp64", "fp32", "fp16")
 TENSOR_PEAKS = ("fp64_tensor", "tf32_tensor", "fp16_tensor", "bf16_tensor", "fp8_tensor")
@@ -220,9 +222,9 @@ class _Builder:
 
 def _read_toml(path) -> dict:
     try:
-        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as e:
-        raise MachineError(f"{path}: cannot read machine file: {e.strerror or e}") from None
+        return tomllib.loads(read_text(path, TOML_LIMIT))
+    except InputError as e:
+        raise MachineError(f"{path}: cannot read machine file: {e}") from None
     except tomllib.TOMLDecodeError as e:
         raise MachineError(f"{path}: not valid TOML: {e}") from None
 

@@ -10,12 +10,12 @@ runs as it is.  The program is compiled once and can be run at several size assi
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from pycparser import c_ast, c_generator
 
 from ..frontends.c import parse_translation_unit
 from ..frontends.preprocess import preprocess
+from ..inputs import InputError, read_text
 from ..resources import grammars_dir
 from . import Trace, TraceError, executor
 from .instrument import Instrumenter, file_constants
@@ -53,7 +53,10 @@ class CProgram:
     """An instrumented kernel compiled once, run at any sizes of its integer parameters."""
 
     def __init__(self, path: str, kernel: str, defines: dict, include_dirs=(), macro_sizes: dict | None = None):
-        text = Path(path).read_text()
+        try:
+            text = read_text(path)
+        except InputError as e:
+            raise TraceError(f"{path}: {e}") from None
         pp = preprocess(path, text, defines, include_dirs)
         if not pp.ok:
             raise TraceError("; ".join(str(d) for d in pp.diagnostics))

@@ -18,6 +18,7 @@ from pycparser import c_ast, c_generator
 from ..frontends.c import parse_translation_unit
 from ..frontends.cuda import CUDA_MACROS, cuda_source, table
 from ..frontends.launch import grid_in_params
+from ..inputs import InputError, read_text
 from ..frontends.preprocess import preprocess
 from ..resources import grammars_dir
 from . import Trace, TraceError, executor
@@ -33,7 +34,10 @@ class CudaProgram:
 
     def __init__(self, path: str, kernel: str, defines: dict, include_dirs=(), macro_sizes: dict | None = None):
         macro_sizes = macro_sizes or {}
-        text = Path(path).read_text()
+        try:
+            text = read_text(path)
+        except InputError as e:
+            raise TraceError(f"{path}: {e}") from None
         pp = preprocess(path, text, defines, include_dirs, extra_macros=CUDA_MACROS,
                         stub_dirs=[grammars_dir() / "cuda"])
         if not pp.ok:

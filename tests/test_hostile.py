@@ -1,0 +1,151 @@
+"""Hostile input (issue #11): no writes outside our temporary folder, no runaway preprocessor, no
+input read without a size limit, file names that cannot break `#line`, and clear errors for input
+that is not text.  Each test is one finding of the issue, reproduced."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from staticroof.frontends import load, preprocess as pp_mod
+
+KERNEL = "void k(float *x, int n) { for (int i = 0; i < n; i++) x[i] = x[i] * 2.0f; }\n"
+
+
+def run_cli(*args, cwd=None, env=None, timeout=60):
+    return subprocess.run([sys.executable, "-m", "staticroof", *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd, env=env, timeout=timeout)
+
+
+def codes(res):
+    return [d.code for d in res.diagnostics] + [d.code for _, _, d in res.failed]
+
+
+def test_absolute_and_parent_includes_create_nothing(tmp_path):
+    # The empty-stub fallback used to create `/abs/dir/x.h` and `../../x.h` (relative to its stub
+    # folder) for a missing <...> header: a write wherever the include pointed.
+    target = tmp_path / "absdir" / "x.h"
+    src = tmp_path / "k.c"
+    src.write_text(f"#include <{target}>\n#include <../../escape_{tmp_path.name}/x.h>\n" + KERNEL)
+    res, _ = load(str(src), {})
+    assert not target.exists() and not target.parent.exists()
+    assert not (Path("/tmp").parent / f"escape_{tmp_path.name}").exists()
+    assert not Path(f"/escape_{tmp_path.name}").exists()
+    assert "SR005" in codes(res)  # the header is missing: the preprocessor says so, with its location
+    assert any(d.location and d.location.line == 1 for d in res.diagnostics)
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "/dev/urandom"])
+def test_device_include_refused_without_reading(tmp_path, target):
+    src = tmp_path / "k.c"
+    src.write_text(f'#include "{target}"\n' + KERNEL)
+    res, _ = load(str(src), {})
+    d = next(d for d in res.diagnostics if d.code == "SR005")
+    assert "not a regular file" in d.message and d.location.line == 1 and d.location.col == 11
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_fifo_include_and_fifo_path_do_not_hang(tmp_path):
+    os.mkfifo(tmp_path / "pipe.h")
+    os.mkfifo(tmp_path / "pipe.c")
+    (tmp_path / "k.c").write_text('#include "pipe.h"\n' + KERNEL)
+    r = run_cli("analyze", "k.c", cwd=tmp_path, timeout=60)
+    assert r.returncode == 1 and "k.c:1:11: SR005 #include pipe.h: not a regular file" in r.stdout, r.stdout
+    r = run_cli("analyze", "pipe.c", cwd=tmp_path, timeout=60)  # a FIFO given by path: exit 2, not "no such file"
+    assert r.returncode == 2 and "not a regular file" in r.stdout + r.stderr, r.stdout
+
+
+@pytest.mark.parametrize("name", ['b"\n#define float double\n#line 1 "b.c', 'q"uote.c', "back\\slash.c"])
+def test_file_names_cannot_inject_into_line_directives(tmp_path, name):
+    # A name with `"` and a newline was pasted into `#line 1 "..."`: `b"\n#define float double...`
+    # turned a float kernel into fp64.  Names with `"` or `\` gave wrong locations.
+    path = tmp_path / name
+    path.write_text(KERNEL)
+    res, _ = load(str(path), {})
+    (k,) = res.kernels
+    from staticroof.analysis import analyze
+
+    flops = analyze(k).total.flops
+    assert set(flops) == {"fp32"}
+    assert str(k.location) == f"{path}:1:6"
+
+
+def test_no_temporary_folder_left_behind(tmp_path):
+    # A missing system header (empty stub) and a user header (rewritten copy) both need temporary
+    # files; every one must be gone after the run, as must the preprocessor's input and output.
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    (tmp_path / "sizes.h").write_text("#define N 64\n")
+    (tmp_path / "k.c").write_text('#include <no_such_header_anywhere.h>\n#include "sizes.h"\n'
+                                  "void k(float *x) { for (int i = 0; i < N; i++) x[i] = x[i] * 2.0f; }\n")
+    env = dict(os.environ, TMPDIR=str(tmp))
+    r = run_cli("analyze", "k.c", cwd=tmp_path, env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "SR004" in r.stdout
+    assert list(tmp.iterdir()) == []
+
+
+def test_binary_utf16_and_latin1_input(tmp_path):
+    (tmp_path / "bin.c").write_bytes(b"\x7fELF\x00\x00\x01" + bytes(range(256)))
+    res, _ = load(str(tmp_path / "bin.c"), {})
+    assert [d.code for d in res.diagnostics] == ["SR003"]
+    assert "not text in a supported encoding" in res.diagnostics[0].message
+    (tmp_path / "u16.c").write_bytes(KERNEL.encode("utf-16"))  # with its BOM
+    res, _ = load(str(tmp_path / "u16.c"), {})
+    assert [k.name for k in res.kernels] == ["k"]
+    (tmp_path / "l1.c").write_bytes(b"/* r\xe9sum\xe9 */\n" + KERNEL.encode())
+    res, _ = load(str(tmp_path / "l1.c"), {})
+    assert [k.name for k in res.kernels] == ["k"]
+
+
+def test_oversized_inputs_are_refused_before_reading(tmp_path):
+    from staticroof.inputs import SOURCE_LIMIT, TOML_LIMIT
+
+    big = tmp_path / "big.c"
+    with open(big, "wb") as f:  # sparse: no disk used
+        f.truncate(SOURCE_LIMIT + 1)
+    res, _ = load(str(big), {})
+    assert [d.code for d in res.diagnostics] == ["SR003"] and "limit" in res.diagnostics[0].message
+    (tmp_path / "k.c").write_text(KERNEL)
+    huge = tmp_path / "m.toml"
+    with open(huge, "wb") as f:
+        f.truncate(TOML_LIMIT + 1)
+    for opt in ("--machine-file", "--config"):
+        r = run_cli("analyze", "k.c", opt, huge, "--machine", "a100", cwd=tmp_path)
+        assert r.returncode == 2 and "Traceback" not in r.stderr and "limit" in r.stdout + r.stderr, r.stderr
+        r = run_cli("analyze", "k.c", opt, "/dev/zero", "--machine", "a100", cwd=tmp_path)
+        assert r.returncode == 2 and "Traceback" not in r.stderr and "not a regular file" in r.stdout + r.stderr
+
+
+@pytest.mark.skipif(not pp_mod.system_preprocessor_available(), reason="no system preprocessor")
+def test_preprocessor_output_is_capped(tmp_path, monkeypatch):
+    # A macro that expands to ~4 MB of text against a 1 MB cap: the preprocessor is stopped and
+    # the file gets a message (the real cap is 256 MiB, the same mechanism).
+    monkeypatch.setattr(pp_mod, "CPP_OUTPUT_LIMIT", 1 << 20)
+    lines = ["#define A0 x[i] = x[i] * 2.0f;"] + [f"#define A{k} A{k - 1} A{k - 1}" for k in range(1, 18)]
+    src = tmp_path / "bomb.c"
+    src.write_text("\n".join(lines) + "\nvoid k(float *x, int i) { A17 }\n")
+    res, _ = load(str(src), {})
+    d = next(d for d in res.diagnostics if d.code == "SR005")
+    assert "larger than 1 MiB" in d.message
+
+
+@pytest.mark.skipif(not pp_mod.system_preprocessor_available(), reason="no system preprocessor")
+def test_preprocessor_timeout_kills_its_children(tmp_path, monkeypatch):
+    # A FIFO reached through a computed include (which no scan can see): the preprocessor blocks;
+    # the timeout must end it and its cc1 child.
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    os.mkfifo(tmp_path / "pipe.h")
+    monkeypatch.setattr(pp_mod, "CPP_TIMEOUT", 2)
+    src = tmp_path / "k.c"
+    src.write_text('#define HDR "pipe.h"\n#include HDR\n' + KERNEL)
+    res, _ = load(str(src), {})
+    d = next(d for d in res.diagnostics if d.code == "SR005")
+    assert "longer than 2 s" in d.message
+    out = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    assert str(tmp_path) not in out
