@@ -411,7 +411,7 @@ class CudaLowering(C.FunctionLowering):
                     index = index[:-1] + (index[-1] + lane,)
                 return C.Val(elem, element=(array, index, why))
             return C.Val(elem)
-        raise C.Unsupported("struct member access", node)
+        return C.structs.member(self, node, base, acc)  # a struct's member (structs.py)
 
     def _global(self, name):
         var = super()._global(name)
@@ -708,6 +708,7 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
     prelude = "".join(f"typedef int {name};\n" for name in sorted(builtin_types()))
     prelude += "typedef int __sr_auto;\n"
     prelude += "".join(f"typedef int {alias};\n" for alias in sorted(type_aliases))
+    prelude += C.structs.tag_typedefs(items)  # C++ names a struct by its tag: `Params p`
     ctext = '#line 1 "<staticroof-cuda-prelude>"\n' + prelude + "".join(chunks)
     return CudaSource(ctext, kernel_items, sites, tparam_info, type_aliases, constants, instances)
 
