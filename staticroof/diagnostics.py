@@ -169,11 +169,13 @@ _RULES = [
          "An `asm(...)`/`asm volatile(...)` statement runs PTX that staticroof does not read: its own "
          "operations and memory accesses are not counted (the reads of its input operands are), each "
          "output operand receives an unknown value, and the rest of the kernel is analyzed."),
-    Rule("SR141", "note", False, "unknown type assumed opaque",
+    Rule("SR141", "warning", True, "unknown type assumed opaque",
          "A type name that no header in reach defines (`my_real_t x;`, `Foo::Bar v;`, a typedef from a "
-         "header that is not present) is assumed to be an opaque scalar: its values are not indices, "
-         "and arithmetic on them is not counted as floating-point work unless it mixes with a "
-         "floating-point value (then it counts in that value's precision)."),
+         "header that is not present) is assumed to be an opaque 4-byte scalar instead of a syntax "
+         "error: its values are not indices, arithmetic on them alone is not counted as floating-point "
+         "work, mixed with a floating-point value it counts in that value's precision, and an array of "
+         "it moves 4 bytes per element. These are assumptions, so the result is approximate; `-I DIR` "
+         "with the header that defines the type makes it exact."),
     Rule("SR142", "warning", True, "cooperative-groups operation not counted",
          "A `cg::reduce` whose operator staticroof does not know (not `cg::plus`, `cg::less`, "
          "`cg::greater` or a bitwise one), or over a group whose size the declaration does not say (a "

@@ -159,8 +159,7 @@ def test_unsupported_construct_is_named_with_location(tmp_path):
     kernels = analyze_source("""
 __global__ void ok(float* y) { y[threadIdx.x] = 0.0f; }
 __global__ void lam(float* y) {
-    auto f = [](float v) { return v * 2.0f; };
-    y[threadIdx.x] = f(y[threadIdx.x]);
+    y[threadIdx.x] = apply([](float v) { return v * 2.0f; }, y[threadIdx.x]);  // a lambda as an argument
 }""", tmp_path, name="k.cu")
     assert not kernels["ok"].failed
     bad = kernels["lam"]

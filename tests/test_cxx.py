@@ -286,3 +286,174 @@ def test_inline_ptx_is_a_diagnostic_and_the_rest_is_counted(tmp_path, n):
     if HAS_CC:
         with pytest.raises(TraceError, match="inline PTX"):
             run_trace(str(tmp_path / "asm.cu"), "scale_fast", {"n": n}, "cuda")
+
+
+# ---------------------------------------------------------------------------------------------
+# Lambdas, range-for, constexpr functions, if constexpr, auto
+
+VEC_ACT = r"""
+#include <cuda_runtime.h>
+
+#define ITEMS 4
+#define BLOCK 128
+
+constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
+template <typename T>
+__device__ __forceinline__ constexpr T square(T v) { return v * v; }
+
+// each thread applies a scaled activation to ITEMS consecutive elements and writes their energy
+template <bool kScale>
+__global__ void __launch_bounds__(BLOCK) act_energy(const float *__restrict__ x, float *__restrict__ y,
+                                                    float *__restrict__ energy, float s, int n)
+{
+    const auto base = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * ITEMS;
+    auto act = [&](float a) -> float { return a * s + 1.0f; };
+    float vals[ITEMS];
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k)
+        vals[k] = (base + k < n) ? __ldg(&x[base + k]) : 0.0f;
+    if constexpr (kScale) {
+        for (float &v : vals) v = act(v);
+    }
+    float e = 0.0f;
+    for (auto v : vals) e += square(v);
+#pragma unroll 4
+    for (int k = 0; k < ITEMS; ++k)
+        if (base + k < n) y[base + k] = vals[k];
+    constexpr int per = ceil_div(ITEMS * 2, 2);
+    if (base < n) energy[base / per] = e;
+}
+
+int main()
+{
+    int n = 1000;
+    float *x, *y, *e;
+    act_energy<true><<<(n + BLOCK * ITEMS - 1) / (BLOCK * ITEMS), BLOCK>>>(x, y, e, 0.5f, n);
+}
+"""
+
+
+@pytest.mark.parametrize("n", [100, 512, 1000, 2049])  # vs the 512 elements of a block, and the 4 items
+def test_lambda_range_for_and_constexpr_helpers(tmp_path, n):
+    k = analyze(VEC_ACT, tmp_path, "act.cu", {"n": n})["act_energy"]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    # G = ceil(n/512) blocks of 128 threads, 4 items each: T = 128*G threads, every one runs the
+    # item loops (the guards only pick the elements).  Per thread: act on each of the 4 items (an
+    # fma: 2) = 8; square and += on each: 2 * 4 = 8.  W = 16*T.
+    # kScale = true: `if constexpr (1)`; ceil_div(8, 2) = 4 is folded, so energy[base / 4] is the
+    # thread's index: written where base < n, ceil(n/4) elements.
+    T = 128 * -(-n // 512)
+    assert W(k) == {"fp32": 16 * T}
+    got = arrays(k)
+    assert got["x"][:2] == (4 * n, 0) and got["y"][:2] == (0, 4 * n)
+    assert got["energy"][:2] == (0, 4 * -(-n // 4))
+    agrees(tmp_path / "act.cu", "act_energy", {"n": n}, k)
+
+
+GENERIC_LAMBDA = r"""
+// a generic lambda with a reference parameter, one with a statement body, a by-value capture
+__global__ void smooth(float *u, const float *f, float h, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const float w = 0.25f;
+    auto axpy = [=](auto a, auto b) { return w * a + b; };
+    auto relax = [&](float &dst, float rhs) { dst = dst + h * rhs; };
+    auto store = [&](int j, float v) { if (j < n) u[j] = v; };
+    if (i < n) {
+        float t = axpy(u[i], f[i]);
+        relax(t, f[i]);
+        store(i, t);
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("n", [100, 1000])
+def test_generic_and_statement_lambdas(tmp_path, n):
+    src = GENERIC_LAMBDA + "int main() { float *u, *f; smooth<<<(1000 + 255) / 256, 256>>>(u, f, 0.1f, 1000); }\n"
+    k = analyze(src, tmp_path, "smooth.cu", {"n": n})["smooth"]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    # per i < n: axpy is w*u[i] + f[i] (2); relax, with dst a reference to t, t + h*f[i] (2);
+    # store writes u[i] under j = i < n: 4 FLOPs; u[i] read and written, f[i] read (twice, the same
+    # element: compulsory once)
+    assert W(k) == {"fp32": 4 * n}
+    got = arrays(k)
+    assert got["u"][:2] == (4 * n, 4 * n) and got["f"][:2] == (4 * n, 0)
+    agrees(tmp_path / "smooth.cu", "smooth", {"n": n}, k)
+
+
+# ---------------------------------------------------------------------------------------------
+# Atomics on every type, cache-hinted loads and stores, warp votes
+
+ATOMICS = r"""
+#include <cuda_fp16.h>
+
+template <typename T>
+__global__ void accumulate(const int *__restrict__ bins, const T *__restrict__ w, T *out, int *count, double *dsum,
+                           __half *h, __half2 *h2, unsigned int *mx, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        atomicAdd(&count[0], 1);
+        atomicAdd(&out[i % 4], w[i] * T(2) + static_cast<T>(sizeof(T)));
+        atomicAdd(dsum, (double)w[i]);
+        atomicAdd(&h[0], __float2half(1.0f));
+        atomicAdd(&h2[0], __floats2half2_rn(1.0f, 2.0f));
+        atomicMax(&mx[0], (unsigned)i);
+        atomicCAS(&count[1], 0, i);
+        atomicExch(&count[2], i);
+        __stwt(&out[i + 4], w[i]);
+        float g = __ldg(&w[i]) + __ldcs(&w[i]);
+        __stcs(&out[i + 8], g);
+        unsigned m = __ballot_sync(__activemask(), i < n);
+        __syncwarp(m);
+    }
+}
+
+int main() { int n = 1000; float *w; accumulate<float><<<(n + 127) / 128, 128>>>(0, w, 0, 0, 0, 0, 0, 0, n); }
+"""
+
+
+@pytest.mark.parametrize("n", [100, 1000])  # below and above the block of 128
+def test_atomics_on_every_type(tmp_path, n):
+    k = analyze(ATOMICS, tmp_path, "atomics.cu", {"n": n})["accumulate"]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    # per thread i < n: int atomicAdd 0; w*T(2) + (float)sizeof(T) 2 and the float atomicAdd 1: 3
+    # fp32; the double atomicAdd 1 fp64; __half 1 and __half2 2 (two lanes) fp16; atomicMax/CAS/
+    # Exch 0; __ldg(w[i]) + __ldcs(w[i]) 1 fp32.  fp32 4n, fp64 n, fp16 3n.
+    assert W(k) == {"fp32": 4 * n, "fp64": n, "fp16": 3 * n}
+    got = arrays(k)
+    # every atomic reads and writes its element: count[0..2] 12 B each way, *dsum 8, h[0] 2,
+    # h2[0] 4 (two halves), mx[0] 4; out: out[i % 4] 4 elements read and written, __stwt writes
+    # out[i + 4], __stcs out[i + 8]: writes cover out[0 .. n + 7] = n + 8 elements
+    assert got["count"][:2] == (12, 12) and got["dsum"][:2] == (8, 8) and got["mx"][:2] == (4, 4)
+    assert got["h"][:2] == (2, 2) and got["h2"][:2] == (4, 4)
+    assert got["out"][:2] == (16, 4 * (n + 8)) and got["w"][:2] == (4 * n, 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Unknown types
+
+OPAQUE = r"""#include "precision.h"   // not shipped with the kernel: defines my_real_t and geom::Point
+
+__global__ void weights(const float *x, float *y, const my_real_t *scale, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    my_real_t s = scale[0];
+    geom::Point p;
+    if (i < n) y[i] = 2.0f * x[i] + (float)s;
+}
+"""
+
+
+def test_unknown_types_are_opaque_with_a_note(tmp_path):
+    (tmp_path / "precision.h").write_text("/* empty: the real header is elsewhere */\n")
+    k = analyze(OPAQUE, tmp_path, "weights.cu", {"n": 1000})["weights"]
+    assert not k.failed and not k.exact  # the unknown types' sizes are assumptions
+    notes = {(d.location.line, d.location.col): d.message for d in k.diagnostics if d.code == "SR141"}
+    assert set(notes) == {(3, 57), (7, 5)}  # each name once, at its first use
+    assert "`my_real_t`" in notes[(3, 57)] and "`geom::Point`" in notes[(7, 5)]
+    # per i < n: 2 * x[i] + s: 2 fp32; x read, y written; scale[0]: one element of 4 B (assumed)
+    assert W(k) == {"fp32": 2000}
+    got = arrays(k)
+    assert got["x"][:2] == (4000, 0) and got["y"][:2] == (0, 4000) and got["scale"][:2] == (4, 0)

@@ -35,7 +35,7 @@ from .ctypes_ import FLOAT, INT, VOID, CType, arith
 from . import overloads as OV
 from . import outputs
 from . import cxx as CX
-from .cxx_calls import HANDLERS as CXX_CALLS
+from .cxx_calls import HANDLERS as CXX_CALLS, inline_call
 from . import templates as T
 from . import textures as TX
 from .launch import DIMS, Launch, LaunchSite, fold, host_sites, launch_for, launch_notes, repeats
@@ -411,7 +411,7 @@ class CudaLowering(C.FunctionLowering):
                     index = index[:-1] + (index[-1] + lane,)
                 return C.Val(elem, element=(array, index, why))
             return C.Val(elem)
-        return C.structs.member(self, node, base, acc)  # a struct's member (structs.py)
+        raise C.Unsupported("struct member access", node)
 
     def _global(self, name):
         var = super()._global(name)
@@ -444,7 +444,7 @@ class CudaLowering(C.FunctionLowering):
         entry = table()["intrinsics"].get(name) if name else None
         if entry is None or name in self.tu.funcs:
             if name in self.tu.funcs:
-                return self._inline(name, node, node.args.exprs if node.args else [], acc)
+                return inline_call(self, name, node, node.args.exprs if node.args else [], acc)
             return super()._e_FuncCall(node, acc)
         args = node.args.exprs if node.args is not None else []
         kind = entry["kind"]
@@ -462,8 +462,8 @@ class CudaLowering(C.FunctionLowering):
                 raise C.Unsupported(f"`{name}` on something that is not a known array", node)
             target = self._subscript(ptr, [C.Val(INT, sympy.Integer(0))], node)
             self.load(target, acc, node)
-            if entry.get("flops") and target.ctype.is_float:
-                acc.flop(target.ctype.prec, entry["flops"])
+            if entry.get("flops") and (target.ctype.is_float or target.ctype.prec in FLOAT):
+                acc.flop(target.ctype.prec, entry["flops"] * target.ctype.lanes)  # __half2: 2 adds
             self._store(node, target, vals[0] if vals else C.Val(target.ctype), acc, node)
             return C.Val(target.ctype)
         if kind in ("load", "store"):
@@ -575,6 +575,7 @@ class CudaSource:
     type_aliases: dict
     constants: set
     instances: dict = field(default_factory=dict)  # template kernel -> [templates.Instance]
+    cxx: object = None  # cxx.Context: what the C++ rewrites found (unknown types)
 
 
 def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindings: dict,
@@ -616,6 +617,7 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
                 if k is None:
                     continue
                 k.name = inst.name
+                src.cxx.note(k, name)  # unknown types (SR141)
                 for pname in inst.assumed:
                     k.diag("SR114", f"`{name}`: template type `{pname}` has no instantiation in this file (no launch "
                            "site, explicit instantiation or launcher call decides it); assuming float", k.location)
@@ -658,7 +660,7 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
     tokens = tokenize(text, path)
     items = split_items(tokens)
     templates = {it.name for it in items if it.is_function and it.template}
-    cg_names = CX.coop.aliases(tokens)
+    cxx = CX.Context(tokens, set(builtin_types()) | set(table()["types"]))
     constants = set()
     # launch sites: fold host code with file-scope integer constants and the user's bindings
     env = dict(bindings)
@@ -694,7 +696,7 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
                 else:
                     tvals[p.name] = arg if isinstance(arg, int) else None
             tparam_info[it.name] = tvals
-            header, body = CX.prepare(it.header, it.body, cg_names)
+            header, body = CX.prepare(it.header, it.body, cxx, it.name)
             head = clean_params(to_c(header, templates, renames))
             body = to_c(body, templates, renames)
             brace = _brace_of(it)
@@ -706,11 +708,10 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
                 continue  # a library prototype no kernel calls: parsing it would only cost time
             chunks.append(render(to_c(it.tokens, templates, {})))
     prelude = "".join(f"typedef int {name};\n" for name in sorted(builtin_types()))
-    prelude += "typedef int __sr_auto;\n"
+    prelude += "typedef int __sr_auto;\n" + CX.PRELUDE
     prelude += "".join(f"typedef int {alias};\n" for alias in sorted(type_aliases))
-    prelude += C.structs.tag_typedefs(items)  # C++ names a struct by its tag: `Params p`
     ctext = '#line 1 "<staticroof-cuda-prelude>"\n' + prelude + "".join(chunks)
-    return CudaSource(ctext, kernel_items, sites, tparam_info, type_aliases, constants, instances)
+    return CudaSource(ctext, kernel_items, sites, tparam_info, type_aliases, constants, instances, cxx)
 
 
 def _prototype_name(tokens) -> Optional[str]:

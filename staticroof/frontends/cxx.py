@@ -9,11 +9,14 @@ Each rewrite keeps the tokens' locations, so a diagnostic still points at the us
 - `if constexpr (c)` -> `if (c)` (a constant condition: the branch not taken is folded away);
 - range-for over a fixed local array, `for (float &v : vals)` / `for (auto v : arr)` -> an index
   loop over the array's extent (the element a reference or copy of `arr[k]`);
+- lambdas, inlined at their calls (lambdas.py);
+- type names nothing declares, as one opaque type (opaque.py).
 """
 
 from __future__ import annotations
 
-from . import coop
+from . import coop, opaque
+from .lambdas import inline_lambdas
 from .tokens import Token, match_close, tokenize
 
 
@@ -21,14 +24,34 @@ def _retext(like: Token, text: str) -> list[Token]:
     return [Token(t.kind, t.text, like.file, like.line, like.col) for t in tokenize(text, like.file)]
 
 
-def prepare(header: list[Token], body: list[Token], cg_names: set) -> tuple[list[Token], list[Token]]:
+PRELUDE = f"typedef int {opaque.OPAQUE};\n"
+
+
+class Context:
+    """What the rewrites need to know about the whole file: the names of `cooperative_groups`, the
+    type names it declares, and (filled in) the unknown types each function uses."""
+
+    def __init__(self, tokens: list[Token], builtin: set):
+        self.cg_names = coop.aliases(tokens)
+        self.known = opaque.known_types(tokens, builtin)
+        self.used: dict = {}  # function -> [(type name, token)]
+
+    def note(self, kernel, name: str) -> None:
+        opaque.note(kernel, self.used.get(name, []))
+
+
+def prepare(header: list[Token], body: list[Token], ctx: Context, name: str = "") -> tuple[list, list]:
     """A device function's header and body with the C++ above rewritten (see the module docstring)."""
     groups: dict = {}
-    header = coop.rewrite(header, cg_names, groups)
-    body = coop.rewrite(body, cg_names, groups)
+    header = coop.rewrite(header, ctx.cg_names, groups)
+    body = coop.rewrite(body, ctx.cg_names, groups)
+    used = ctx.used.setdefault(name, [])
+    header = opaque.rewrite(header, ctx.known, used, header=True)
+    body = opaque.rewrite(body, ctx.known, used)
     body = inline_asm(body)
     body = constexpr_if(body)
     body = range_for(body)
+    body = inline_lambdas(body)
     return header, body
 
 
@@ -93,6 +116,18 @@ def inline_asm(tokens: list[Token]) -> list[Token]:
     return out
 
 
+def _extent(before: list[Token], arr: list[Token]):
+    """The declared extent of a local array `T arr[EXTENT]` declared in `before`, or None."""
+    if len(arr) != 1 or arr[0].kind != "id":
+        return None
+    for j in range(len(before) - 3, -1, -1):
+        if before[j].text == arr[0].text and before[j + 1].text == "[" and j > 0 and before[j - 1].kind == "id":
+            close = match_close(before, j + 1)
+            if close + 1 < len(before) and before[close + 1].text in (";", "=", "["):
+                return before[j + 2:close]
+    return None
+
+
 def range_for(tokens: list[Token]) -> list[Token]:
     """`for (DECL NAME : ARR) BODY` -> `for (int __sr_k = 0; __sr_k < (sizeof(ARR)/sizeof(ARR[0]));
     __sr_k++) { DECL NAME = ARR[__sr_k]; BODY }` (a reference element: NAME stands for ARR[k])."""
@@ -110,8 +145,10 @@ def range_for(tokens: list[Token]) -> list[Token]:
                 ref = any(x.text in ("&", "&&") for x in decl)
                 arr = inner[colon + 1:]
                 k = f"__sr_rf{count}"
-                head = _retext(t, f"for (int {k} = 0; {k} < (int)(sizeof(") + arr + _retext(t, ") / sizeof((") + arr \
-                    + _retext(t, f")[0])); {k}++)")
+                extent = _extent(tokens[:i], arr)
+                if extent is None:
+                    extent = _retext(t, "(int)(sizeof(") + arr + _retext(t, ") / sizeof((") + arr + _retext(t, ")[0]))")
+                head = _retext(t, f"for (int {k} = 0; {k} < (") + extent + _retext(t, f"); {k}++)")
                 # the loop body: a reference stands for the element itself, a copy is a local
                 body_start = end + 1
                 if body_start < n and tokens[body_start].text == "{":

@@ -15,6 +15,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import sympy
 from pycparser import c_ast
 
@@ -92,6 +94,34 @@ def rng(low, name, entry, node, args, acc):
         t = CType("vector", "uint32", lanes=lanes) if lanes > 1 else INT
         return C.Val(t, why=f"a random number (`{name}`)")
     return C.Val(VOID)
+
+
+def inline_call(low, name, node, args, acc):
+    """A call of a function the file defines, inlined; an integer function whose body is one
+    `return e;` (a `constexpr` helper such as `ceil_div(n, 256)`) also gives its value, e with the
+    arguments' values, so that its result can be a size or an index as the compiler folds it."""
+    v = low._inline(name, node, args, acc)
+    if v.expr is not None or not v.ctype.is_int:
+        return v
+    callee = low.tu.funcs[name]
+    items = callee.body.block_items or []
+    if len(items) != 1 or not isinstance(items[0], c_ast.Return) or items[0].expr is None:
+        return v
+    decl = callee.decl.type
+    params = [p for p in (decl.args.params if decl.args is not None else []) if getattr(p, "name", None)]
+    if len(params) != len(args):
+        return v
+    bindings = {}
+    for p, a in zip(params, args):
+        value = low.value(a, C.Acc())  # integer arguments: no reads, nothing counted twice
+        if not value.ctype.is_int or value.expr is None or not low.tu.types.resolve(p.type).is_int:
+            return v
+        bindings[p.name] = C.Var(INT, value=value.expr)
+    try:
+        e = low.sub_lowering(callee, bindings).value(items[0].expr, C.Acc())
+    except C.Unsupported:
+        return v
+    return replace(v, expr=e.expr, why="") if e.ctype.is_int and e.expr is not None else v
 
 
 HANDLERS = {"rng": rng, "group_reduce": reduce, "group_opaque": opaque, "asm": asm, "asm_out": asm_out}

@@ -180,6 +180,9 @@ def explicit(items, kernels: dict) -> list:
     return out
 
 
+_BOOLS = {"true": 1, "false": 0}
+
+
 def _targ(tokens: list[Token]):
     v = fold(tokens, {})
     return v if v is not None else normalize(" ".join(t.text for t in tokens))
@@ -296,6 +299,7 @@ def resolve_instances(name: str, item, src, params: list, resolve, float_type) -
                 key.append(t)
                 labels.append(normalize(arg) if isinstance(arg, str) and p.name not in assumed else "float")
             else:
+                arg = _BOOLS.get(arg, arg) if isinstance(arg, str) else arg  # `kernel<true>`: 1
                 values[p.name] = arg if isinstance(arg, int) else None
                 key.append(values[p.name])
                 labels.append("?" if values[p.name] is None else str(values[p.name]))

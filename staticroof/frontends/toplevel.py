@@ -20,7 +20,10 @@ class Item:
 
     @property
     def qualifiers(self) -> set:
-        return {t.text for t in self.header}
+        """The header's words; a `constexpr` function is also `__device__` (callable from kernels,
+        as nvcc allows: its calls are inlined, and fold when their arguments are constants)."""
+        q = {t.text for t in self.header}
+        return q | {"__device__"} if "constexpr" in q and "__global__" not in q else q
 
 
 def split_items(tokens: list[Token]) -> list[Item]:

@@ -189,6 +189,8 @@ static inline __half2 __hfma2(__half2 a, __half2 b, __half2 c) { __half2 v = {a.
 #define __sr_cg_reduce(v, lane, n, flops) \
     ((lane) == 0 && (flops) > 0 ? (__sr_flop(__SR_PREC(v), (long)((n) - 1) * (flops)), (v)) : (v))
 #define __sr_cg_opaque(what) 0
+#define __sr_auto __auto_type /* `auto x = e;` */
+typedef int __sr_opaque; /* a type no header defines (frontends/opaque.py) */
 #define __sr_grid_sync() ((void)0)
 #define curand_init(seed, seq, off, state) ((void)(seed), (void)(seq), (void)(off), (void)(state))
 #define curand(state) (12345u)
