@@ -510,3 +510,59 @@ def test_the_trace_refuses_struct_kernels_cleanly(tmp_path):
     p.write_text(PARAMS)
     with pytest.raises(TraceError, match="struct member access"):
         run_trace(str(p), "window", {"n": 4}, "c")
+
+
+def test_a_store_to_a_size_member_is_said(tmp_path):
+    src = """
+struct job { int n; float *out; };
+void reset(struct job *j) { j->n = 10; for (int i = 0; i < j->n; i++) j->out[i] = 0.0f; }
+"""
+    k = analyze_source(src, tmp_path, {"j.n": "4"}, name="job.c")["reset"]
+    # j->n is the size j.n throughout; the store to it is SR102 and the result approximate:
+    # 4 stores of 4 B at j.n = 4
+    assert not k.exact and "SR102" in codes(k) and k.total.compulsory.value == 16
+
+
+TIMED = """
+#include <sys/time.h>
+#define LEN 1000
+typedef double real_t;
+real_t x[LEN], y[LEN];
+struct args_t { struct timeval t1, t2; void *arg_info; };
+
+int dummy(real_t *a, real_t *b) { return a == b; }
+
+real_t scale_timed(struct args_t *func_args, int reps)
+{
+    gettimeofday(&func_args->t1, NULL);
+    for (int nl = 0; nl < reps; nl++) {
+        for (int i = 1; i < LEN; i++)
+            y[i] = 0.5 * (x[i] + x[i - 1]);
+        dummy(x, y);
+    }
+    gettimeofday(&func_args->t2, NULL);
+    return y[LEN - 1];
+}
+"""
+
+
+@pytest.mark.parametrize("length, reps", [(2, 1), (50, 3)])
+def test_timer_struct_kernel_agrees_with_the_trace(tmp_path, length, reps):
+    import shutil
+
+    from staticroof.trace import compare
+    from staticroof.trace import run as run_trace
+
+    p = tmp_path / "timed.c"
+    p.write_text(TIMED)
+    sizes = {"LEN": length, "reps": reps}
+    k = analyze_source(TIMED, tmp_path, {n: str(v) for n, v in sizes.items()}, name="timed.c")["scale_timed"]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    # reps x (LEN - 1) x (a sum and a product, fp64); dummy compares pointers (no access).
+    # Compulsory: x[0..LEN-1] read (8 LEN), y[1..LEN-1] written (8 (LEN - 1)); the final y[LEN-1]
+    # read follows its write (0 B): 16 LEN - 8
+    assert k.total.flops.value == 2 * reps * (length - 1)
+    assert k.total.compulsory.value == 16 * length - 8
+    if shutil.which("cc") or shutil.which("gcc"):
+        traced = run_trace(str(p), "scale_timed", sizes, "c")
+        assert not [(r.quantity, r.static, r.traced) for r in compare(k, traced) if not r.ok]

@@ -248,6 +248,13 @@ class InMemory:
 
 
 @dataclass
+class SizeMember:
+    """An integer member read as a size (`p->n` is `p.n`): a store to it is said, not followed."""
+
+    name: str
+
+
+@dataclass
 class Slot:
     """A scalar member of a struct variable as an lvalue (so that `s.n = 4` updates `s.n`)."""
 
@@ -337,7 +344,8 @@ def _memory_member(low, where: InMemory, name: str, offset, mt: CType, node):
         return Val(mt, record=replace(where, path=path, offset=offset))
     single = _const_index(low, where)
     if mt.is_int and single:
-        return Val(mt, low.size_symbol(f"{where.array}.{dotted}", origin="struct member"))
+        size = f"{where.array}.{dotted}"
+        return Val(mt, low.size_symbol(size, origin="struct member"), record=SizeMember(size))
     if mt.kind == "ptr":
         target = _array(low, f"{where.array}->{dotted}", mt, node, None, None)
         if single:
@@ -461,6 +469,10 @@ def store(low, lnode, target, v, acc, node):
         _leaf_refs(low, where, "write", acc, node)
         return v
     rec = target.record
+    if isinstance(rec, SizeMember):
+        low.diag("SR102", f"store to the struct member read as the size `{rec.name}`: every read of it is "
+                 "counted as that size, before and after this store", node)
+        return v
     if isinstance(rec, StructVar):
         rec.fields = _copied_fields(v)
         return v
