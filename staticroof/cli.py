@@ -21,8 +21,10 @@ def _parse_defines(values) -> dict:
     for v in values:
         name, eq, value = v.partition("=")
         name = name.strip()
-        if not name.isidentifier():
-            raise click.BadParameter(f"`{v}`: expected NAME or NAME=VALUE", param_hint="-D")
+        member = "." in name  # `-D p.n=1000`: a struct member's size (see structs.py)
+        if not all(part.isidentifier() for part in name.split(".")) or (member and not eq):
+            raise click.BadParameter(f"`{v}`: expected NAME or NAME=VALUE (a member size `p.n` needs a value)",
+                                     param_hint="-D")
         out[name] = value.strip() if eq else None
     return out
 

@@ -47,6 +47,15 @@ class Array:
     dims: tuple = ()  # sympy expressions or None for an unknown extent; () = 1-D of unknown size
     space: str = "global"  # global | shared | local | constant
     location: Optional[Location] = None
+    # A member of a struct in memory (`b[i].x`, `p->coef[k]`), modeled as its own array indexed
+    # like the structs (then the member's subscripts): `parent` is the array of structs, `member`
+    # the member path ("pos.x"), `record_bytes` the struct's sizeof (None if unknown) and
+    # `member_offset` the member's byte offset in it, so a lint can set the bytes touched against
+    # what an array-of-structures layout moves.
+    parent: Optional[str] = None
+    member: Optional[str] = None
+    record_bytes: Optional[int] = None
+    member_offset: Optional[int] = None
 
     @property
     def elem_bytes(self) -> int:

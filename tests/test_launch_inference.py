@@ -11,7 +11,10 @@ import time
 import pytest
 import sympy
 
+from click.testing import CliRunner
+
 from helpers import ROOT, S, analyze_file, analyze_source, same
+from staticroof.cli import main
 from staticroof.frontends.hostexpr import Folder, host_function
 from staticroof.frontends.launch import find_launches
 from staticroof.frontends.tokens import tokenize
@@ -240,6 +243,18 @@ def test_unguarded_kernel_counts_the_float_grid(tmp_path, n):
     assert k.total.compulsory.value == 1024 * cdiv(n, 256)
     (d,) = [d for d in k.diagnostics if d.code == "SR151"]
     assert "n < 16777216" in d.message
+
+
+@pytest.mark.parametrize("n", [1000, 1025])
+def test_the_trace_runs_the_inferred_launches(tmp_path, n):
+    # the oracle runs each kernel on the launch the host computes: the wrapper's CEIL_DIV grid (only
+    # the guarded n threads work: W = n, Q = 8n) and the float-ceil grid of the unguarded fill
+    # (Q = 1024*ceil(n/256): 4096 at 1000, 5120 at 1025); the static counts must agree
+    for src, name in ((_WRAPPER.format(n=n), "scale.cu"), (_UNGUARDED % n, "fill.cu")):
+        p = tmp_path / name
+        p.write_text(src)
+        r = CliRunner().invoke(main, ["trace", str(p), "-D", f"n={n}"])
+        assert r.exit_code == 0 and ": agree" in r.output, r.output
 
 
 def test_unguarded_float_grid_beyond_its_bound_is_approximate(tmp_path):

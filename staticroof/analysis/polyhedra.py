@@ -240,7 +240,8 @@ def qp_sympy(text: str, names: tuple) -> sympy.Expr:
     if not body:
         return sympy.Integer(0)
     body = body.replace("^", "**")
-    body = re.sub(r"(\d)\s*([A-Za-z_(])", r"\1*\2", body)  # isl writes `3p_n` inside floors
+    # isl writes `3p_n` inside floors; a digit inside a name (`p_LEN_1D`) is not a coefficient
+    body = re.sub(r"(?<!\w)(\d+)\s*([A-Za-z_(])", r"\1*\2", body)
     loc = {n: sympy.Symbol(n) for n in names}
     loc["floor"] = sympy.floor
     return sympy.sympify(body, locals=loc)

@@ -26,6 +26,8 @@ class ArraySummary:
     write: Quantity
     access_read: Quantity
     access_write: Quantity
+    # a member of an array of structs: {"parent", "member", "record_bytes", "member_offset"} (ir.Array)
+    record: Optional[dict] = None
 
 
 @dataclass
@@ -98,7 +100,7 @@ def _part(part: Part, kernel, sizes: dict, label: str, location) -> PartSummary:
         arrays[name] = ArraySummary(name, t.dtype, arr.space,
                                     quantity(t.read, sizes, t.elem_bytes), quantity(t.write, sizes, t.elem_bytes),
                                     quantity(t.access_read, sizes, t.elem_bytes),
-                                    quantity(t.access_write, sizes, t.elem_bytes))
+                                    quantity(t.access_write, sizes, t.elem_bytes), _record(arr))
     compulsory = quantity(_sum((t.read + t.write).scaled(t.elem_bytes) for t in part.arrays.values()), sizes)
     access = quantity(_sum((t.access_read + t.access_write).scaled(t.elem_bytes) for t in part.arrays.values()),
                       sizes)
@@ -118,13 +120,35 @@ def _part(part: Part, kernel, sizes: dict, label: str, location) -> PartSummary:
     return out
 
 
+def _record(arr) -> Optional[dict]:
+    if arr.parent is None:
+        return None
+    return {"parent": arr.parent, "member": arr.member, "record_bytes": arr.record_bytes,
+            "member_offset": arr.member_offset}
+
+
+def _short_name(kernel, name: str):
+    """A struct member size's last name (`n` for `p.n`) when no other size of the kernel is called
+    that (neither `n` nor `q.n`): `-D n=` may then bind it."""
+    if "." not in name:
+        return None
+    short = name.rsplit(".", 1)[1]
+    if short in kernel.sizes or sum(1 for n in kernel.sizes if n.rsplit(".", 1)[-1] == short) != 1:
+        return None
+    return short
+
+
 def resolve_sizes(kernel, bindings: dict) -> tuple[dict, dict]:
     """Values in force for the kernel's sizes: user bindings over defaults from the source."""
     values, origins = {}, {}
     for name, s in kernel.sizes.items():
+        short = _short_name(kernel, name)
         if name in bindings:
             values[name] = bindings[name]
             origins[name] = "-D"
+        elif short is not None and short in bindings:  # `-D n=1000` for the one size `p.n`
+            values[name] = bindings[short]
+            origins[name] = f"-D {short}"
         elif s.default is not None:
             values[name] = s.default
             origins[name] = s.origin

@@ -26,6 +26,7 @@ from . import outputs
 from .ctypes_ import FLOAT, INT, VOID, CType, TypeTable, arith
 from .parse import PRELUDE, parse_translation_unit, split_units  # noqa: F401 (the front ends' API)
 from .preprocess import SIZE_MARK
+from . import structs
 from .views import convert, resolve_views
 
 
@@ -47,6 +48,7 @@ class Var:
     prefix: tuple = ()  # subscripts already applied (a row pointer `A[i]`)
     offset: object = 0  # added to the next subscript (`x + k`)
     key: Optional[str] = None  # floating-point locals: a name unique in the kernel (see ir.Stmt.scalars)
+    record: object = None  # structs: their members (structs.StructVar)
 
 
 @dataclass
@@ -58,6 +60,7 @@ class Val:
     prefix: tuple = ()
     offset: object = 0
     element: Optional[tuple] = None  # an lvalue array element: (array, index tuple | None, reason)
+    record: object = None  # a struct or a struct member (structs.StructVar, InMemory, Slot)
 
 
 @dataclass
@@ -115,10 +118,11 @@ def _assigned_names(node) -> tuple[set, set]:
     assigned, declared = set(), set()
 
     def visit(n):
-        if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID):
-            assigned.add(n.lvalue.name)
-        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--") and isinstance(n.expr, c_ast.ID):
-            assigned.add(n.expr.name)
+        if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, (c_ast.ID, c_ast.StructRef)):
+            assigned.add(structs.assigned_root(n.lvalue))
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--") and isinstance(
+                n.expr, (c_ast.ID, c_ast.StructRef)):
+            assigned.add(structs.assigned_root(n.expr))
         elif isinstance(n, c_ast.Decl) and n.name:
             declared.add(n.name)
         for _, child in n.children():
@@ -157,6 +161,8 @@ class TranslationUnit:
                         self.library.add(node.name)
                 elif node.name:
                     self.globals[node.name] = (node, self.types.resolve(node.type))
+                else:  # `struct S {...};`: remembered for layouts
+                    self.types.resolve(node.type)
                 self._enums(node.type)
             elif isinstance(node, c_ast.Pragma):
                 self._pragma(node.string)
@@ -289,6 +295,8 @@ class FunctionLowering:
                 self.bind(p.name, Var(t, array=name))
             elif t.is_int:
                 self.bind(p.name, Var(t, value=self.size_symbol(p.name)))
+            elif t.kind == "struct":
+                self.bind(p.name, structs.variable(self, p.name, t, "param"))
             else:
                 self.bind(p.name, Var(t))
 
@@ -441,6 +449,8 @@ class FunctionLowering:
             self.acc.use_scalar(var, "write")
             self.bind(d.name, var)
             return
+        if t.kind == "struct":
+            return structs.declare(self, d, t)
         var = Var(t, key=self._scalar_key(d.name, t))
         if d.init is not None and not isinstance(d.init, c_ast.InitList):
             v = self.value(d.init, self.acc)
@@ -490,6 +500,8 @@ class FunctionLowering:
                 continue
             if var.ctype.is_int:
                 self.bind(name, replace(var, value=None, why=f"`{name}` changes inside the loop"))
+            elif var.record is not None:
+                self.bind(name, structs.invalidate(var, name))
             elif var.ctype.is_pointer and var.array is not None:
                 self.bind(name, replace(var, prefix=None))
 
@@ -705,6 +717,8 @@ class FunctionLowering:
 
     def load(self, v: Val, acc: Acc, node) -> Val:
         """Use `v` as an rvalue: an array element becomes a read."""
+        if v.ctype.kind == "struct":
+            return structs.load(self, v, acc, node)
         if v.element is not None:
             array, index, why = v.element
             for idx in _lanes_of(index, v.ctype):
@@ -755,6 +769,8 @@ class FunctionLowering:
             return Val(var.ctype, array=var.array, prefix=var.prefix, offset=var.offset)
         if var.ctype.is_int:
             return Val(var.ctype, var.value, var.why)
+        if var.record is not None:
+            return Val(var.ctype, record=var.record)
         acc.use_scalar(var, "read")
         return Val(var.ctype)
 
@@ -771,6 +787,8 @@ class FunctionLowering:
                 var = Var(t, value=self.size_symbol(name, default, origin="global constant"))
             else:
                 var = Var(t, value=self.size_symbol(name, default, origin="global variable"))
+        elif t.kind == "struct":
+            var = structs.variable(self, name, t, "global")
         else:
             var = Var(t)
         self.gscope[name] = var
@@ -859,7 +877,7 @@ class FunctionLowering:
                     self.tu.callsite_sizes.setdefault(name, {})[p.name] = (const, _loc(node, self.tu.path))
                 bindings[p.name] = Var(t, value=v.expr, why=v.why or f"argument `{p.name}` of `{name}`")
             else:
-                bindings[p.name] = Var(t)
+                bindings[p.name] = Var(t, record=structs.argument(v, p.name))
         saved = self.acc
         self.acc = acc
         self.emit(node)  # what the statement did before the call happens before the callee
@@ -925,7 +943,8 @@ class FunctionLowering:
         if op == "sizeof":
             t = self.tu.types.resolve(node.expr) if isinstance(node.expr, c_ast.Typename) else \
                 self.expr(node.expr, Acc()).ctype
-            return Val(INT, sympy.Integer(_sizeof(t)))
+            n = structs.sizeof(self.tu, t) if t.kind == "struct" else None
+            return Val(INT, sympy.Integer(n if n is not None else _sizeof(t)))
         if op == "&":
             v = self.expr(node.expr, acc)
             if v.element is not None:
@@ -1063,6 +1082,8 @@ class FunctionLowering:
         return self._store(lnode, target, new, acc, node)
 
     def _store(self, lnode, target: Val, v: Val, acc, node) -> Val:
+        if target.record is not None or target.ctype.kind == "struct":
+            return structs.store(self, lnode, target, v, acc, node)
         if target.element is not None:
             array, index, why = target.element
             for idx in _lanes_of(index, target.ctype):
@@ -1160,7 +1181,7 @@ class FunctionLowering:
         return v
 
     def _e_StructRef(self, node, acc):
-        raise Unsupported("struct member access", node)
+        return structs.member(self, node, self.expr(node.name, acc), acc)
 
     def _e_CompoundLiteral(self, node, acc):
         raise Unsupported("compound literal", node)

@@ -116,6 +116,15 @@ class TypeTable:
     def __init__(self):
         self.typedefs: dict[str, c_ast.Node] = {}
         self.builtin: dict[str, CType] = {"__sr_auto": CType("auto")}  # names a front end defines
+        self.records: dict[str, c_ast.Node] = {}  # struct/union key -> its definition (see record)
+
+    def record(self, node) -> str:
+        """A struct or union type's key: its tag, or a key of its own when it has none.  Its
+        definition is remembered under the key for its layout (structs.py)."""
+        key = node.name or f"<anonymous {type(node).__name__.lower()} {id(node)}>"
+        if node.decls is not None:
+            self.records[key] = node
+        return key
 
     def resolve(self, node) -> CType:
         if isinstance(node, c_ast.Typename):
@@ -149,7 +158,7 @@ class TypeTable:
                 return CType("int", int_dtype(names))
             return CType("other", " ".join(names))
         if isinstance(node, (c_ast.Struct, c_ast.Union)):
-            return CType("struct", node.name or "")
+            return CType("struct", self.record(node))
         if isinstance(node, c_ast.Enum):
             return INT
         if isinstance(node, c_ast.FuncDecl):

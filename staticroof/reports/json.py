@@ -60,6 +60,7 @@ def part(p: PartSummary) -> dict:
                 "read_expr": _expr(a.read), "write_expr": _expr(a.write),
                 "access_read": a.access_read.number, "access_write": a.access_write.number,
                 "access_read_expr": _expr(a.access_read), "access_write_expr": _expr(a.access_write),
+                **({"record": a.record} if a.record else {}),
             } for name, a in p.arrays.items()},
         },
         "intensity": {

@@ -56,6 +56,16 @@ def _rows(label: str, q, unit: str, note: str = "") -> list[str]:
     return rows
 
 
+def _record(a) -> str:
+    """`   of b: 28 B structs, at byte 0`: a member of an array of structs (AoS against SoA)."""
+    r = a.record
+    if not r:
+        return ""
+    size = f"{r['record_bytes']} B structs" if r["record_bytes"] is not None else "structs of unknown size"
+    at = f", at byte {r['member_offset']}" if r["member_offset"] is not None else ""
+    return f"   of {r['parent']}: {size}{at}"
+
+
 def _row(label: str, text: str) -> str:
     return f"  {label:<{_LABEL}}{text}"
 
@@ -177,7 +187,7 @@ def kernel_block(k: KernelSummary, color: bool = False) -> str:
         for a in k.total.arrays.values():
             acc = f"   access r {inline(a.access_read)} w {inline(a.access_write)}"
             text = f"{a.name} ({a.dtype}{'' if a.space == 'global' else ', ' + a.space}): " \
-                   f"read {inline(a.read)} B, write {inline(a.write)} B{acc}"
+                   f"read {inline(a.read)} B, write {inline(a.write)} B{acc}{_record(a)}"
             lines.append(_row("arrays" if first else "", text))
             first = False
         if k.roofline:
