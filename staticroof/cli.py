@@ -7,6 +7,7 @@ so `--help` stays instant.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from pathlib import Path
@@ -37,8 +38,11 @@ def _parse_costs(values) -> dict:
             out[name.strip()] = int(w) if w.strip().isdigit() else float(w)
         except ValueError:
             raise click.BadParameter(f"`{v}`: expected NAME=WEIGHT", param_hint="--cost") from None
-        if not eq:
+        if not eq or not name.strip():
             raise click.BadParameter(f"`{v}`: expected NAME=WEIGHT", param_hint="--cost")
+        if not math.isfinite(out[name.strip()]) or out[name.strip()] < 0:
+            raise click.BadParameter(f"`{v}`: a cost is a non-negative finite number of FLOPs per call "
+                                     "(fractions such as 4.5 are allowed)", param_hint="--cost")
     return out
 
 
@@ -276,12 +280,27 @@ def plot(paths, machine_name, output, defines, include_dirs, kernels, unit, cach
     """Draw the kernels of PATHS under MACHINE's roofline (one point per kernel and level)."""
     if Path(output).suffix.lower() not in (".png", ".svg", ".pdf"):
         raise click.BadParameter("the output must end in .png, .svg or .pdf", param_hint="-o")
+    folder = Path(output).resolve().parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise click.BadParameter(f"`{output}`: the folder {folder} does not exist or is not writable", param_hint="-o")
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        click.echo("staticroof: `plot` needs matplotlib: install the plot extra, "
+                   "python3 -m pip install 'staticroof[plot]'", err=True)
+        sys.exit(2)
     report, _errors, machine = _run(paths, defines, include_dirs, kernels, (), grids, blocks, machine_name, unit,
                                     machine_files, cache, config_file)
-    from .reports.plot import draw
+    from .reports.plot import draw, points
 
     pts = draw(report.kernels, machine, output)
-    click.echo(f"{output}: {len({p['kernel'] for p in pts})} kernels, {len(pts)} points")
+    shown_kernels = {p["kernel"] for p in pts}
+    for k in report.kernels:  # say which kernels have no point, and why
+        if k.name not in shown_kernels:
+            why = ("could not be analyzed" if k.failed else "has no numeric W and Q (give its sizes with -D)"
+                   if not points([k]) else "has no point")
+            click.echo(f"{k.location}: {k.name}: not plotted: it {why}", err=True)
+    click.echo(f"{output}: {len(shown_kernels)} kernels, {len(pts)} points")
 
 
 @main.command()

@@ -16,6 +16,7 @@ Command-line options win over the file.
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,6 +64,8 @@ def load(path: Path | None = None, start: Path | None = None) -> Config:
         for name, value in table.items():
             if isinstance(value, bool) or not isinstance(value, (int, float)) or (key == "sizes" and not isinstance(value, int)):
                 raise ConfigError(f"{path}: tool.staticroof.{key}.{name} must be a number")
+            if not math.isfinite(value) or value < 0:
+                raise ConfigError(f"{path}: tool.staticroof.{key}.{name} must be a non-negative finite number")
             target[name] = value
     include = section.get("include", [])
     if not isinstance(include, list) or not all(isinstance(i, str) for i in include):

@@ -149,3 +149,71 @@ def test_preprocessor_timeout_kills_its_children(tmp_path, monkeypatch):
     assert "longer than 2 s" in d.message
     out = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
     assert str(tmp_path) not in out
+
+
+def test_deep_nesting_costs_only_its_own_kernel(tmp_path):
+    # 150 nested parentheses (or 3,000 braces) used to raise RecursionError in the parser and lose
+    # every kernel of the file.
+    deep = "(" * 150 + "x[i]" + ")" * 150
+    src = tmp_path / "deep.c"
+    src.write_text(f"void a(float *x, int n) {{ for (int i = 0; i < n; i++) x[i] = {deep} * 2.0f; }}\n"
+                   "void b(float *x, int n) { " + "{" * 3000 + "x[0] = 1.0f;" + "}" * 3000 + " }\n"
+                   "void c(float *x, int n) { for (int i = 0; i < n; i++) x[i] = x[i] * 3.0f; }\n")
+    res, _ = load(str(src), {})
+    assert [k.name for k in res.kernels] == ["c"]
+    assert {name: d.code for name, _, d in res.failed} == {"a": "SR001", "b": "SR001"}
+    assert all("nested too deeply" in d.message for _, _, d in res.failed)
+
+
+def test_huge_constants_are_never_computed(tmp_path):
+    # `#define N (1 << 99999999999)` allocated a 12.5 GB integer; a shift past 63 bits is undefined
+    # in C and is not evaluated (the bound is not affine: SR102), and a -D value like it is not a size.
+    from staticroof.frontends.preprocess import _int_value
+
+    assert _int_value("1 << 99999999999") is None and _int_value("(1 << 62) * (1 << 62)") is None
+    assert _int_value("-7 / 2") == -3 and _int_value("-7 % 3") == -1  # C truncates toward zero
+    assert _int_value("(1 << 20) + 0x10") == 1048592
+    src = tmp_path / "big.c"
+    src.write_text("#define N (1 << 99999999999)\nvoid b(float *x) { for (int i = 0; i < N; i++) x[i] = x[i] * 3.0f; }\n")
+    r = run_cli("analyze", src, timeout=60)
+    assert r.returncode in (0, 1) and "Traceback" not in r.stderr and "SR102" in r.stdout, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("cost", ["-1", "nan", "inf", "-0.5"])
+def test_costs_must_be_non_negative_finite(cost):
+    from click.testing import CliRunner
+
+    from staticroof.cli import main
+
+    path = Path(__file__).parent.parent / "samples" / "saxpy.c"
+    r = CliRunner().invoke(main, ["analyze", str(path), "--cost", f"expf={cost}", "--machine", "a100"])
+    assert r.exit_code == 2 and "non-negative finite" in r.output, r.output
+
+
+def test_fractional_cost_is_exact(tmp_path):
+    # expf at 4.5 FLOPs per call: W = 4.5 n, kept exact as 9*n/2.
+    import sympy
+
+    from staticroof.analysis import analyze
+
+    src = tmp_path / "e.c"
+    src.write_text("#include <math.h>\nvoid k(float *x, int n) { for (int i = 0; i < n; i++) x[i] = expf(x[i]); }\n")
+    (k,) = load(str(src), {})[0].kernels
+    w = analyze(k, weights={"expf": 4.5}).total.flops["fp32"].generic()
+    assert sympy.simplify(w - sympy.Rational(9, 2) * sympy.Symbol("n")) == 0
+
+
+def test_plot_errors_are_messages(tmp_path, monkeypatch):
+    import importlib.util
+
+    from click.testing import CliRunner
+
+    from staticroof.cli import main
+
+    path = Path(__file__).parent.parent / "samples" / "saxpy.c"
+    r = CliRunner().invoke(main, ["plot", str(path), "--machine", "a100", "-o", str(tmp_path / "no" / "x.png")])
+    assert r.exit_code == 2 and "does not exist or is not writable" in r.output
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    r = CliRunner().invoke(main, ["plot", str(path), "--machine", "a100", "-o", str(tmp_path / "x.png")])
+    assert r.exit_code == 2 and "staticroof[plot]" in r.output

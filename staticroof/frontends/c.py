@@ -571,6 +571,8 @@ class FunctionLowering:
             if cond is None:
                 return False
             cond = self.compile_time(cond) if not isinstance(cond, bool) else cond
+            if op in ("<<", ">>") and not 0 <= factor < 64:
+                return False
             while len(values) <= limit:
                 holds = cond.subs(placeholder, v)
                 if holds not in (sympy.true, sympy.false):
@@ -1372,6 +1374,8 @@ def _int_op(op, a: Val, b: Val):
         if y.is_Integer and y > 0:
             return sympy.Mod(x, y), ""
         return None, "remainder by a non-constant"
+    if op in ("<<", ">>") and y.is_Integer and not 0 <= y < 64:  # undefined in C: never evaluated
+        return None, f"shift by {y} bits (undefined for a 64-bit integer)"
     if op == "<<" and y.is_Integer and y >= 0:
         return x * 2 ** int(y), ""
     if op == ">>" and y.is_Integer and y >= 0:

@@ -244,7 +244,7 @@ class _Parser:
                 return Val(sympy.floor(x / y))
             if op == "%":
                 return Val(sympy.Mod(x, y))
-            if op in ("<<", ">>") and y.is_Integer:
+            if op in ("<<", ">>") and y.is_Integer and 0 <= y < 64:  # wider shifts are undefined in C
                 return Val(x * 2 ** int(y) if op == "<<" else sympy.floor(x / 2 ** int(y)))
             raise _Fail(op)
         if a.rounded is not None or b.rounded is not None or op not in "+-*/":

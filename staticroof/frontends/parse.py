@@ -107,6 +107,9 @@ def split_units(text: str):
     return units
 
 
+_TOO_DEEP = "syntax nested too deeply to parse (parentheses, braces or an expression chain)"
+
+
 def parse_translation_unit(text: str, path: str):
     """Parse preprocessed text.  Returns (external nodes, file diagnostics, failed functions).
 
@@ -118,6 +121,8 @@ def parse_translation_unit(text: str, path: str):
         return parser.parse(full, filename=path).ext, [], []
     except c_parser.ParseError as e:
         first = _parse_error(e, path)
+    except RecursionError:  # pycparser descends once per nesting level: one deep unit costs itself
+        first = Diagnostic("SR001", _TOO_DEEP, Location(path))
     diags, failed = [], []
     nodes = []
     typedef_names = set(PRELUDE_TYPES)
@@ -126,8 +131,9 @@ def parse_translation_unit(text: str, path: str):
         src = f'{ctx}#line {line} "{file}"\n' + " " * (col - 1) + unit + "\n"
         try:
             ext = parser.parse(src, filename=file).ext
-        except c_parser.ParseError as e:
-            d = _parse_error(e, path)
+        except (c_parser.ParseError, RecursionError) as e:
+            d = (_parse_error(e, path) if isinstance(e, c_parser.ParseError)
+                 else Diagnostic("SR001", _TOO_DEEP, Location(file, line, col)))
             m = re.match(r"[^;{(]*?\b([A-Za-z_]\w*)\s*\([^;]*\)\s*\{", unit, re.S)
             if m and not file.startswith("<"):
                 failed.append((m.group(1), Location(file, line, col), d))

@@ -65,15 +65,47 @@ def _int_value(text: str):
         tree = ast.parse(t.replace("/", "//"), mode="eval")
     except SyntaxError:
         return None
-    allowed = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Add, ast.Sub, ast.Mult,
-               ast.FloorDiv, ast.Mod, ast.LShift, ast.RShift, ast.USub, ast.UAdd, ast.BitOr, ast.BitAnd)
-    if not all(isinstance(n, allowed) for n in ast.walk(tree)):
-        return None
     try:
-        v = eval(compile(tree, "<size>", "eval"), {"__builtins__": {}})  # only literals and operators
-    except Exception:
+        v = _evaluate(tree.body)
+    except (_NotConstant, ZeroDivisionError, RecursionError):
         return None
-    return v if isinstance(v, int) and not isinstance(v, bool) else None
+    return v
+
+
+# Integer constants wider than this are not sizes (and `1 << 99999999999` must never be computed).
+MAX_CONSTANT_BITS = 64
+
+
+class _NotConstant(Exception):
+    pass
+
+
+_BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+           ast.FloorDiv: lambda a, b: abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1),  # C truncates
+           ast.Mod: lambda a, b: a - b * (abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)),
+           ast.BitOr: lambda a, b: a | b, ast.BitAnd: lambda a, b: a & b}
+
+
+def _evaluate(node) -> int:
+    """An integer constant expression of literals and C operators, each intermediate value within
+    MAX_CONSTANT_BITS (else _NotConstant: the macro stays a plain macro)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        v = node.value
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        v = _evaluate(node.operand)
+        v = -v if isinstance(node.op, ast.USub) else v
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.LShift, ast.RShift)):
+        a, b = _evaluate(node.left), _evaluate(node.right)
+        if not 0 <= b < MAX_CONSTANT_BITS:
+            raise _NotConstant
+        v = a << b if isinstance(node.op, ast.LShift) else a >> b
+    elif isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+        v = _BINOPS[type(node.op)](_evaluate(node.left), _evaluate(node.right))
+    else:
+        raise _NotConstant
+    if v.bit_length() > MAX_CONSTANT_BITS:
+        raise _NotConstant
+    return v
 
 
 def directive_names(text: str, values_only: bool = False) -> set:
