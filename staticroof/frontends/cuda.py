@@ -31,6 +31,8 @@ from ..diagnostics import Diagnostic, Location
 from ..ir import Array, Kernel, Loop
 from ..resources import grammar_path
 from . import c as C
+from . import classes as CL
+from . import wmma as WM
 from .ctypes_ import FLOAT, INT, VOID, CType, arith
 from . import overloads as OV
 from . import outputs
@@ -113,6 +115,10 @@ def to_c(tokens: list[Token], templates: set, type_renames: dict) -> list[Token]
         if x == "template" and i + 1 < n and tokens[i + 1].text == "<":
             close = match_angle(tokens, i + 1)
             i = close + 1 if close > 0 else i + 1
+            continue
+        cls = CL.rewrite(tokens, i, out, lambda toks: to_c(toks, templates, type_renames), type_renames)
+        if cls is not None:  # classes, their constructors and static members (classes.py)
+            out, i = out + cls[0], cls[1]
             continue
         fetch = TX.rewrite(tokens, i, lambda toks: to_c(toks, templates, type_renames))
         if fetch is not None:  # tex1Dfetch<float>(tex, i), texture<float, 1> ref (textures.py)
@@ -221,7 +227,7 @@ def template_params(tokens: list[Token]) -> list[TemplateParam]:
 
 
 
-class CudaLowering(C.FunctionLowering):
+class CudaLowering(CL.ClassLowering, C.FunctionLowering):
     """The C lowering plus CUDA's builtins, memory spaces and thread loops."""
 
     def __init__(self, tu, kernel, fn, launch: Launch, tparams: dict, constants: set, stack=(),
@@ -411,6 +417,8 @@ class CudaLowering(C.FunctionLowering):
                     index = index[:-1] + (index[-1] + lane,)
                 return C.Val(elem, element=(array, index, why))
             return C.Val(elem)
+        if base.ctype.kind in ("class", "fragment"):
+            return CL.member(self, base, node, acc)
         raise C.Unsupported("struct member access", node)
 
     def _global(self, name):
@@ -451,6 +459,8 @@ class CudaLowering(C.FunctionLowering):
         prec = entry.get("precision")
         if kind in CXX_CALLS:  # cooperative groups' reduce, inline PTX: see cxx_calls.py
             return CXX_CALLS[kind](self, name, entry, node, args, acc)
+        if kind in ("wmma", "surface"):  # tensor cores (wmma.py), surfaces (textures.py)
+            return (WM.lower if kind == "wmma" else TX.surface)(self, name, entry, node, args, acc)
         if kind == "outputs":  # __sincosf(x, &s, &c): see outputs.py
             return outputs.lower(self, name, entry, node, args, acc)
         if kind == "texture":
@@ -595,7 +605,7 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
     tu = C.TranslationUnit(path, ext, size_macros, grammars_dir)
     tu.bindings = dict(bindings)
     tu.overloads = OV.collect(ext)  # name -> every definition, for names defined more than once
-    types = builtin_types()
+    types = {**builtin_types(), **CL.types()}
     tu.template_aliases, tu.template_defaults = {}, {}  # function -> {parameter: alias}; alias -> given?
     for alias, (spelling, pname, it) in type_aliases.items():
         t = T.resolve_type(spelling, types, tu)
@@ -657,8 +667,9 @@ def _lower_instance(tu, fn, path, inst, launches: dict, constants: set, res) -> 
 
 def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
     """Tokenize, split and rewrite a preprocessed .cu file as C (see the module docstring)."""
-    tokens = tokenize(text, path)
+    tokens = CL.rename_operators(tokenize(text, path))
     items = split_items(tokens)
+    CL.begin(items)
     templates = {it.name for it in items if it.is_function and it.template}
     cxx = CX.Context(tokens, set(builtin_types()) | set(table()["types"]))
     constants = set()
@@ -683,6 +694,9 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
     type_aliases = {}
     tparam_info = {}
     for it in items:
+        if getattr(it, "class_def", None) is not None:
+            chunks.append(CL.emit(it, lambda toks, ren: to_c(toks, templates, ren)))
+            continue
         if it.is_function and {"__global__", "__device__"} & it.qualifiers:
             params = template_params(it.template) if it.template else []
             renames, tvals = {}, {}
@@ -710,6 +724,8 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
     prelude = "".join(f"typedef int {name};\n" for name in sorted(builtin_types()))
     prelude += "typedef int __sr_auto;\n" + CX.PRELUDE
     prelude += "".join(f"typedef int {alias};\n" for alias in sorted(type_aliases))
+    usings = CL.using_typedefs(lambda toks, ren: to_c(toks, templates, ren))
+    prelude += CL.prelude() + usings
     ctext = '#line 1 "<staticroof-cuda-prelude>"\n' + prelude + "".join(chunks)
     return CudaSource(ctext, kernel_items, sites, tparam_info, type_aliases, constants, instances, cxx)
 

@@ -8,6 +8,10 @@ fetch sees the object's memory through the element type it names, as a cast view
 only is reported as `tex (fp32)`.  The legacy texture reference `texture<float, 1> ref;` (file
 scope) is a `float *ref` array, and `tex1Dfetch(ref, i)` reads its element i.
 
+Surfaces (`cudaSurfaceObject_t`) are arrays the same way: `surf2Dwrite(v, surf, x * sizeof(float),
+y)` writes element [y][x] (the x coordinate is in bytes), `surf2Dread` reads one; a fetch such as
+`tex2D<float>(tex, x, y)` with integer coordinates reads texel [y][x] (point sampling).
+
 Filtered fetches (`tex2D<float>(tex, u, v)`, ...) take float coordinates: which texels they read,
 and how many (linear filtering blends 2, 4 or 8), depends on the texture's extent, address and
 filter modes, which the kernel does not state.  Each is a data-dependent read (SR101, approximate),
@@ -21,6 +25,8 @@ arguments, `(void *)0`).
 from __future__ import annotations
 
 from functools import lru_cache
+
+import sympy
 
 from pycparser import c_ast
 
@@ -39,7 +45,7 @@ def object_types(table: dict) -> dict:
 def _fetches() -> frozenset:
     from .cuda import table
 
-    return frozenset(n for n, e in table()["intrinsics"].items() if e["kind"] == "texture")
+    return frozenset(n for n, e in table()["intrinsics"].items() if e["kind"] in ("texture", "surface"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -110,6 +116,8 @@ def fetch(low, name: str, entry: dict, node, args, acc):
     view = convert(low, obj, CType("ptr", base=elem), node)
     if entry.get("coordinates") == "index" and len(coords) == 1 and view.array is not None:
         return low.load(low._subscript(view, coords, node), acc, node)
+    if _integral(coords) and view.array is not None and name[-2:] in ("1D", "2D", "3D"):
+        return low.load(_element(low, view, coords, node), acc, node)  # tex2D<float>(t, x, y), ints x, y
     why = (f"`{name}` reads at filtered coordinates: which texels, and how many, depends on the texture's extent, "
            "address and filter modes, which the kernel does not state")
     low.diag("SR101", f"`{root_of(view.array)}`: {why}; each fetch counts as a new element", node)
@@ -117,3 +125,65 @@ def fetch(low, name: str, entry: dict, node, args, acc):
     for _ in range(elem.lanes if elem.is_vector else 1):  # a float4 fetch moves its 4 lanes
         acc.refs.append(Ref(view.array, None, "read", loc, why))
     return C.Val(elem, why=why)
+
+
+def _integral(coords) -> bool:
+    """Coordinates that are integers (`tex2D<float>(t, x, y)` with `int x, y`): with point
+    sampling of unnormalized coordinates (what a kernel indexing texels by integers relies on)
+    the fetch reads texel (x, y) itself."""
+    return bool(coords) and all(c.ctype.is_int and c.expr is not None for c in coords)
+
+
+def _element(low, view, coords, node):
+    """The texel or surface element at (x, y, z): element [z][y][x] of the object's memory, whose
+    extents the kernel does not state (distinct coordinates are distinct elements)."""
+    arr = low.kernel.arrays[view.array]
+    if len(coords) > 1 and len(arr.dims) < len(coords):
+        arr.dims = (None,) * len(coords)
+    return low._subscript(view, list(reversed(coords)), node)
+
+
+def surface(low, name: str, entry: dict, node, args, acc):
+    """`surf2Dwrite(v, s, x_bytes, y)`: a write of one element of v's type; `surf2Dread<T>(s, x_bytes,
+    y)` / `surf2Dread(&v, s, x_bytes, y)`: a read.  The x coordinate is in bytes: element
+    x_bytes / sizeof(element), which must be a whole number (else SR101, one new element)."""
+    from . import c as C
+    from ..ir import DTYPE_BYTES, Ref
+    from .views import convert, root_of
+
+    carrier = args[0] if args else None
+    elem = low.tu.types.resolve(carrier.to_type).base if isinstance(carrier, c_ast.Cast) else None
+    rest = list(args[1:])
+    if entry.get("op") == "write":
+        v = low.value(rest.pop(0), acc)
+        elem = v.ctype
+    elif elem is None or elem.kind == "void":
+        out = rest.pop(0)  # surf2Dread(&v, ...)
+        target = out.expr if isinstance(out, c_ast.UnaryOp) and out.op == "&" else out
+        elem = low.expr(target, C.Acc()).ctype
+    obj = low.value(rest[0], acc) if rest else None
+    coords = [low.value(a, acc) for a in rest[1:1 + int(name[4])]]
+    if obj is None or obj.array is None or elem is None or elem.kind not in ("float", "int", "vector"):
+        low.diag("SR105", f"`{name}` on a surface or element type the analysis does not know: not counted", node)
+        return C.Val(elem if elem is not None and elem.kind in ("float", "int", "vector") else INT_T)
+    size = DTYPE_BYTES.get(elem.prec, 4) * (elem.lanes if elem.is_vector else 1)
+    x = coords[0].expr if coords and coords[0].ctype.is_int else None
+    whole = x is not None and all(sympy.Rational(c, size).is_integer
+                                  for c in sympy.expand(x).as_coefficients_dict().values())
+    view = convert(low, obj, CType("ptr", base=elem), node)
+    kind = "write" if entry.get("op") == "write" else "read"
+    if whole and view.array is not None and all(c.ctype.is_int and c.expr is not None for c in coords):
+        coords[0] = C.Val(coords[0].ctype, sympy.expand(x / size))
+        target = _element(low, view, coords, node)
+        if kind == "read":
+            return low.load(target, acc, node)
+        low._store(node, target, C.Val(elem), acc, node)
+        return C.Val(elem)
+    why = f"`{name}`: the byte offset is not a whole number of {size}-byte elements"
+    low.diag("SR101", f"`{root_of(view.array or obj.array)}`: {why}; each access counts as a new element", node)
+    for _ in range(elem.lanes if elem.is_vector else 1):
+        acc.refs.append(Ref(view.array or obj.array, None, kind, C._loc(node, low.tu.path), why))
+    return C.Val(elem)
+
+
+INT_T = CType("int", "int32")

@@ -14,7 +14,8 @@ each view is its own array, named `src as fp32`; once the kernel is lowered
 
 Integer types of one width are one view (`int *` and `unsigned *` move the same bytes); vector
 types are views of their lane type (`float4 *` over a `float *` buffer is the buffer itself,
-4 lanes per element, as before).
+4 lanes per element, as before), and an integer vector over a floating-point buffer is the raw bits
+of the elements it covers (`int4 *` over floats: 4 floats, over `__nv_bfloat16`: 8).
 """
 
 from __future__ import annotations
@@ -64,6 +65,9 @@ def convert(low, v, to, node):
     cur = kernel.arrays[v.array]
     if view_t is None or _same(view_t, cur.dtype):
         return replace(v, ctype=to)
+    covered = _bits_of(to, cur.dtype)
+    if covered is not None:
+        return replace(v, ctype=covered)
     root = root_of(v.array)
     base = kernel.arrays[root]
     name = root if _same(view_t, base.dtype) else f"{root}{SEP}{view_t}"
@@ -81,6 +85,29 @@ def convert(low, v, to, node):
                  f"{view_t} elements; the accesses through this cast count as new elements", node)
         return replace(v, ctype=to, array=name, prefix=None, why="offset not a whole number of elements")
     return replace(v, ctype=to, array=name, offset=offset)
+
+
+def _bits_of(to, dtype: str):
+    """An integer (vector) pointer over a floating-point buffer moves raw bits: `int4 *` over
+    floats is the 16 bytes of 4 consecutive floats (the 128-bit load of vectorized kernels), so it
+    is a pointer to a vector of the buffer's own elements: each access reads the elements it covers
+    and the buffer keeps its type.  None when the widths do not divide."""
+    elem = to.base if to.kind == "ptr" else to.element()
+    if elem is None or elem.kind not in ("int", "vector") or dtype not in _FLOATS:
+        return None
+    if elem.kind == "vector" and elem.prec in _FLOATS:
+        return None
+    total = DTYPE_BYTES.get(elem.prec, 0) * (elem.lanes if elem.kind == "vector" else 1)
+    size = DTYPE_BYTES[dtype]
+    if not total or total % size:
+        return None
+    from .ctypes_ import CType
+
+    lanes = total // size
+    return CType("ptr", base=CType("vector", dtype, lanes=lanes) if lanes > 1 else CType("float", dtype))
+
+
+_FLOATS = ("fp64", "fp32", "fp16", "bf16", "fp8")
 
 
 def _location(low, node):

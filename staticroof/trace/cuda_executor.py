@@ -23,6 +23,7 @@ from ..frontends.preprocess import preprocess
 from ..resources import grammars_dir
 from . import Trace, TraceError, executor
 from .cuda_rewrite import instance, instantiate, overloads, shared_memory, textures
+from ..frontends.classes import strip_for_trace
 from .instrument import Instrumenter, file_constants
 from .program import ALLOCATION, RUNTIME_DIR, Program, driver, params_of, parse
 
@@ -47,6 +48,9 @@ class CudaProgram:
         ext, diags, failed = parse_translation_unit(src.ctext, path)
         ext = [n for n in ext if not (getattr(n, "coord", None) and (n.coord.file or "").startswith("<staticroof"))]
         base, inst_types, inst_values, self.site = instance(src, kernel)
+        ext, why = strip_for_trace(ext, base)  # C++ classes and wmma: the analysis's alone (classes.py)
+        if why:
+            raise TraceError(why)
         spelled = {alias: spelling or "float" for alias, (spelling, _p, _it) in src.type_aliases.items()}
         spelled.update(inst_types)
         candidates = list(dict.fromkeys([*inst_types.values(), *(s for s, _p, _it in src.type_aliases.values() if s),

@@ -1,0 +1,877 @@
+"""C++ classes and structs with member functions in CUDA kernels (the 128-bit vector struct of
+LLM-training code, small vector classes with `operator+`), lowered without a C++ object model.
+
+Why this shape: a class object a kernel declares lives in registers, so what decides W and Q is
+only what its member functions *do* to DRAM arrays and floating-point values.  So:
+
+- on tokens (:func:`rewrite`, called from cuda.to_c), a class definition becomes C: its data
+  members are the declarations of a fields function `__srf_<Class>`, each member function (with
+  constructors and operators, `operator[]` spelled `__sr_op_index`) a C function
+  `__srm_<Class>_<name>_<k>` whose body names members bare (`this->` dropped); a class template's
+  type parameters are aliases bound per object, like a template function's (templates.py);
+  `Packed128<float>` is one mangled type name, `X::m` a static member, `X{...}`/`X(...)` a
+  constructor call `__sr_ctor((X *)0, ...)`;
+- in the lowering (:class:`ClassLowering`, mixed into CudaLowering), an object is a set of member
+  variables (scalars, and `local` arrays: registers, never DRAM), named by its type
+  `CType("class", "<mangled>@<n>")`; member function calls, operators and constructors are inlined
+  like `__device__` functions with the object's members in scope, and a `return` hands back its
+  value (an lvalue for `T& operator[]`), so `p[k]` is element k of the member array.
+
+What crosses DRAM is what the member functions load and store: `*reinterpret_cast<const int4 *>(x)`
+in a constructor reads the 4 floats it covers (views.py), and so on.  Inheritance, virtual calls
+and arrays of class objects are not modeled (the statement is SR002).
+"""
+
+from __future__ import annotations
+
+import itertools
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Optional
+
+from pycparser import c_ast
+
+from . import wmma as WM
+from .ctypes_ import INT, VOID, CType
+from .tokens import Token, match_angle, match_close, split_commas
+
+OPS = {"[]": "index", "()": "call", "+": "add", "-": "sub", "*": "mul", "/": "div", "+=": "iadd", "-=": "isub",
+       "*=": "imul", "/=": "idiv", "==": "eq", "!=": "ne", "<": "lt", ">": "gt"}
+_QUALS = {"__device__", "__host__", "__forceinline__", "inline", "static", "constexpr", "explicit", "virtual",
+          "__inline__", "__noinline__", "friend"}
+_EXPR_BEFORE = {"=", "(", ",", "return", "+", "-", "*", "/", "?", ":", "[", "+=", "-=", "*=", "/=", "{", "==", "!="}
+
+
+def _tok(like: Token, text: str, kind: str = "punct") -> Token:
+    return Token(kind, text, like.file, like.line, like.col)
+
+
+@dataclass
+class Method:
+    name: str  # `constant`, `__sr_op_index`, `__ctor__`
+    cname: str  # the C function it becomes
+    arity: int
+    static: bool = False
+    returns_ref: bool = False
+
+
+@dataclass
+class ClassDef:
+    name: str
+    tparams: list  # cuda.TemplateParam
+    fields: list = field(default_factory=list)  # token lists, one declaration each
+    statics: set = field(default_factory=set)  # names of static data members
+    methods: dict = field(default_factory=dict)  # name -> [Method]
+    chunks: list = field(default_factory=list)  # (header tokens, body tokens) of each C function
+    generic: str = ""  # the mangled name of the class with its own parameters (the injected name)
+
+    def alias(self, pname: str) -> str:
+        return f"__sr_{self.name}_{pname}"
+
+
+class Registry:
+    """The classes of one .cu file and the mangled names of their instantiations."""
+
+    def __init__(self):
+        self.classes: dict = {}
+        self.aliases: set = set()  # typedef / using names of class types
+        self.mangled: dict = {}  # mangled -> (ClassDef, arg spellings)
+        self._keys: dict = {}
+        self.methods: dict = {}  # C function name -> Method
+
+    def mangle(self, cls: ClassDef, args: tuple) -> str:
+        key = (cls.name, args)
+        if key not in self._keys:
+            name = f"__srcls{len(self._keys) + 1}_{cls.name}" if cls.tparams else f"__srcls_{cls.name}"
+            self._keys[key] = name
+            self.mangled[name] = (cls, args)
+        return self._keys[key]
+
+    def entry(self, mangled: str):
+        return self.mangled.get(mangled.split("@")[0], (None, ()))
+
+
+_REG = Registry()
+
+
+def registry() -> Registry:
+    return _REG
+
+
+# ---------------------------------------------------------------------------------------------
+# Tokens
+
+def rename_operators(tokens: list) -> list:
+    """`operator[]` -> one identifier `__sr_op_index` (and `operator+` -> `__sr_op_add`, ...), so
+    that operator functions are ordinary names for the splitter and the parser; and
+    `nvcuda::wmma::fragment<...>` -> one type name, before any other rewrite reads its arguments."""
+    out, i, n = [], 0, len(tokens)
+    WM.reset()
+    while i < n:
+        t = tokens[i]
+        frag = WM.rewrite(tokens, i)  # `wmma::fragment<...>`: one type name (wmma.py)
+        if frag is not None:
+            if out and out[-1].text == "::":
+                out.pop()
+                if out and out[-1].kind == "id":
+                    out.pop()
+            if out and out[-1].text == "::":
+                out.pop()
+                if out and out[-1].kind == "id":
+                    out.pop()
+            out += frag[0]
+            i = frag[1]
+            continue
+        if t.text == "operator" and i + 1 < n:
+            nxt = tokens[i + 1].text
+            pair = nxt + tokens[i + 2].text if i + 2 < n else ""
+            if pair in ("[]", "()"):
+                out.append(_tok(t, f"__sr_op_{OPS[pair]}", "id"))
+                i += 3
+                continue
+            if nxt in OPS:
+                out.append(_tok(t, f"__sr_op_{OPS[nxt]}", "id"))
+                i += 2
+                continue
+        out.append(t)
+        i += 1
+    return out
+
+
+def _class_head(it) -> Optional[tuple]:
+    """(name, index of the body's `{`) of a `struct`/`class` definition item, or None."""
+    toks = it.tokens
+    k = 0
+    if toks and toks[0].text == "template":
+        close = match_angle(toks, 1)
+        k = close + 1 if close > 0 else len(toks)
+    if k >= len(toks) or toks[k].text not in ("struct", "class"):
+        return None
+    j = k + 1
+    name = None
+    while j < len(toks) and toks[j].text not in ("{", ";", ":"):
+        if toks[j].text == "(":
+            j = match_close(toks, j) + 1
+            continue
+        if toks[j].kind == "id" and toks[j].text not in ("alignas", "__align__", "__device_builtin__", "final"):
+            name = toks[j].text
+        j += 1
+    if name is None or j >= len(toks) or toks[j].text != "{":
+        return None
+    return name, j
+
+
+def begin(items) -> None:
+    """Read the file's class definitions (those with member functions, static members or template
+    parameters; a plain C struct stays C) and its aliases of class types."""
+    global _REG
+    _REG = Registry()
+    from .cuda import template_params
+
+    for it in items:
+        head = _class_head(it) if not it.is_function else None
+        if head is None:
+            continue
+        name, brace = head
+        close = match_close(it.tokens, brace)
+        body = it.tokens[brace + 1:close]
+        members = _members(body)
+        has_fn = any(fbody is not None or _is_function(h) for h, fbody in members)
+        has_static = any(t.text == "static" for h, _ in members for t in h)
+        if not (it.template or has_fn or has_static):
+            continue
+        cls = ClassDef(name, template_params(it.template) if it.template else [])
+        _REG.classes[name] = cls
+        it.class_def = cls
+        cls.generic = _REG.mangle(cls, tuple(cls.alias(p.name) if p.is_type else p.name for p in cls.tparams))
+        _read_members(cls, members)
+    for it in items:  # `typedef Packed128<float> f128;`, `using x128 = Packed128<float>;`
+        texts = [t.text for t in it.tokens]
+        if texts and texts[0] == "typedef" and set(texts) & set(_REG.classes) and len(texts) >= 3:
+            _REG.aliases.add(texts[-2])
+    _REG.using = _usings(items)
+
+
+def _usings(items) -> list:
+    """`using x128 = Packed128<float>;` items naming a class: (alias, type tokens)."""
+    out = []
+    for it in items:
+        toks = it.tokens
+        if len(toks) > 3 and toks[0].text == "using" and toks[2].text == "=" and \
+                {t.text for t in toks} & set(_REG.classes):
+            out.append((toks[1].text, toks[3:-1] if toks[-1].text == ";" else toks[3:]))
+            _REG.aliases.add(toks[1].text)
+    return out
+
+
+def _members(body: list) -> list:
+    """The class body as (head tokens, function body tokens or None) per member."""
+    out, k, n = [], 0, len(body)
+    while k < n:
+        if body[k].text in ("public", "private", "protected") and k + 1 < n and body[k + 1].text == ":":
+            k += 2
+            continue
+        j = k
+        member = None
+        while j < n:
+            x = body[j].text
+            if x in ("(", "["):
+                j = match_close(body, j) + 1
+                continue
+            if x == "{":
+                close = match_close(body, j)
+                if _is_function(body[k:j]):
+                    member = (body[k:j], body[j + 1:close])
+                    j = close + 1
+                    break
+                j = close + 1
+                continue
+            if x == ";":
+                member = (body[k:j], None)
+                j += 1
+                break
+            j += 1
+        if member is not None and member[0]:
+            out.append(member)
+        k = max(j, k + 1)
+    return out
+
+
+def _is_function(head: list) -> bool:
+    k = 0
+    while k < len(head):
+        x = head[k].text
+        if x == "[":
+            k = match_close(head, k) + 1
+            continue
+        if x == "=":
+            return False
+        if x == "(":
+            return True
+        k += 1
+    return False
+
+
+def _read_members(cls: ClassDef, members: list) -> None:
+    for head, fbody in members:
+        texts = [t.text for t in head]
+        if texts[0] in ("using", "typedef", "friend", "enum", "struct", "class", "static_assert"):
+            continue
+        if not _is_function(head):
+            if "static" in texts:
+                k = texts.index("=") if "=" in texts else len(texts)
+                ids = [t.text for t in head[:k] if t.kind == "id"]
+                if ids:
+                    cls.statics.add(ids[-1])
+            cls.fields.append(head)
+            continue
+        if fbody is None:
+            continue  # `Packed128() = default;`, a declaration only
+        popen = texts.index("(")
+        name = texts[popen - 1] if popen > 0 else ""
+        if name.startswith("~") or (popen > 1 and texts[popen - 2] == "~"):
+            continue
+        pclose = match_close(head, popen)
+        params = head[popen + 1:pclose]
+        ret = [t for t in head[:popen - 1] if t.text not in _QUALS]
+        init = []
+        tail = head[pclose + 1:]
+        if tail and any(t.text == ":" for t in tail):  # `: x(a), y(b)` -> `x = a; y = b;`
+            colon = next(k for k, t in enumerate(tail) if t.text == ":")
+            for part in split_commas(tail[colon + 1:]):
+                if len(part) >= 3 and part[0].kind == "id" and part[1].text in ("(", "{"):
+                    init += [part[0], _tok(part[0], "="), *part[2:-1], _tok(part[0], ";")]
+        is_ctor = name == cls.name
+        key = "__ctor__" if is_ctor else name
+        k = len(cls.methods.get(key, []))
+        cname = f"__srm_{cls.name}_{'ctor' if is_ctor else name}_{k}"
+        arity = len([a for a in split_commas(params) if a and not (len(a) == 1 and a[0].text == "void")])
+        m = Method(key, cname, arity, "static" in texts[:popen], "&" in {t.text for t in ret})
+        cls.methods.setdefault(key, []).append(m)
+        _REG.methods[cname] = m
+        rtype = [t for t in ret if t.text not in ("&", "&&")] or [_tok(head[0], "void", "id")]
+        if is_ctor:
+            rtype = [_tok(head[0], "void", "id")]
+        fn_head = rtype + [_tok(head[popen - 1], cname, "id"), head[popen], *params, head[pclose]]
+        cls.chunks.append((fn_head, init + list(fbody)))
+
+
+def renames(cls: ClassDef) -> dict:
+    out = {p.name: cls.alias(p.name) for p in cls.tparams}
+    out[cls.name] = cls.generic
+    return out
+
+
+def emit(it, convert) -> str:
+    """The C text of a class definition item: its fields function and member functions.
+    `convert(tokens, renames)` is cuda.to_c with the class's renames."""
+    from .cuda import clean_params
+    from .tokens import render
+
+    cls = it.class_def
+    ren = renames(cls)
+    t0 = it.tokens[0]
+    out = []
+    fields = []
+    for f in cls.fields:
+        fields += convert(f, ren) + [_tok(f[-1], ";")]
+    out.append(render([_tok(t0, "void", "id"), _tok(t0, f"__srf_{cls.name}", "id"), _tok(t0, "("),
+                       _tok(t0, "void", "id"), _tok(t0, ")"), _tok(t0, "{"), *fields, _tok(it.tokens[-1], "}")]))
+    for head, body in cls.chunks:
+        h = clean_params(convert(head, ren))
+        b = convert(body, ren)
+        out.append(render(h + [_tok(head[-1], "{")] + b + [_tok(body[-1] if body else head[-1], "}")]))
+    return "\n".join(out) + "\n"
+
+
+def prelude() -> str:
+    names = sorted(set(_REG.mangled) | {c.alias(p.name) for c in _REG.classes.values() for p in c.tparams if p.is_type})
+    return "".join(f"typedef int {n};\n" for n in names) + WM.prelude()
+
+
+def using_typedefs(convert) -> str:
+    from .tokens import render
+
+    out = []
+    for alias, toks in getattr(_REG, "using", []):
+        t0 = toks[0]
+        out.append(render([_tok(t0, "typedef", "id"), *convert(toks, {}), _tok(t0, alias, "id"), _tok(t0, ";")]))
+    return "\n".join(out) + "\n" if out else ""
+
+
+def types() -> dict:
+    return {**{n: CType("class", n) for n in _REG.mangled}, **WM.types()}
+
+
+def rewrite(tokens: list, i: int, out: list, convert, type_renames: dict):
+    """At tokens[i]: a class-related construct as C (see the module docstring), as
+    (tokens, index after), or None."""
+    t = tokens[i]
+    n = len(tokens)
+    x = t.text
+    if x == "static_assert" and i + 1 < n and tokens[i + 1].text == "(":
+        end = match_close(tokens, i + 1)
+        return [], end + 2 if end + 1 < n and tokens[end + 1].text == ";" else end + 1
+    if x == "this" and i + 1 < n and tokens[i + 1].text == "->":
+        return [], i + 2
+    if x == "*" and i + 1 < n and tokens[i + 1].text == "this":
+        return [_tok(t, "__sr_this", "id")], i + 2
+    if x == "this":
+        return [_tok(t, "__sr_this", "id")], i + 1
+    if t.kind != "id" or not (x in _REG.classes or x in _REG.aliases):
+        return None
+    j = i + 1
+    if x in type_renames:
+        mangled = type_renames[x]
+    elif x in _REG.aliases:
+        mangled = x
+    else:
+        cls = _REG.classes[x]
+        if cls.tparams and j < n and tokens[j].text == "<":
+            close = match_angle(tokens, j)
+            if close < 0:
+                return None
+            args = tuple(" ".join(a.text for a in convert(arg)) for arg in split_commas(tokens[j + 1:close],
+                                                                                       angles=True))
+            mangled = _REG.mangle(cls, args)
+            j = close + 1
+        elif cls.tparams:
+            return None
+        else:
+            mangled = _REG.mangle(cls, ())
+    ty = _tok(t, mangled, "id")
+    carrier = [_tok(t, "("), ty, _tok(t, "*"), _tok(t, ")"), _tok(t, "0", "num")]
+    if j + 1 < n and tokens[j].text == "::" and tokens[j + 1].kind == "id":
+        m = tokens[j + 1]
+        if j + 2 < n and tokens[j + 2].text == "(":
+            end = match_close(tokens, j + 2)
+            inner = convert(tokens[j + 3:end])
+            return [_tok(t, "__sr_scall", "id"), _tok(t, "("), *carrier, _tok(t, ","), m,
+                    *([_tok(t, ",")] + inner if inner else []), _tok(t, ")")], end + 1
+        return [_tok(t, "__sr_static", "id"), _tok(t, "("), *carrier, _tok(t, ","), m, _tok(t, ")")], j + 2
+    if j < n and tokens[j].text in ("{", "(") and (not out or out[-1].text in _EXPR_BEFORE):
+        end = match_close(tokens, j)
+        return _ctor(t, carrier, convert(tokens[j + 1:end])), end + 1
+    if (j + 1 < n and tokens[j].kind == "id" and tokens[j + 1].text in ("(", "{")
+            and (not out or out[-1].text in (";", "{", "}", "const")) and not _looks_like_params(tokens, j + 1)):
+        end = match_close(tokens, j + 1)  # `Vec3 v(a, b, c);` -> `Vec3 v = __sr_ctor(...)`
+        return [ty, tokens[j], _tok(t, "="), *_ctor(t, carrier, convert(tokens[j + 2:end]))], end + 1
+    return [ty], j
+
+
+def _ctor(t, carrier, inner):
+    return [_tok(t, "__sr_ctor", "id"), _tok(t, "("), *carrier, *([_tok(t, ",")] + inner if inner else []),
+            _tok(t, ")")]
+
+
+def _looks_like_params(tokens, open_: int) -> bool:
+    """`f(float a, Vec3 b)` (a function declarator) rather than `v(a, b)` (constructor arguments)."""
+    end = match_close(tokens, open_)
+    inner = tokens[open_ + 1:end]
+    if not inner or tokens[open_].text == "{":
+        return tokens[open_].text == "("
+    for arg in split_commas(inner, angles=True):
+        ids = [k for k, a in enumerate(arg) if a.kind == "id"]
+        if any(k + 1 in ids for k in ids) or (len(arg) >= 2 and arg[-2].text in ("*", "&") and arg[-1].kind == "id"
+                                               and arg[0].kind == "id" and len(arg) > 2):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# The lowering
+
+@dataclass
+class Obj:
+    cls: ClassDef
+    targs: dict  # alias -> CType, non-type parameter -> int
+    members: dict  # name -> Var
+    ctype: CType
+
+
+_COUNT = itertools.count(1)
+
+
+def _objects(tu) -> dict:
+    if not hasattr(tu, "class_objects"):
+        tu.class_objects = {}
+        tu.class_protos = {}
+    return tu.class_objects
+
+
+def is_class(t) -> bool:
+    return t is not None and t.kind == "class"
+
+
+def obj_of(low, ctype) -> Optional[Obj]:
+    return _objects(low.tu).get(ctype.prec) if is_class(ctype) else None
+
+
+def _resolve_args(low, cls: ClassDef, args: tuple) -> dict:
+    from . import templates as T
+
+    targs = {}
+    for k, p in enumerate(cls.tparams):
+        spelling = args[k] if k < len(args) else p.default
+        if p.is_type:
+            t = T.resolve_type(spelling, low.tu.types.builtin, low.tu) if isinstance(spelling, str) else None
+            targs[cls.alias(p.name)] = t or low.tu.types.builtin.get(spelling or "", CType("float", "fp32"))
+        else:
+            try:
+                targs[p.name] = int(str(spelling), 0)
+            except (TypeError, ValueError):
+                v = low.lookup(str(spelling)) if spelling else None
+                targs[p.name] = v.value if v is not None and v.ctype.is_int else None
+    return targs
+
+
+@contextmanager
+def bound(low, obj: Optional[Obj]):
+    """The object's template type parameters bound while its member functions are lowered."""
+    saved = {}
+    if obj is not None:
+        for alias, t in obj.targs.items():
+            if alias.startswith("__sr_"):
+                saved[alias] = low.tu.types.builtin.get(alias)
+                low.tu.types.builtin[alias] = t
+    try:
+        yield
+    finally:
+        for alias, t in saved.items():
+            if t is None:
+                low.tu.types.builtin.pop(alias, None)
+            else:
+                low.tu.types.builtin[alias] = t
+
+
+def new_object(low, ctype: CType, node) -> Obj:
+    """A fresh object of a class type: its members declared as the fields function says."""
+    from . import c as C
+
+    cls, args = _REG.entry(ctype.prec)
+    if cls is None:
+        raise C.Unsupported(f"class type `{ctype.prec}` that is not defined in this file", node)
+    targs = _resolve_args(low, cls, args)
+    key = f"{ctype.prec.split('@')[0]}@{next(_COUNT)}"
+    obj = Obj(cls, targs, {}, CType("class", key))
+    fields = low.tu.funcs.get(f"__srf_{cls.name}")
+    if fields is not None:
+        with bound(low, obj):
+            sub = low.sub_lowering(fields, {})
+            for name, v in targs.items():
+                if not name.startswith("__sr_"):
+                    sub.bind(name, C.Var(INT, value=v))
+            for d in fields.body.block_items or []:
+                if isinstance(d, c_ast.Decl):
+                    sub.declaration(d)
+            sub.acc = C.Acc()
+            obj.members = sub.scopes[-1]
+    obj.members["__sr_this"] = C.Var(obj.ctype)
+    _objects(low.tu)[key] = obj
+    return obj
+
+
+def prototype(low, ctype: CType, node) -> Obj:
+    """One object per class instantiation for its static members and static member functions."""
+    _objects(low.tu)
+    cls, args = _REG.entry(ctype.prec)
+    key = (ctype.prec.split("@")[0], tuple(sorted((k, str(v)) for k, v in _resolve_args(low, cls, args).items()))
+           if cls else ())
+    if key not in low.tu.class_protos:
+        low.tu.class_protos[key] = new_object(low, ctype, node)
+    return low.tu.class_protos[key]
+
+
+def member(low, base, node, acc):
+    """`obj.name`: the member variable, as the lowering sees a variable of that name."""
+    from . import c as C
+
+    if base.ctype.kind == "fragment":
+        return WM.member(low, base, node, acc)
+    obj = obj_of(low, base.ctype)
+    if obj is None:
+        obj = new_object(low, base.ctype, node)
+        if isinstance(node.name, c_ast.ID):
+            low._assign_in_scope(node.name.name, C.Var(obj.ctype))
+    name = node.field.name
+    if name not in obj.members:
+        raise C.Unsupported(f"member `{name}` of class `{obj.cls.name}`", node)
+    low.scopes.append(obj.members)
+    try:
+        return low._e_ID(c_ast.ID(name, coord=node.coord), acc)
+    finally:
+        low.scopes.pop()
+
+
+def _pick(methods, arity):
+    return next((m for m in methods or [] if m.arity == arity), None)
+
+
+def inline(low, callee, node, args, acc, obj: Optional[Obj] = None, vals=None):
+    """A call of `callee` (a member function when `obj` is given) inlined like a __device__
+    function, returning the value its `return` hands back."""
+    from . import c as C
+    from .views import convert
+
+    if vals is None:
+        vals = [low.value(a, acc) for a in args]
+    decl = callee.decl.type
+    params = [p for p in (decl.args.params if decl.args is not None else [])
+              if not isinstance(p, c_ast.EllipsisParam) and p.name is not None]
+    bindings = {}
+    for p, a, v in zip(params, args, vals):
+        t = low.tu.types.resolve(p.type)
+        if t.is_pointer:
+            v = convert(low, v, t, a)
+            bindings[p.name] = C.Var(t, array=v.array, prefix=v.prefix, offset=v.offset) if v.array else C.Var(t)
+        elif t.is_int:
+            bindings[p.name] = C.Var(t, value=v.expr if v.ctype.is_int else None,
+                                     why=v.why or f"argument `{p.name}` of `{callee.decl.name}`")
+        elif is_class(t) and is_class(v.ctype):
+            bindings[p.name] = C.Var(v.ctype)  # the object travels (registers: a copy is the same values)
+        else:
+            bindings[p.name] = C.Var(t)
+    saved = low.acc
+    low.acc = acc
+    low.emit(node)
+    sub = low.sub_lowering(callee, bindings)
+    m = _REG.methods.get(callee.decl.name)
+    sub.capture, sub.returned, sub.returns_ref = True, None, bool(m and m.returns_ref)
+    if obj is not None:
+        sub.scopes.insert(0, obj.members)
+        sub.this_obj = obj
+    with bound(low, obj):
+        low.out.extend(sub.lower())
+    acc.reset()
+    low.acc = acc if saved is acc else saved
+    if sub.returned is not None:
+        return sub.returned
+    with bound(low, obj):
+        ret = low.tu.types.resolve(decl.type)
+    return C.Val(ret if ret.kind in ("float", "int", "vector") else VOID, why=f"result of `{callee.decl.name}`")
+
+
+def call_method(low, obj: Obj, name: str, node, args, acc, vals=None):
+    from . import c as C
+
+    methods = obj.cls.methods.get(name)
+    m = _pick(methods, len(args) if vals is None else len(vals))
+    if m is None:
+        raise C.Unsupported(f"member function `{name}` of `{obj.cls.name}` with {len(args)} arguments", node)
+    fn = low.tu.funcs.get(m.cname)
+    if fn is None:
+        raise C.Unsupported(f"member function `{name}` of `{obj.cls.name}` (its definition did not parse)", node)
+    return inline(low, fn, node, args, acc, obj, vals)
+
+
+def operator(low, op: str, a, b, node, acc):
+    """`a op b` with a class operand: a member `operator op` of a's class, else a free one."""
+    from . import c as C
+
+    names = [f"__sr_op_{OPS[op + '=']}"] if op + "=" in OPS and getattr(low, "_compound", False) else []
+    names.append(f"__sr_op_{OPS[op]}")
+    oa = obj_of(low, a.ctype)
+    for name in names:
+        if oa is not None and _pick(oa.cls.methods.get(name), 1):
+            return call_method(low, oa, name, node, [node], acc, vals=[b])
+    name = names[-1]
+    defs = getattr(low.tu, "overloads", {}).get(name) or ([low.tu.funcs[name]] if name in low.tu.funcs else [])
+    for fn in defs:
+        ps = fn.decl.type.args.params if fn.decl.type.args else []
+        if len(ps) == 2 and all(is_class(low.tu.types.resolve(p.type)) == is_class(v.ctype) for p, v in zip(ps, (a, b))):
+            return inline(low, fn, node, [node, node], acc, None, [a, b])
+    raise C.Unsupported(f"`{op}` on a class value with no `operator{op}` defined in this file", node)
+
+
+def dispatch_call(low, node, acc):
+    """Calls the class model owns: constructors, statics, member functions.  None for others."""
+    from . import c as C
+
+    args = node.args.exprs if node.args is not None else []
+    if isinstance(node.name, c_ast.StructRef) and isinstance(node.name.name, c_ast.ID):
+        var = low.lookup(node.name.name.name)
+        if var is None or not is_class(var.ctype):
+            return None
+        base = low.expr(node.name.name, acc)
+        obj = obj_of(low, base.ctype) or _rebind(low, node.name.name.name, base, node)
+        return call_method(low, obj, node.name.field.name, node, args, acc)
+    name = node.name.name if isinstance(node.name, c_ast.ID) else None
+    if name in ("__sr_ctor", "__sr_static", "__sr_scall"):
+        t = low.tu.types.resolve(args[0].to_type).base
+        if name == "__sr_ctor":
+            return construct(low, t, node, args[1:], acc)
+        proto = prototype(low, t, node)
+        mname = args[1].name
+        if name == "__sr_static":
+            return member(low, C.Val(proto.ctype), c_ast.StructRef(c_ast.ID("__sr_this"), ".", c_ast.ID(mname),
+                                                                     coord=node.coord), acc)
+        return call_method(low, proto, mname, node, args[2:], acc)
+    this = getattr(low, "this_obj", None)
+    if name is not None and this is not None and name in this.cls.methods and name not in low.tu.funcs:
+        return call_method(low, this, name, node, args, acc)
+    if name in ("memcpy", "memmove") and len(args) >= 2 and _registers_only(low, args[:2]):
+        return C.Val(VOID)  # a copy between register objects (`memcpy(&bits, &payload, 16)`): no traffic
+    return None
+
+
+def _rebind(low, name, base, node):
+    from . import c as C
+
+    obj = new_object(low, base.ctype, node)
+    low._assign_in_scope(name, C.Var(obj.ctype))
+    return obj
+
+
+def _registers_only(low, args) -> bool:
+    from . import c as C
+
+    for a in args:
+        v = low.expr(a, C.Acc())
+        if v.array is not None and low.kernel.arrays[v.array].space != "local":
+            return False
+    return True
+
+
+def construct(low, t: CType, node, args, acc):
+    """`X(args)` / `X{args}`: a new object, its constructor inlined (or its members initialized
+    in order, an aggregate: registers, so only the arguments' own work counts)."""
+    from . import c as C
+
+    obj = new_object(low, t, node)
+    m = _pick(obj.cls.methods.get("__ctor__"), len(args))
+    if m is not None and m.cname in low.tu.funcs:
+        inline(low, low.tu.funcs[m.cname], node, args, acc, obj)
+    else:
+        for a in args:
+            low.value(a, acc)
+    return C.Val(obj.ctype)
+
+
+def declare(low, d, t: CType):
+    """A local of class type: an object (sharing the object its initializer makes)."""
+    from . import c as C
+
+    if d.init is not None and not isinstance(d.init, c_ast.InitList):
+        v = low.value(d.init, low.acc)
+        if obj_of(low, v.ctype) is not None:
+            low.bind(d.name, C.Var(v.ctype))
+            return
+    elif isinstance(d.init, c_ast.InitList):
+        for e in d.init.exprs:
+            low.value(e, low.acc)
+    obj = new_object(low, t, d)
+    low.bind(d.name, C.Var(obj.ctype))
+
+
+def sizeof(low, t: CType, node) -> Optional[int]:
+    """sizeof of vectors (lanes x element), fixed arrays and class objects (their data members,
+    packed: the classes kernels use are arrays of one type); None for what C's rule knows."""
+    from ..ir import DTYPE_BYTES
+
+    if t.kind == "vector":
+        return t.lanes * DTYPE_BYTES.get(t.prec, 4)
+    if t.kind == "array":
+        n = 1
+        for dim in t.dims:
+            v = low.dim_expr(dim)
+            if v is None or not v.is_Integer:
+                return None
+            n *= int(v)
+        inner = sizeof(low, t.base, node)
+        if inner is None:
+            from .c import _sizeof
+
+            inner = _sizeof(t.base)
+        return n * inner
+    if is_class(t):
+        obj = obj_of(low, t) or prototype(low, t, node)
+        total = 0
+        for name, var in obj.members.items():
+            if name in obj.cls.statics or name == "__sr_this" or not hasattr(var, "ctype"):
+                continue
+            if var.array is not None:
+                arr = low.kernel.arrays[var.array]
+                n = 1
+                for dim in arr.dims:
+                    n *= int(dim) if dim is not None and getattr(dim, "is_Integer", False) else 1
+                total += n * DTYPE_BYTES.get(arr.dtype, 4)
+            else:
+                total += sizeof(low, var.ctype, node) or DTYPE_BYTES.get(var.ctype.prec, 4)
+        return total
+    return None
+
+
+class ClassLowering:
+    """Mixed into CudaLowering ahead of the C lowering: the hooks of the class model."""
+
+    capture = False
+    returned = None
+    returns_ref = False
+    this_obj = None
+
+    def statement(self, node):
+        if isinstance(node, c_ast.Return) and node.expr is not None and self.capture:
+            from . import c as C
+
+            self.group = next(C._GROUPS)
+            v = self.expr(node.expr, self.acc) if self.returns_ref else self.value(node.expr, self.acc)
+            self.returned = v
+            self.emit(node)
+            if self.depth or node is not self.final:
+                self.diag("SR102", "`return` inside a loop or before the end of a member function: what follows "
+                          "is counted as if executed", node)
+            return
+        return super().statement(node)
+
+    def declaration(self, d):
+        if d.name is not None and not isinstance(d.type, c_ast.FuncDecl):
+            t = self.tu.types.resolve(d.type)
+            if is_class(t):
+                return declare(self, d, t)
+        return super().declaration(d)
+
+    def _e_FuncCall(self, node, acc):
+        v = dispatch_call(self, node, acc)
+        return v if v is not None else super()._e_FuncCall(node, acc)
+
+    def _e_ArrayRef(self, node, acc):
+        if isinstance(node.name, c_ast.ID):
+            var = self.lookup(node.name.name)
+            if var is not None and is_class(var.ctype):
+                base = self.expr(node.name, acc)
+                obj = obj_of(self, base.ctype) or _rebind(self, node.name.name, base, node)
+                return call_method(self, obj, "__sr_op_index", node, [node.subscript], acc)
+        return super()._e_ArrayRef(node, acc)
+
+    def _binary(self, op, a, b, acc, node):
+        if (is_class(a.ctype) or is_class(b.ctype)) and op in OPS:
+            return operator(self, op, a, b, node, acc)
+        return super()._binary(op, a, b, acc, node)
+
+    def _update(self, lnode, target, op, rhs, acc, node):
+        self._compound = True
+        try:
+            return super()._update(lnode, target, op, rhs, acc, node)
+        finally:
+            self._compound = False
+
+    def _e_UnaryOp(self, node, acc):
+        if node.op == "sizeof":
+            from . import c as C
+
+            t = self.tu.types.resolve(node.expr) if isinstance(node.expr, c_ast.Typename) else \
+                self.expr(node.expr, C.Acc()).ctype
+            n = sizeof(self, t, node)
+            if n is not None:
+                import sympy
+
+                return C.Val(INT, sympy.Integer(n))
+        return super()._e_UnaryOp(node, acc)
+
+    def _inline(self, name, node, args, acc):
+        """A function taking or returning a class object: inlined by the class model (the C
+        inlining passes scalars only and drops the returned value)."""
+        from . import c as C
+
+        fn = self.tu.funcs[name]
+        decl = fn.decl.type
+        ps = [p for p in (decl.args.params if decl.args is not None else []) if not isinstance(p, c_ast.EllipsisParam)]
+        if not (is_class(self.tu.types.resolve(decl.type)) or any(is_class(self.tu.types.resolve(p.type)) for p in ps)):
+            return super()._inline(name, node, args, acc)
+        vals = [self.value(a, acc) for a in args]
+        callee = self.callee(name, node, args, vals)
+        if self.recursive_call(name, callee):
+            self.diag("SR106", f"recursive call to `{name}` is not followed", node)
+            return C.Val(INT, why="recursive call")
+        return inline(self, callee, node, args, acc, None, vals)
+
+
+# ---------------------------------------------------------------------------------------------
+# The trace
+
+_MARKS = ("__srcls", "__srm_", "__srf_", "__sr_ctor", "__sr_static", "__sr_scall", "__sr_frag", "__sr_this",
+          "__sr_op_")
+
+
+def strip_for_trace(ext: list, kernel: str):
+    """The trace compiles C, which has no member functions: the file's top-level nodes with the
+    class model's names (and typedefs of class types) are dropped.  Returns (nodes, None), or
+    (None, why) when `kernel` itself, or a function it calls, uses them."""
+    from pycparser import c_generator
+
+    gen = c_generator.CGenerator()
+    text = {id(n): gen.visit(n) for n in ext}
+    bad_names = set(_MARKS)
+    tainted: set = set()
+    changed = True
+    while changed:
+        changed = False
+        for n in ext:
+            if id(n) in tainted or not any(m in text[id(n)] for m in bad_names):
+                continue
+            tainted.add(id(n))
+            changed = True
+            if isinstance(n, c_ast.Typedef):
+                bad_names.add(n.name)
+    funcs = {n.decl.name: n for n in ext if isinstance(n, c_ast.FuncDef)}
+    seen, todo = set(), [kernel]
+    while todo:
+        name = todo.pop()
+        fn = funcs.get(name)
+        if fn is None or name in seen:
+            continue
+        seen.add(name)
+        if id(fn) in tainted:
+            return None, (f"`{kernel}` uses C++ classes (member functions, operators, constructors) or wmma "
+                          "fragments, which the trace cannot compile" + (f" (through `{name}`)" if name != kernel else ""))
+        todo += [c.name.name for c in _calls(fn)]
+    return [n for n in ext if id(n) not in tainted], None
+
+
+def _calls(node):
+    out = []
+    if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
+        out.append(node)
+    for _, child in node.children():
+        out += _calls(child)
+    return out
