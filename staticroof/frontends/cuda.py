@@ -419,7 +419,7 @@ class CudaLowering(CL.ClassLowering, C.FunctionLowering):
             return C.Val(elem)
         if base.ctype.kind in ("class", "fragment"):
             return CL.member(self, base, node, acc)
-        raise C.Unsupported("struct member access", node)
+        return C.structs.member(self, node, base, acc)  # a struct's member (structs.py)
 
     def _global(self, name):
         var = super()._global(name)
@@ -726,6 +726,7 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
     prelude += "".join(f"typedef int {alias};\n" for alias in sorted(type_aliases))
     usings = CL.using_typedefs(lambda toks, ren: to_c(toks, templates, ren))
     prelude += CL.prelude() + usings
+    prelude += C.structs.tag_typedefs(items)  # C++ names a struct by its tag: `Params p`
     ctext = '#line 1 "<staticroof-cuda-prelude>"\n' + prelude + "".join(chunks)
     return CudaSource(ctext, kernel_items, sites, tparam_info, type_aliases, constants, instances, cxx)
 
