@@ -7,6 +7,7 @@ vendors' published figures (see staticroof/roofline/machines.toml for the source
 from __future__ import annotations
 
 import json
+import math
 import re
 import subprocess
 import sys
@@ -628,9 +629,11 @@ def test_gemm_levels_on_a100_by_hand():
     # Q = 12N^2 and I = N/6 = 170.67, at 2.039 TB/s: min(19.5T, 2.039T x 170.67) = 19.5 TFLOP/s
     assert dram["bytes"] == 12 * N**2 and dram["intensity"] == pytest.approx(N / 6)
     assert dram["attainable"] == 19.5e12
-    # L2: Q(M) with one SM's 192 KiB (M = 196,608 B): 16N^3/sqrt(M) - 2M = 38,352,104.7 B, I = 55.99
+    # L2: Q(M) with one SM's 192 KiB (M = 196,608 B): 16N^3/sqrt(M) - 2M = 38,352,104.7 B; bytes are
+    # whole, so the lower bound is 38,352,105 B, I = 55.99
     q_l2 = 16 * N**3 / 196_608**0.5 - 2 * 196_608
-    assert l2["bytes"] == pytest.approx(q_l2, rel=1e-12) and l2["intensity"] == pytest.approx(float(W) / q_l2)
+    assert l2["bytes"] == 38_352_105 == math.ceil(q_l2)
+    assert l2["intensity"] == pytest.approx(float(W) / 38_352_105)
     # L1: every load and store, A and B each N^3 times, C N^2 times: 8N^3 + 4N^2 bytes, so
     # I = 2N^3 / (8N^3 + 4N^2) = N/(4N + 2) = 1024/4098, at 19.49184 TB/s: 4.8706 TFLOP/s < peak
     i_l1 = Fraction(N, 4 * N + 2)

@@ -5,6 +5,7 @@ This is the last place anything is computed; reports only format what is here.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Optional
@@ -170,7 +171,10 @@ def _bound(p: PartSummary, part: Part, sizes: dict, cache_bytes: int) -> Quantit
     if p.compulsory.value is None or None in values:
         return Quantity(expr, None)
     concrete = [replace(st, iterations=v) for st, v in zip(part.bounds, values)]
-    return Quantity(expr, Fraction(q_bound_bytes(p.compulsory.value, concrete, cache_bytes)).limit_denominator())
+    # bytes are whole: a lower bound rounds up (a float just above Q compulsory is Q compulsory)
+    bound = q_bound_bytes(p.compulsory.value, concrete, cache_bytes)
+    whole = max(int(p.compulsory.value), math.ceil(Fraction(bound) * (1 - Fraction(1, 10**12))))
+    return Quantity(expr, whole)
 
 
 def _cache_bound(p: PartSummary, part: Part, sizes: dict, cache_bytes: int) -> None:

@@ -130,9 +130,21 @@ def _seconds(t: float) -> str:
 
 
 def _roofline(r: dict) -> str:
+    """The one verdict: the hierarchical one (the level that binds) when every level with a known
+    bandwidth has a position, else the classic DRAM roofline's."""
     head = f"{r['machine']} {r['roof']} (ridge {r['ridge']:.3g} FLOP/B)"
     if r.get("intensity") is None:
         return head + ": give the sizes for a position"
+    h = r.get("hierarchy") or {}
+    if h.get("bound") is not None and len(h.get("levels", ())) > 1:
+        where = "compute-bound" if h["bound"] == "compute" else f"memory-bound at {h['bound']}"
+        text = (f"{head}: I {r['intensity']:.4g} at DRAM; {where}, attainable {_si(h['attainable'], 'FLOP/s')} = "
+                f"{100 * h['fraction_of_peak']:.3g}% of peak")
+        if r.get("shares"):
+            text += " [" + ", ".join(f"{p} {100 * float(v):.3g}%" for p, v in r["shares"].items()) + " of W]"
+        if h.get("time_floor") is not None:
+            text += f"; time >= {_seconds(h['time_floor'])}"
+        return text
     text = (f"{head}: I {r['intensity']:.4g}, {r['bound']}-bound, attainable {_si(r['attainable'], 'FLOP/s')} = "
             f"{100 * r['fraction_of_peak']:.3g}% of peak")
     if r.get("shares"):
@@ -143,7 +155,8 @@ def _roofline(r: dict) -> str:
 
 
 def _levels(r: dict) -> str:
-    """The hierarchical roofline in one line: each level's intensity and roof, then the verdict."""
+    """The hierarchical roofline in one line: each level's intensity and roof (the verdict is the
+    roofline line's, stated once)."""
     parts = []
     for lv in r["levels"]:
         i = "?" if lv["intensity"] is None else f"{lv['intensity']:.3g}"
@@ -151,12 +164,6 @@ def _levels(r: dict) -> str:
         parts.append(f"{lv['level']} I {i}{roof}")
     text = " | ".join(parts)
     h = r["hierarchy"]
-    if h["bound"] is None:
-        return text
-    where = "compute-bound" if h["bound"] == "compute" else f"bound at {h['bound']}"
-    text += f" -> {where}, {_si(h['attainable'], 'FLOP/s')} = {100 * h['fraction_of_peak']:.3g}% of peak"
-    if h.get("time_floor") is not None:
-        text += f"; time >= {_seconds(h['time_floor'])}"
     if h.get("unknown"):
         text += f" (without {', '.join(h['unknown'])}: no bandwidth in the database)"
     if h.get("note"):

@@ -18,7 +18,10 @@ def place(summary, machine: Machine, unit: str | None = None) -> dict | None:
     key, precision, peak = choose_roof(machine, numeric or {"fp32": 1}, unit)
     intensity = t.intensity.value if t.intensity.value is not None else None
     pos = position(t.flops.value, t.compulsory.value, peak, machine.bandwidth, intensity=intensity)
-    out = {"machine": machine.name, "unit": "tensor" if key.endswith("_tensor") else "cuda", "roof": key,
+    # the unit that runs the work: tensor/matrix units, a GPU's CUDA cores (or a CU's vector ALUs),
+    # or a CPU's cores (a machine without SMs)
+    core = "cuda" if machine.sms or machine.smem_bytes_per_sm else "core"
+    out = {"machine": machine.name, "unit": "tensor" if key.endswith("_tensor") else core, "roof": key,
            "precision": precision, "peak": peak, "bandwidth": machine.bandwidth}
     out.update(pos)
     if len(numeric) > 1:
@@ -47,6 +50,8 @@ def _levels(t, peak, machine: Machine) -> list:
     out = []
     for level in t.levels:
         bandwidth = getattr(machine, BANDWIDTHS[level.name])
+        if level.name == "L2" and not bandwidth and not machine.smem_bytes_per_sm:
+            continue  # nothing known about this level (a CPU entry): not a copy of DRAM's bytes
         entry = {"level": level.name, "bytes": level.bytes.value, "bandwidth": bandwidth,
                  "intensity": level.intensity.value, "ridge": None, "attainable": None, "time": None}
         if bandwidth:
