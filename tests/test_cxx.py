@@ -457,3 +457,55 @@ def test_unknown_types_are_opaque_with_a_note(tmp_path):
     assert W(k) == {"fp32": 2000}
     got = arrays(k)
     assert got["x"][:2] == (4000, 0) and got["y"][:2] == (0, 4000) and got["scale"][:2] == (4, 0)
+
+
+COALESCED = r"""#include <cooperative_groups.h>
+using namespace cooperative_groups;
+
+// the CUDA-samples style: a reduction over an untyped thread_group, and a coalesced group's count
+__device__ float reduce_group(thread_group g, float *tmp, float v)
+{
+    int lane = g.thread_rank();
+    for (int i = g.size() / 2; i > 0; i /= 2) {
+        tmp[lane] = v;
+        g.sync();
+        if (lane < i) v += tmp[lane + i];
+        g.sync();
+    }
+    return v;
+}
+
+__global__ void count_positive(const float *x, int *total, float *sums, int n)
+{
+    __shared__ float tmp[256];
+    thread_block block = this_thread_block();
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = (i < n) ? x[i] : 0.0f;
+    float s = reduce_group(block, tmp, v);
+    if (block.thread_rank() == 0) sums[blockIdx.x] = s;
+    if (i < n && x[i] > 0.0f) {
+        coalesced_group active = coalesced_threads();
+        float f = reduce(active, x[i], plus<float>());
+        if (active.thread_rank() == 0) atomicAdd(total, 1);
+    }
+    sync(block);
+}
+
+int main() { int n = 1000; float *x, *s; int *t; count_positive<<<(n + 255) / 256, 256>>>(x, t, s, n); }
+"""
+
+
+def test_groups_whose_kind_is_not_stated_are_said_not_guessed(tmp_path):
+    k = analyze(COALESCED, tmp_path, "count.cu", {"n": 1000})["count_positive"]
+    assert not k.failed and not k.exact
+    by_line = {}
+    for d in k.diagnostics:
+        by_line.setdefault(d.location.line, set()).add(d.code)
+    # thread_group's rank indexes tmp: not an index (SR101 at lines 9 and 11); the coalesced
+    # group's reduce has no known size (SR142 at line 27); its rank is data (SR104 at line 28)
+    assert "SR101" in by_line[9] and "SR101" in by_line[11]
+    assert "SR142" in by_line[27] and "SR104" in by_line[28]
+    (d,) = [d for d in k.diagnostics if d.code == "SR142"]
+    assert "not counted" in d.message
+    # the block's own rank is exact: sums is written once per block (4 blocks)
+    assert k.total.arrays["sums"].write.value == 4 * 4

@@ -113,7 +113,8 @@ class _Rewriter:
             return {"thread_rank": "(blockIdx.x * blockDim.x + threadIdx.x)", "size": "(gridDim.x * blockDim.x)",
                     "num_threads": "(gridDim.x * blockDim.x)", "block_rank": "blockIdx.x",
                     "num_blocks": "gridDim.x", "block_index": "blockIdx", "dim_blocks": "gridDim"}.get(name)
-        return f'__sr_cg_opaque("{kind}_group.{name}")'
+        what = "a coalesced group's" if kind == "coalesced" else "a `thread_group` (kind not stated):"
+        return f'__sr_cg_opaque("{what} {name}()")'
 
     # -- group expressions -------------------------------------------------------------------------
     def group_at(self, i: int) -> Optional[tuple]:

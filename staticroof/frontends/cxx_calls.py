@@ -65,7 +65,7 @@ def reduce(low, name, entry, node, args, acc):
 
 def opaque(low, name, entry, node, args, acc):
     what = args[0].value.strip('"') if args and isinstance(args[0], c_ast.Constant) else name
-    return C.Val(INT, why=f"`{what}` depends on which threads are active (data)")
+    return C.Val(INT, why=f"{what} is not an index staticroof knows (which threads it holds is data or unstated)")
 
 
 def asm(low, name, entry, node, args, acc):
