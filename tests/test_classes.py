@@ -276,6 +276,77 @@ def test_vector_class_with_operators(tmp_path, n):
     assert got["out"] == (0, 12 * n) and got["energy"] == (0, 4 * n)
 
 
+FUNCTORS = """#include <cuda_runtime.h>
+#include <cmath>
+
+struct Scale {
+    float s;
+    __device__ float operator()(float v) const { return s * v; }
+};
+
+struct Clamp01 {
+    __device__ float operator()(float v) const { return fminf(fmaxf(v, 0.0f), 1.0f); }
+};
+
+template <typename Op>
+__global__ void apply(int n, const float* __restrict__ in, float* __restrict__ out, Op op) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = op(in[i]) + 1.0f;
+}
+
+template <typename Op>
+void launch_apply(int n, const float* in, float* out, Op op) {
+    apply<<<(n + 127) / 128, 128>>>(n, in, out, op);
+}
+
+template <int N>
+struct Window {
+    float v[N];
+    __device__ void load(const float* p, int i) {
+        for (int k = 0; k < N; k++) v[k] = p[i + k];
+    }
+    __device__ float sum() const {
+        float s = 0.0f;
+        for (int k = 0; k < N; k++) s += v[k];
+        return s;
+    }
+};
+
+__global__ void moving_sum(int n, const float* x, float* y) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        Window<5> w;
+        w.load(x, i);
+        y[i] = w.sum();
+    }
+}
+
+int main() {
+    int n = 4096;
+    float *in, *out;
+    launch_apply(n, in, out, Scale{3.0f});
+    launch_apply(n, in, out, Clamp01());
+    moving_sum<<<(n + 127) / 128, 128>>>(n, in, out);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("n", [100, 1000])  # below and above the block of 128
+def test_function_objects_and_value_template_classes(tmp_path, n):
+    # apply<Scale>: op(in[i]) is Scale::operator(), s * v: 1 mul, then + 1.0f: W = 2n.
+    # apply<Clamp01>: fminf/fmaxf are comparisons (0 FLOPs), + 1.0f: W = n.  Both: in read 4n B,
+    #   out written 4n B.  The launcher's `Scale{3.0f}` / `Clamp01()` arguments decide Op.
+    # moving_sum: Window<5> holds 5 registers; load reads x[i..i+4], sum adds 5 (from 0.0f):
+    #   W = 5n; x read at 0 .. n + 3: 4*(n + 4) B; y written 4n B.
+    ks = analyze(FUNCTORS, tmp_path, {"n": n})
+    assert all(k.exact for k in ks.values()), {k.name: [str(d) for d in k.diagnostics] for k in ks.values()}
+    s, c, m = (numbers(ks[name]) for name in ("apply<Scale>", "apply<Clamp01>", "moving_sum"))
+    assert s["W"] == {"fp32": 2 * n} and c["W"] == {"fp32": n}
+    assert s["in"] == c["in"] == (4 * n, 0) and s["out"] == c["out"] == (0, 4 * n)
+    assert m["W"] == {"fp32": 5 * n} and m["x"] == (4 * (n + 4), 0) and m["y"] == (0, 4 * n)
+
+
 FLOAT4 = """
 #include <cuda_runtime.h>
 __global__ void scale4(int n, const float* __restrict__ x, float* __restrict__ y, float a) {

@@ -280,7 +280,7 @@ def _read_members(cls: ClassDef, members: list) -> None:
 
 
 def renames(cls: ClassDef) -> dict:
-    out = {p.name: cls.alias(p.name) for p in cls.tparams}
+    out = {p.name: cls.alias(p.name) for p in cls.tparams if p.is_type}
     out[cls.name] = cls.generic
     return out
 
@@ -323,7 +323,8 @@ def using_typedefs(convert) -> str:
 
 
 def types() -> dict:
-    return {**{n: CType("class", n) for n in _REG.mangled}, **WM.types()}
+    plain = {c.name: CType("class", _REG.mangle(c, ())) for c in list(_REG.classes.values()) if not c.tparams}
+    return {**{n: CType("class", n) for n in _REG.mangled}, **plain, **WM.types()}
 
 
 def rewrite(tokens: list, i: int, out: list, convert, type_renames: dict):

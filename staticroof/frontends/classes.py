@@ -268,6 +268,11 @@ def dispatch_call(low, node, acc):
             return member(low, C.Val(proto.ctype), c_ast.StructRef(c_ast.ID("__sr_this"), ".", c_ast.ID(mname),
                                                                      coord=node.coord), acc)
         return call_method(low, proto, mname, node, args[2:], acc)
+    var = low.lookup(name) if name is not None and name not in low.tu.funcs else None
+    if var is not None and is_class(var.ctype):  # a function object: `op(x[i])` calls its operator()
+        base = low.expr(node.name, acc)
+        obj = obj_of(low, base.ctype) or _rebind(low, name, base, node)
+        return call_method(low, obj, "__sr_op_call", node, args, acc)
     this = getattr(low, "this_obj", None)
     if name is not None and this is not None and name in this.cls.methods and name not in low.tu.funcs:
         return call_method(low, this, name, node, args, acc)

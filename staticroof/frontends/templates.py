@@ -125,6 +125,11 @@ def _spelling(type_tokens: list[Token]) -> tuple:
 
 
 def _literal_type(tokens: list[Token]) -> Optional[tuple]:
+    from .classdefs import registry
+
+    if len(tokens) >= 3 and tokens[0].text in registry().classes and tokens[1].text in ("{", "(") and \
+            tokens[-1].text in ("}", ")"):
+        return (tokens[0].text, 0)  # a temporary of a class: `Square{}`, `AxpbOp{2.0f, 1.0f}`
     if len(tokens) == 2 and tokens[0].text == "-":
         tokens = tokens[1:]
     if len(tokens) != 1 or tokens[0].kind != "num":
