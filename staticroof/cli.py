@@ -57,7 +57,10 @@ def _parse_size(text: str) -> int:
     if not m or m.group(2).lower() not in _UNITS:
         raise click.BadParameter(f"`{text}`: expected a size such as 40MiB, 50MB or 1048576",
                                  param_hint="--cache")
-    return int(float(m.group(1)) * _UNITS[m.group(2).lower()])
+    size = int(float(m.group(1)) * _UNITS[m.group(2).lower()])
+    if size < 1:
+        raise click.BadParameter(f"`{text}`: a cache holds at least one byte", param_hint="--cache")
+    return size
 
 
 def _machine(name, machine_files, pyproject):
@@ -123,7 +126,29 @@ def _parse_launches(grids, blocks, configured: dict) -> dict:
             if not 1 <= len(nums) <= 3 or min(nums) < 1:
                 raise click.BadParameter(f"`{v}`: 1 to 3 positive sizes", param_hint=f"--{option}")
             out.setdefault(kernel or None, {})[option] = nums
+    for kernel, launch in out.items():
+        for option, nums in launch.items():
+            why = _launch_limit(option, tuple(nums))
+            if why:
+                where = f"{kernel}=" if kernel else ""
+                raise click.BadParameter(f"`{where}{','.join(map(str, nums))}`: {why}", param_hint=f"--{option}")
     return out
+
+
+# CUDA's limits on every GPU since compute capability 3.0 (CUDA C++ Programming Guide, "Features and
+# Technical Specifications"): a launch beyond them fails, so it is a usage error, not a size.
+_GRID_MAX = (2**31 - 1, 65535, 65535)
+_BLOCK_MAX = (1024, 1024, 64)
+
+
+def _launch_limit(option: str, nums: tuple):
+    limits = _GRID_MAX if option == "grid" else _BLOCK_MAX
+    for d, (n, most) in enumerate(zip(nums, limits)):
+        if n > most:
+            return f"{option} dimension {'xyz'[d]} = {n:,} exceeds CUDA's limit of {most:,}"
+    if option == "block" and math.prod(nums) > 1024:
+        return f"a block of {math.prod(nums):,} threads exceeds CUDA's limit of 1,024"
+    return None
 
 
 def _collect(paths) -> tuple[list[Path], list]:
@@ -200,8 +225,8 @@ def analyze(paths, defines, include_dirs, kernels, fmt, costs, grids, blocks, ma
 
         use_color = sys.stdout.isatty() if color is None else color
         click.echo(text.render(report.kernels, file_diags, use_color))
-    if errors:
-        sys.exit(2)
+    if errors or any(d.code == "SR007" for d in report.file_diagnostics):
+        sys.exit(2)  # a usage error: a missing file, a -D value a size cannot take
     sys.exit(1 if report.failed else 0)
 
 

@@ -79,6 +79,12 @@ _RULES = [
          "Pass project include folders with `-I DIR`."),
     Rule("SR006", "note", False, "empty input",
          "The file contains no function definitions with loops or array accesses."),
+    Rule("SR007", "error", True, "invalid -D value for a size",
+         "A `-D NAME=VALUE` names a size of the source (an integer parameter or local, or an integer "
+         "`#define`) but VALUE is not an integer constant within 64 bits (`-D n=abc`, `-D n=1e30`), is "
+         "missing, or is negative for a size that counts something. A usage error: exit status 2. "
+         "Give the size as a non-negative integer (`-D n=1000000`); a `-D` for a name the source does "
+         "not use as a size is passed to the preprocessor as usual."),
     Rule("SR099", "error", True, "internal error",
          "staticroof itself failed on this kernel. The other kernels are still reported. Please report "
          "the kernel and the message."),

@@ -217,3 +217,37 @@ def test_plot_errors_are_messages(tmp_path, monkeypatch):
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
     r = CliRunner().invoke(main, ["plot", str(path), "--machine", "a100", "-o", str(tmp_path / "x.png")])
     assert r.exit_code == 2 and "staticroof[plot]" in r.output
+
+
+@pytest.mark.parametrize("define,why", [
+    ("n=abc", "integer constant"),  # used to rename the size to `abc`
+    ("n=1e30", "integer constant"),  # used to be a syntax error in the kernel
+    ("n=1<<99999999999", "integer constant"),  # never computed
+    ("n=-5", "cannot be negative"),  # used to give W = 0 silently
+    ("n", "needs a value"),
+])
+def test_a_size_takes_only_a_non_negative_integer(define, why):
+    r = run_cli("analyze", Path(__file__).parent.parent / "samples" / "saxpy.c", "-D", define)
+    assert r.returncode == 2 and "SR007" in r.stdout + r.stderr and why in r.stdout + r.stderr, r.stdout + r.stderr
+
+
+def test_a_define_for_a_name_that_is_not_a_size_is_a_macro():
+    # EPS is not a size of saxpy.c: it goes to the preprocessor as before; n=100 binds the size
+    r = run_cli("analyze", Path(__file__).parent.parent / "samples" / "saxpy.c", "-D", "EPS=1e-6", "-D", "n=100")
+    assert r.returncode == 0 and "2*n = 200 FLOP" in r.stdout, r.stdout
+
+
+@pytest.mark.parametrize("option,value,why", [
+    ("--cache", "0", "at least one byte"),
+    ("--block", "99999999", "exceeds CUDA's limit of 1,024"),
+    ("--block", "64,64", "a block of 4,096 threads"),
+    ("--grid", "1,70000", "grid dimension y = 70,000"),
+])
+def test_launch_and_cache_options_are_validated(option, value, why):
+    from click.testing import CliRunner
+
+    from staticroof.cli import main
+
+    path = Path(__file__).parent.parent / "samples" / "saxpy.cu"
+    r = CliRunner().invoke(main, ["analyze", str(path), option, value])
+    assert r.exit_code == 2 and why in r.output, r.output

@@ -108,6 +108,28 @@ def _evaluate(node) -> int:
     return v
 
 
+_INTEGER_TYPES = (r"(?:(?:unsigned|signed|const|long|short|int|char|size_t|ssize_t|ptrdiff_t|u?int(?:8|16|32|64)_t"
+                  r"|index_t|idx_t)\s+)+")
+
+
+def _integer_declared(name: str, text: str) -> bool:
+    """Is `name` declared with an integer type in `text` (a parameter or local: a size, so a -D
+    for it must be an integer, not text for the preprocessor to paste)?"""
+    return re.search(rf"\b{_INTEGER_TYPES}{re.escape(name)}\s*[,)=;\[]", text) is not None
+
+
+def _bad_size_value(name: str, value, as_int, default) -> str:
+    """Why a -D value cannot be the size `name`, or "" (SR007: a usage error, exit 2)."""
+    if value is None:
+        return "a size needs a value"
+    if as_int is None:
+        return (f"a size needs an integer constant within {MAX_CONSTANT_BITS} bits "
+                f"(`{name}` is a size: a parameter or #define of the source)")
+    if as_int < 0 and not (default is not None and default < 0):
+        return "a size is a count and cannot be negative"
+    return ""
+
+
 def directive_names(text: str, values_only: bool = False) -> set:
     """Identifiers that conditional directives mention.  With `values_only`, only those whose
     *value* an `#if`/`#elif` uses (not mere `defined` tests): these must stay real macros."""
@@ -290,9 +312,12 @@ def _preprocess(out: Preprocessed, path, p: Path, text, src, tested, defines, in
     for name, value in defines.items():
         as_int = None if value is None else _int_value(str(value))
         reserved = name.startswith("__")  # `-D __CUDA_ARCH__=900`: always the preprocessor's
-        if name in out.size_macros or (as_int is not None and name not in tested and not reserved):
-            if as_int is None:
-                out.diagnostics.append(Diagnostic("SR003", f"-D {name}={value}: a size needs an integer value"))
+        is_size = name in out.size_macros or (not reserved and name not in tested and _integer_declared(name, text))
+        if is_size or (as_int is not None and name not in tested and not reserved):
+            why = _bad_size_value(name, value, as_int, out.size_macros.get(name))
+            if why:
+                shown_value = "" if value is None else f"={value}"
+                out.diagnostics.append(Diagnostic("SR007", f"-D {name}{shown_value}: {why}"))
                 out.ok = False
                 return
             out.bindings[name] = as_int
