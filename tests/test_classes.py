@@ -144,6 +144,45 @@ __global__ void accumulate(float* y, const float* x, int N) {
     assert same(k.total.compulsory.expr, S("32*ceiling(N/4)"))
 
 
+CASTS = PACKED + """
+typedef Packed128<float> x128;
+
+__global__ void scale_cast(float* y, const float* x, int N) {
+    int i = (blockIdx.x * blockDim.x + threadIdx.x) * x128::size;
+    if (i < N) {
+        x128 p = *reinterpret_cast<const x128*>(x + i);
+        for (int k = 0; k < x128::size; k++) p[k] = 2.0f * p[k];
+        *reinterpret_cast<x128*>(y + i) = p;
+    }
+}
+
+__global__ void pair_sum(float* y, const float* x, int N) {
+    int i = (blockIdx.x * blockDim.x + threadIdx.x) * 8;
+    if (i < N) {
+        x128 buf[2];
+        buf[0] = load128(x + i);
+        buf[1] = load128(x + i + 4);
+        for (int k = 0; k < 4; k++) y[i + k] = buf[0][k] + buf[1][k];
+    }
+}
+"""
+
+
+def test_class_pointer_casts_and_arrays_of_objects(tmp_path):
+    # scale_cast: a pointer to x128 over floats covers 4 floats per object (16 B): threads t with
+    #   4t < N, ceil(N/4) of them, 4 muls each; x read and y written 16 B per thread.
+    # pair_sum: an array of class objects is not modeled: SR123 for its statements, approximate.
+    ks = analyze(CASTS, tmp_path, {})
+    k = ks["scale_cast"]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    assert same(k.total.by_precision["fp32"].expr, S("4*ceiling(N/4)"))
+    assert same(k.total.arrays["x"].read.expr, S("16*ceiling(N/4)"))
+    assert same(k.total.arrays["y"].write.expr, S("16*ceiling(N/4)"))
+    p = ks["pair_sum"]
+    assert not p.exact and not p.failed and "SR123" in codes(p)
+    assert any("array of class objects" in d.message for d in p.diagnostics)
+
+
 LAYERNORM = PACKED + """
 typedef float floatX;
 typedef Packed128<floatX> x128;

@@ -395,6 +395,10 @@ class ClassLowering:
             t = self.tu.types.resolve(d.type)
             if is_class(t):
                 return declare(self, d, t)
+            if t.kind == "array" and is_class(t.element()):
+                from . import c as C
+
+                raise C.Unsupported("an array of class objects (each element's members are not modeled)", d)
         return super().declaration(d)
 
     def _e_FuncCall(self, node, acc):

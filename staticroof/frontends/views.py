@@ -60,6 +60,10 @@ def convert(low, v, to, node):
     unknown pointer, with SR110."""
     if v.array is None or not to.is_pointer:
         return v
+    if to.kind == "ptr" and to.base is not None and to.base.kind == "class":
+        covered = _class_bits(low, to.base, low.kernel.arrays[v.array].dtype)
+        if covered is not None:  # `*reinterpret_cast<const x128 *>(x + i)`: the elements it covers
+            return replace(v, ctype=covered)
     view_t = dtype_of(to)
     kernel = low.kernel
     cur = kernel.arrays[v.array]
@@ -108,6 +112,25 @@ def _bits_of(to, dtype: str):
 
 
 _FLOATS = ("fp64", "fp32", "fp16", "bf16", "fp8")
+
+
+def _class_bits(low, cls, dtype: str):
+    """A pointer to a class object over a buffer of numbers (`(const x128 *)x`): a pointer to a
+    vector of the buffer's elements as many as the object's bytes cover, or None."""
+    from .classes import sizeof
+
+    size = DTYPE_BYTES.get(dtype)
+    try:
+        total = sizeof(low, cls, None)
+    except Exception:  # a class the file does not define: the access is what the lowering says
+        return None
+    if not size or not total or total % size:
+        return None
+    from .ctypes_ import CType
+
+    lanes = total // size
+    elem = CType("float", dtype) if dtype in _FLOATS else CType("int", dtype)
+    return CType("ptr", base=CType("vector", dtype, lanes=lanes) if lanes > 1 else elem)
 
 
 def _location(low, node):
