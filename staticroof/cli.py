@@ -74,7 +74,7 @@ def _machine(name, machine_files, pyproject):
 
 
 def _run(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(), machine_name=None, unit=None,
-         machine_files=(), cache=None, config_file=None):
+         machine_files=(), cache=None, config_file=None, all_functions=False):
     """Config, options and files to a report (placed under a machine's roofline when one is named):
     what `analyze` and `plot` share.  Exits 2 on usage errors."""
     from .config import ConfigError, load
@@ -99,7 +99,7 @@ def _run(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(), m
     cache_bytes = _parse_size(cache) if cache else (machine.l2_bytes if machine is not None else None)
     l1_bytes = machine.smem_bytes_per_sm if machine is not None else None
     report = run(files, defs, list(include_dirs) + cfg.include, weights, set(kernels), launches, cache_bytes,
-                 l1_bytes)
+                 l1_bytes, all_functions or getattr(cfg, "all_functions", False))
     if machine is not None:
         from .roofline import MachineError
         from .roofline.place import place
@@ -207,11 +207,13 @@ def main():
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
               help="Read [tool.staticroof] from this file (default: the nearest pyproject.toml).")
 @click.option("--color/--no-color", default=None, help="Color the text report (default: when a terminal).")
+@click.option("--all-functions", is_flag=True, default=False,
+              help="Also report drivers (`main`, setup functions: no floating-point work, no loop over arrays).")
 def analyze(paths, defines, include_dirs, kernels, fmt, costs, grids, blocks, machine_name, unit, machine_files,
-            cache, config_file, color):
+            cache, config_file, color, all_functions):
     """Analyze the kernels in PATHS (files or folders)."""
     report, errors, _machine_used = _run(paths, defines, include_dirs, kernels, costs, grids, blocks, machine_name,
-                                         unit, machine_files, cache, config_file)
+                                         unit, machine_files, cache, config_file, all_functions)
     if kernels and not report.kernels:
         click.echo(f"staticroof: no kernel named {', '.join(kernels)}", err=True)
         sys.exit(2)

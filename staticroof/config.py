@@ -3,6 +3,7 @@
 ```toml
 [tool.staticroof]
 include = ["include"]          # like -I, relative to the pyproject.toml
+all-functions = false          # like --all-functions
 [tool.staticroof.sizes]        # like -D NAME=VALUE for sizes
 N = 1024
 [tool.staticroof.costs]        # like --cost NAME=W
@@ -34,6 +35,7 @@ class Config:
     costs: dict = field(default_factory=dict)
     include: list = field(default_factory=list)
     launch: dict = field(default_factory=dict)  # kernel name -> {"grid": (...), "block": (...)}
+    all_functions: bool = False  # like --all-functions: report drivers (`main`, setup) too
 
 
 def find(start: Path) -> Path | None:
@@ -67,6 +69,9 @@ def load(path: Path | None = None, start: Path | None = None) -> Config:
             if not math.isfinite(value) or value < 0:
                 raise ConfigError(f"{path}: tool.staticroof.{key}.{name} must be a non-negative finite number")
             target[name] = value
+    cfg.all_functions = section.get("all-functions", False)
+    if not isinstance(cfg.all_functions, bool):
+        raise ConfigError(f"{path}: tool.staticroof.all-functions must be true or false")
     include = section.get("include", [])
     if not isinstance(include, list) or not all(isinstance(i, str) for i in include):
         raise ConfigError(f"{path}: tool.staticroof.include must be a list of folders")

@@ -65,9 +65,10 @@ _RULES = [
          "The file (or one function in it) could not be parsed. The message gives the first token "
          "the parser could not accept. Other functions in the same file are still analyzed."),
     Rule("SR002", "error", True, "unsupported construct",
-         "The kernel uses a construct the front end does not model (for example `goto`, a struct "
-         "member array, a function pointer call). The kernel is reported as unsupported and the "
-         "construct is named."),
+         "A construct the front end does not model sits where no single statement can be dropped in its "
+         "place (the kernel's own setup, expressions nested too deeply to lower). The kernel is reported "
+         "as unsupported and the construct is named with its location. A construct inside one statement "
+         "costs only that statement (SR123)."),
     Rule("SR003", "error", True, "unreadable input",
          "The path does not exist, is not readable, or is not a supported language."),
     Rule("SR004", "note", False, "system header replaced by an empty stub",
@@ -78,7 +79,9 @@ _RULES = [
          "The C preprocessor failed (a missing user header, an `#error`, a malformed directive). "
          "Pass project include folders with `-I DIR`."),
     Rule("SR006", "note", False, "empty input",
-         "The file contains no function definitions with loops or array accesses."),
+         "The file contains no function definitions with loops or array accesses, or only drivers: "
+         "functions with no floating-point work and no loop over array data (`main`, setup, timers), "
+         "which are not reported unless `--all-functions` is given."),
     Rule("SR007", "error", True, "invalid -D value for a size",
          "A `-D NAME=VALUE` names a size of the source (an integer parameter or local, or an integer "
          "`#define`) but VALUE is not an integer constant within 64 bits (`-D n=abc`, `-D n=1e30`), is "
@@ -171,6 +174,14 @@ _RULES = [
          "arguments, or an argument's type is not known where the definitions differ. The first "
          "definition's work is counted and the result is approximate. A cast of the argument "
          "(`sq((float)v)`) decides it."),
+    Rule("SR123", "warning", True, "statement not modeled",
+         "One statement uses a construct the analysis does not model (a `goto`, a call through a "
+         "function pointer, a subscript of something that is not a known array, a `switch` with too "
+         "many conditional `break`s, ...). That statement is dropped: its work and traffic are not "
+         "counted, and a variable it declares or assigns is unknown afterwards (a later statement that "
+         "needs it reports its own diagnostic). For a loop, `if` or `switch` whose header is not "
+         "modeled, the whole statement is dropped. The rest of the kernel is analyzed; the result is "
+         "approximate (the dropped statement's cost is missing)."),
     Rule("SR140", "warning", True, "inline PTX not modeled",
          "An `asm(...)`/`asm volatile(...)` statement runs PTX that staticroof does not read: its own "
          "operations and memory accesses are not counted (the reads of its input operands are), each "

@@ -16,7 +16,10 @@ class Report:
 
 
 def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only: set | None = None,
-        launches: dict | None = None, cache_bytes: int | None = None, l1_bytes: int | None = None) -> Report:
+        launches: dict | None = None, cache_bytes: int | None = None, l1_bytes: int | None = None,
+        all_functions: bool = False) -> Report:
+    """`all_functions` also reports drivers (`main`, setup functions: see frontends/drivers.py);
+    a driver never fails the run either way."""
     from .analysis import analyze
     from .analysis.summary import summarize, unsupported
     from .frontends import language_of, load
@@ -33,20 +36,28 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
         report.file_diagnostics.extend(res.diagnostics)
         if any(d.severity == "error" for d in res.diagnostics):
             report.failed = True
+        drivers = getattr(res, "drivers", set())
         items = []
         for kernel in res.kernels:
             items.append((kernel.location.line, "ok", kernel))
         for name, loc, d in res.failed:
             items.append((loc.line if loc else 0, "failed", (name, loc, d)))
+        hidden = [item[0] if kind == "failed" else item.name for _, kind, item in items
+                  if (item[0] if kind == "failed" else item.name) in drivers]
+        if hidden and not all_functions and len(hidden) == len(items) and not only:
+            report.file_diagnostics.append(Diagnostic(
+                "SR006", f"no kernels: only drivers ({', '.join(sorted(set(hidden)))}), which `--all-functions` "
+                "shows", Location(str(path))))
         for _, kind, item in sorted(items, key=lambda t: t[0]):
-            if kind == "failed":
-                name, loc, d = item
-                if only and not _selected(name, only):
-                    continue
-                report.kernels.append(unsupported(name, loc, language_of(path), d))
-                report.failed = True
+            name = item[0] if kind == "failed" else item.name
+            if name in drivers and not all_functions:
                 continue
-            if only and not _selected(item.name, only):
+            if only and not _selected(name, only):
+                continue
+            if kind == "failed":
+                _name, loc, d = item
+                report.kernels.append(unsupported(name, loc, language_of(path), d))
+                report.failed = report.failed or name not in drivers
                 continue
             try:
                 chosen = item
@@ -67,7 +78,7 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
                 d = Diagnostic("SR099", f"`{item.name}`: internal error: {type(e).__name__}: {e}", item.location)
                 summary = unsupported(item.name, item.location, item.language, d)
             report.kernels.append(summary)
-            if summary.failed:
+            if summary.failed and item.name not in drivers:
                 report.failed = True
     return report
 

@@ -22,7 +22,7 @@ from pycparser import c_ast
 from .. import costs
 from ..diagnostics import Diagnostic, Location
 from ..ir import Array, Guard, Kernel, Loop, Ref, Size, Stmt
-from . import outputs
+from . import drivers, folding, outputs, recovery, switch
 from .ctypes_ import FLOAT, INT, VOID, CType, TypeTable, arith
 from .parse import PRELUDE, parse_translation_unit, split_units  # noqa: F401 (the front ends' API)
 from .preprocess import SIZE_MARK
@@ -345,8 +345,12 @@ class FunctionLowering:
     def block(self, items):
         items = list(items or [])
         for k, node in enumerate(items):
-            if isinstance(node, c_ast.If) and self._split_at_exit(node, items[k + 1:]):
-                return
+            if isinstance(node, c_ast.If):
+                split = recovery.guarded(self, node, lambda n, rest=items[k + 1:]: self._split_at_exit(n, rest))
+                if split:
+                    return
+                if split is None:  # an `if` whose condition is not modeled: dropped (SR123)
+                    continue
             self.statement(node)
 
     def _exit_here(self, branch) -> bool:
@@ -368,6 +372,10 @@ class FunctionLowering:
         return True
 
     def statement(self, node):
+        """One source statement; a construct it does not model costs only it (see recovery.py)."""
+        recovery.guarded(self, node, self._statement)
+
+    def _statement(self, node):
         self.group = next(_GROUPS)
         if node is None or isinstance(node, (c_ast.EmptyStatement, c_ast.Pragma)):
             if isinstance(node, c_ast.Pragma):
@@ -408,7 +416,12 @@ class FunctionLowering:
             if self.depth:
                 self.diag("SR102", "`continue` here is not modeled: the rest of the iteration is counted as if "
                           "executed", node)
-        elif isinstance(node, (c_ast.Switch, c_ast.Goto, c_ast.Label, c_ast.Case, c_ast.Default)):
+        elif isinstance(node, c_ast.Switch):
+            self.emit(node)
+            switch.lower(self, node)
+        elif isinstance(node, c_ast.Label):  # the label is nothing; a `goto` to it is SR123
+            self.statement(node.stmt)
+        elif isinstance(node, (c_ast.Goto, c_ast.Case, c_ast.Default)):
             raise Unsupported(f"`{type(node).__name__.lower()}` statement", node)
         elif isinstance(node, (c_ast.Typedef,)):
             self.tu.types.typedefs[node.name] = node.type
@@ -456,6 +469,8 @@ class FunctionLowering:
             v = self.value(d.init, self.acc)
             if t.is_int:
                 var.value, var.why = (v.expr, v.why) if v.ctype.is_int else (None, "converted from a float")
+            elif folding.local(self, d, t, v) is not None:  # `const float c = 1.0f / 3.0f;` is c's value
+                var = Var(folding.local(self, d, t, v))
             self.acc.use_scalar(var, "write")
         elif t.is_int:
             var.why = f"`{d.name}` is not initialized"
@@ -792,7 +807,7 @@ class FunctionLowering:
         elif t.kind == "struct":
             var = structs.variable(self, name, t, "global")
         else:
-            var = Var(t)
+            var = Var(folding.global_type(self, decl, t))  # `static const float k = 1.0f / 3.0f;`
         self.gscope[name] = var
         return var
 
@@ -815,6 +830,8 @@ class FunctionLowering:
         if entry is not None:
             if ret is None or not ret.is_float:
                 ret = _guess_math_type(name, vals)
+            if folding.call(self, vals, ret) is not None:  # `sqrtf(2.0f / M_PI)`
+                return folding.call(self, vals, ret)
             if entry["kind"] == "special":
                 key = (name, ret.prec)
                 acc.special[key] = acc.special.get(key, 0) + 1
@@ -981,6 +998,9 @@ class FunctionLowering:
         return self._binary(op, a, b, acc, node)
 
     def _binary(self, op, a: Val, b: Val, acc, node) -> Val:
+        folded = folding.binary(self, op, a, b)  # `1.0f / 3.0f`: the compiler's work, not the kernel's
+        if folded is not None:
+            return folded
         if op in ("+", "-", "*", "/") and (a.ctype.is_float or b.ctype.is_float):
             t = arith(a.ctype, b.ctype)
             acc.flop(t.prec)
@@ -1131,7 +1151,7 @@ class FunctionLowering:
             return Val(t, v.expr if v.ctype.is_int else None, v.why or "converted from a float")
         if t.is_pointer:
             return convert(self, replace(v, ctype=t), t, node)
-        return Val(t)
+        return Val(folding.cast(self, v, t))
 
     def _e_TernaryOp(self, node, acc):
         cond = self.condition(node.cond, acc)
@@ -1419,6 +1439,7 @@ class FrontendResult:
     kernels: list = field(default_factory=list)  # Kernel
     failed: list = field(default_factory=list)  # (name, Location, Diagnostic) for unsupported kernels
     diagnostics: list = field(default_factory=list)  # file-level
+    drivers: set = field(default_factory=set)  # names of `main` and other drivers (see drivers.py)
 
 
 def lower_translation_unit(path: str, text: str, size_macros: dict, grammars_dir: str,
@@ -1442,8 +1463,8 @@ def lower_translation_unit(path: str, text: str, size_macros: dict, grammars_dir
                 d = Diagnostic("SR002", f"`{name}`: {what}", _loc(node, path) if node else kernel.location)
                 res.failed.append((name, kernel.location, d))
             continue
-        if tu.is_kernel(fn):
-            res.kernels.append(kernel)
+        res.kernels.append(kernel)  # with no loop and no array access it is a driver (see drivers.py)
+    res.drivers = drivers.find(res, tu)
     for kernel in res.kernels:
         for pname, (value, loc) in tu.callsite_sizes.get(kernel.name, {}).items():
             s = kernel.sizes.get(pname)

@@ -80,6 +80,13 @@ class Instrumenter:
                                        + (f" else {self.stmt(node.iffalse)}" if node.iffalse else ""))
         if isinstance(node, c_ast.Return):
             return self.with_statement(lambda: f"return {self.expr(node.expr)};" if node.expr else "return;")
+        if isinstance(node, c_ast.Switch):
+            return self.with_statement(lambda: f"switch ({self.expr(node.cond)}) {self.stmt(node.stmt)}")
+        if isinstance(node, (c_ast.Case, c_ast.Default, c_ast.Label)):
+            label = (f"case {self.gen.visit(node.expr)}:" if isinstance(node, c_ast.Case)
+                     else "default:" if isinstance(node, c_ast.Default) else f"{node.name}:")
+            stmts = [node.stmt] if isinstance(node, c_ast.Label) else (node.stmts or [])
+            return label + " ;\n" + "\n".join(self.stmt(s) for s in stmts)
         if isinstance(node, (c_ast.Break, c_ast.Continue, c_ast.EmptyStatement, c_ast.Pragma)):
             return self.gen.visit(node) + (";" if isinstance(node, (c_ast.Break, c_ast.Continue)) else "")
         if isinstance(node, c_ast.Decl):
@@ -184,6 +191,8 @@ class Instrumenter:
     def expr(self, node) -> str:
         if node is None:
             return ""
+        if isinstance(node, (c_ast.BinaryOp, c_ast.FuncCall, c_ast.Cast)) and _folded(node, self.constants):
+            return self.gen.visit(node)  # a compile-time constant: the compiler's work (frontends/folding.py)
         if isinstance(node, c_ast.ArrayRef) or (isinstance(node, c_ast.UnaryOp) and node.op == "*"):
             return f"(*{self.access(node, 0)})"
         if isinstance(node, c_ast.Assignment):
@@ -455,6 +464,26 @@ def _constant(n, names=frozenset()) -> bool:
         return _constant(n.expr, names)
     if isinstance(n, c_ast.TernaryOp):
         return all(_constant(x, names) for x in (n.cond, n.iftrue, n.iffalse))
+    return False
+
+
+def _folded(n, names) -> bool:
+    """A compile-time constant the compiler folds: literals, compile-time names, and arithmetic, casts
+    and math-library calls on them (`sqrtf(2.0f / M_PI)`, `(float)(1.0 / 6.0)`)."""
+    if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.args is not None and n.args.exprs:
+        entry = costs.classify(n.name.name)
+        if entry is not None and entry["kind"] in ("special", "fma", "free"):
+            return all(_folded(a, names) for a in n.args.exprs)
+    if isinstance(n, c_ast.Constant):
+        return n.type != "string"
+    if isinstance(n, (c_ast.ID, c_ast.FuncCall)):
+        return _constant(n, names)
+    if isinstance(n, c_ast.UnaryOp):
+        return n.op in ("-", "+", "sizeof") and (n.op == "sizeof" or _folded(n.expr, names))
+    if isinstance(n, c_ast.BinaryOp):
+        return n.op in _ARITH and _folded(n.left, names) and _folded(n.right, names)
+    if isinstance(n, c_ast.Cast):
+        return _folded(n.expr, names)
     return False
 
 
