@@ -108,7 +108,8 @@ _RULES = [
          "A call to a function that is neither defined in the file nor in the math cost table. Its "
          "work and traffic are not counted."),
     Rule("SR106", "warning", True, "recursive call",
-         "A call that is part of a recursion cycle in the call graph. It is not followed."),
+         "A call that is part of a recursion cycle in the call graph. It is not followed: the callee's "
+         "work and traffic at that call are not counted, and the result is approximate."),
     Rule("SR107", "warning", False, "operation promoted to fp64",
          "A floating operation has a `double` operand (often an unsuffixed literal such as `2.0` next "
          "to a `float`), so C's usual arithmetic conversions make it an fp64 operation. Write `2.0f` "
@@ -118,7 +119,9 @@ _RULES = [
          "part is not provably within `[0, lda)`. The distinct-element count is exact only when all "
          "sizes are given."),
     Rule("SR109", "warning", True, "loop may not terminate",
-         "The loop's step moves away from its exit condition or is zero."),
+         "The loop's step moves away from its exit condition or is zero, so the loop may not terminate: "
+         "its trip count becomes the size `trip_L<line>` (bind it with `-D trip_L12=100`) and the result "
+         "is approximate."),
     Rule("SR110", "warning", True, "pointer aliasing or arithmetic not modeled",
          "An array is reached through a pointer expression the analysis does not follow (a pointer "
          "variable reassigned in a loop, a cast between element types)."),
