@@ -160,8 +160,7 @@ void tail(int n, float *y)
     assert k.total.flops.value == 5 * 2 + 7
 
 
-def test_cuda_switch_on_the_thread_index(tmp_path):
-    k = analyze_source("""
+LANES = """
 #include <cuda_runtime.h>
 __global__ void lanes(const float *x, float *y, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -172,7 +171,20 @@ __global__ void lanes(const float *x, float *y, int n) {
     default: y[i] = x[i];
     }
 }
-int main() { float *x, *y; lanes<<<(1000 + 127) / 128, 128>>>(x, y, 1000); }""", tmp_path, name="k.cu")["lanes"]
+int main() { float *x, *y; lanes<<<(1000 + 127) / 128, 128>>>(x, y, 1000); }"""
+
+
+def test_cuda_switch_on_the_thread_index(tmp_path):
+    k = analyze_source(LANES, tmp_path, name="k.cu")["lanes"]
     # i & 3 is i mod 4: residue 0 -> 1 FLOP, residue 3 -> 2 FLOPs, others 0.  n = 1000: 250 each
     assert k.exact, [str(d) for d in k.diagnostics]
     assert k.total.flops.value == 250 * 1 + 250 * 2
+
+
+@needs_cc
+@pytest.mark.parametrize("n", [13, 1000])
+def test_cuda_switch_agrees_with_the_trace(tmp_path, n):
+    # n = 13: residues 0 (i = 0, 4, 8, 12: 4 x 1 FLOP) and 3 (i = 3, 7, 11: 3 x 2): W = 10
+    k = analyze_source(LANES, tmp_path, {"n": n}, name="k.cu")["lanes"]
+    assert k.total.flops.value == (10 if n == 13 else 750)
+    agrees(Path(tmp_path) / "k.cu", "lanes", {"n": n}, k, "cuda")
