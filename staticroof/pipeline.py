@@ -50,8 +50,8 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
                 "shows", Location(str(path))))
         for _, kind, item in sorted(items, key=lambda t: t[0]):
             name = item[0] if kind == "failed" else item.name
-            if name in drivers and not all_functions:
-                continue
+            if name in drivers and not all_functions and not (only and _selected(name, only)):
+                continue  # a driver is shown when asked for: --all-functions, or --kernel NAME
             if only and not _selected(name, only):
                 continue
             if kind == "failed":

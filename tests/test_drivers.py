@@ -111,6 +111,17 @@ def test_all_functions_shows_drivers_without_failing(tmp_path):
     assert ": scale2d  [c, exact]" in r.output
 
 
+def test_a_driver_named_with_kernel_is_shown(tmp_path):
+    p = write(tmp_path, "bench.c", BENCH)
+    r = cli("analyze", p, "--kernel", "main")
+    # main inlines now() once (tv_sec + tv_usec * 1e-6: 2 fp64; the second call sits in a dropped
+    # statement), fill_index (0) and scale2d (ni*nj = 800,000 fp32 multiplies): W = 800,002; approximate
+    # (its calls through a function pointer are SR123); a driver never fails the run
+    assert r.exit_code == 0, r.output
+    assert ": main  [c, approximate]" in r.output and re.search(r"W\s+800002 FLOP\s+\(fp64 2, fp32 800000\)",
+                                                                   r.output), r.output
+
+
 def test_all_functions_from_the_config(tmp_path):
     write(tmp_path, "pyproject.toml", "[tool.staticroof]\nall-functions = true\n")
     p = write(tmp_path, "bench.c", BENCH)
