@@ -88,6 +88,24 @@ def test_user_ceil_div_function(n):
     assert site.grid == (cdiv(n, 128), 1, 1)
 
 
+@pytest.mark.parametrize("n", [255, 256, 257, 1 << 18, (1 << 18) + 1])
+def test_a_helper_with_locals_and_a_remainder_test(n):
+    # static int blocks_for(int n) { const int threads = 256; int b = (n + threads - 1) / threads;
+    # return b < 1024 ? b : 1024; }: 255 -> 1, 256 -> 1, 257 -> 2, 2**18 -> 1024, 2**18 + 1 -> 1024
+    # (1025 capped); `n / 256 + (n % 256 != 0)` is the ceiling division too (a comparison is 1 or 0)
+    name, fn = host_function(tokenize("static int blocks_for(int n)"), tokenize(
+        "const int threads = 256; int b = (n + threads - 1) / threads; return b < 1024 ? b : 1024;"))
+    (site,) = find_launches(tokenize("k<<<blocks_for(N), 256>>>(x, N);"), {"N": n}, {name: fn})
+    assert site.grid == (min(1024, cdiv(n, 256)), 1, 1)
+    (site,) = find_launches(tokenize("k<<<N / 256 + (N % 256 != 0), 256>>>(x, N);"), {"N": n})
+    assert site.grid == (cdiv(n, 256), 1, 1)
+
+
+def test_a_helper_with_a_branch_is_not_evaluated():
+    # a body with an `if` is not a formula: no HostFunc, so a grid calling it stays unknown
+    assert host_function(tokenize("int g(int n)"), tokenize("if (n > 4) return 4; return n;")) is None
+
+
 def test_symbolic_float_ceil_states_its_bound():
     # in the kernel's own n: ceil((float)n / 256.0f) is ceiling(n/256) = floor((n + 255)/256) while
     # n < 2**24 (the float quotient's rounding cannot cross an integer there)

@@ -16,7 +16,7 @@ a/b * 2**-24 < 1/b.  Each formula that relies on it records the bound in `Folder
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Optional
 
@@ -61,6 +61,7 @@ class HostFunc:
     params: list  # (name, precision: 0 for an integer type, 24 float, 53 double)
     result: list  # tokens of the returned expression
     bits: int = 0  # the return type's precision
+    lets: list = field(default_factory=list)  # (name, tokens, precision) of locals declared before it
 
 
 class Folder:
@@ -132,17 +133,34 @@ def param_names(header: list[Token]) -> list:
 
 
 def host_function(header: list[Token], body: list[Token]) -> Optional[tuple]:
-    """(name, HostFunc) for a function whose body is `return expr;` after nothing but that."""
-    texts = [t.text for t in body]
-    if not texts or texts[0] != "return" or texts.count(";") != 1 or texts[-1] != ";":
+    """(name, HostFunc) for a function whose body is declarations initialized once (`int b =
+    (n + 255) / 256;`) and then `return expr;`: nothing else (no branch, no loop, no assignment)."""
+    stmts, start = [], 0
+    for j, t in enumerate(body):
+        if t.text in ("{", "}", "if", "for", "while", "do", "switch", "goto", "?"):
+            if t.text != "?":
+                return None
+        if t.text == ";":
+            stmts.append(body[start:j])
+            start = j + 1
+    if start != len(body) or not stmts or not stmts[-1] or stmts[-1][0].text != "return":
         return None
+    lets = []
+    for st in stmts[:-1]:
+        texts = [t.text for t in st]
+        if "=" not in texts or texts.count("=") != 1:
+            return None
+        k = texts.index("=")
+        if k < 2 or st[k - 1].kind != "id" or not all(x in _TYPE_WORDS for x in texts[:k - 1]):
+            return None
+        lets.append((texts[k - 1], st[k + 1:], _Parser._type_bits(st[:k - 1])))
     p = _params(header)
     if p is None or any(name is None for name, _ in p[1]):
         return None
     k, params = p
     kinds = {t.text for t in header[:k - 1]}
     bits = max((b for name, b in _FLOAT_TYPES.items() if name in kinds), default=0)
-    return header[k - 1].text, HostFunc(params, body[1:-1], bits)
+    return header[k - 1].text, HostFunc(params, stmts[-1][1:], bits, lets)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -152,6 +170,27 @@ def _to_int(v: Val, folder: Folder) -> Val:
     if not v.bits:
         return v
     return Val(_floor_of(v, folder, sympy.floor))
+
+
+def _truth(c) -> Val:
+    """A condition as C's int: 1 or 0, or Piecewise((1, c), (0, True)) while it depends on sizes."""
+    c = sympy.sympify(c)
+    if c in (sympy.true, sympy.false):
+        return Val(sympy.Integer(1 if c == sympy.true else 0))
+    return Val(sympy.Piecewise((1, c), (0, True)))
+
+
+def _cond(e):
+    """An int used as a condition: nonzero is true."""
+    e = sympy.sympify(e)
+    if isinstance(e, sympy.Piecewise) and len(e.args) == 2 and e.args[0][0] == 1 and e.args[1] == (0, True):
+        return e.args[0][1]
+    if e.is_Boolean or isinstance(e, sympy.logic.boolalg.Boolean):
+        return e
+    c = sympy.Ne(e, 0)
+    if c not in (sympy.true, sympy.false) and not isinstance(c, sympy.logic.boolalg.Boolean):
+        raise _Fail("condition")
+    return c
 
 
 def _floor_of(v: Val, folder: Folder, fn) -> sympy.Expr:
@@ -208,9 +247,9 @@ class _Parser:
             a = self.expr()
             self.take(":")
             b = self.expr()
-            c = sympy.sympify(v.expr)
-            if c in (sympy.true, sympy.false) or c.is_Number:
-                return a if bool(c) else b
+            c = _cond(v.expr)
+            if c in (sympy.true, sympy.false):
+                return a if c == sympy.true else b
             if a.bits or b.bits:
                 raise _Fail("float ternary")
             return Val(sympy.Piecewise((a.expr, c), (b.expr, True)))
@@ -226,10 +265,11 @@ class _Parser:
 
     def apply(self, op: str, a: Val, b: Val) -> Val:
         x, y = a.expr, b.expr
-        if op in ("<", ">", "<=", ">=", "==", "!=", "&&", "||"):
-            rel = {"<": sympy.Lt, ">": sympy.Gt, "<=": sympy.Le, ">=": sympy.Ge, "==": sympy.Eq,
-                   "!=": sympy.Ne, "&&": sympy.And, "||": sympy.Or}[op]
-            return Val(rel(x, y))
+        if op in ("<", ">", "<=", ">=", "==", "!=", "&&", "||"):  # C: an int, 1 or 0
+            if op in ("&&", "||"):
+                return _truth((sympy.And if op == "&&" else sympy.Or)(_cond(x), _cond(y)))
+            rel = {"<": sympy.Lt, ">": sympy.Gt, "<=": sympy.Le, ">=": sympy.Ge, "==": sympy.Eq, "!=": sympy.Ne}[op]
+            return _truth(rel(x, y))
         bits = max(a.bits, b.bits)
         if not bits:
             if op == "+":
@@ -265,7 +305,7 @@ class _Parser:
             return Val(-v.expr, v.bits, v.rounded) if t == "-" else v
         if t == "!":
             self.take()
-            return Val(sympy.Not(sympy.sympify(self.unary().expr)))
+            return _truth(sympy.Not(_cond(self.unary().expr)))
         if t == "(" and self._cast_at(self.i + 1):
             end = match_close(self.toks, self.i)
             bits = self._type_bits(self.toks[self.i + 1:end])
@@ -383,5 +423,7 @@ class _Parser:
         if fn is None or len(fn.params) != len(args):
             raise _Fail(f"call of {name}")
         local = {p: self._cast(a, bits) for (p, bits), a in zip(fn.params, args)}
+        for let, toks, bits in fn.lets:
+            local[let] = self._cast(_Parser(self.f, toks, {}, dict(local), self.depth + 1).whole(), bits)
         v = _Parser(self.f, fn.result, {}, local, self.depth + 1).whole()
         return _to_int(v, self.f) if not fn.bits else v
