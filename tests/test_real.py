@@ -41,7 +41,8 @@ SHARE_FLOOR = sympy.Rational(38, 69)
 # Files with an internal error (SR099) today, and why.
 SR099_XFAIL: dict = {}
 
-# Small sizes at which the traceable kernels of a file are run (`staticroof trace`) and compared.
+# Small sizes at which the traceable kernels of a file are run (`staticroof trace`) and compared (a list:
+# several size sets, on both sides of the file's constants).
 TRACE_SIZES = {
     "polybench/2mm.c": {"ni": 5, "nj": 6, "nk": 7, "nl": 8},
     "polybench/atax.c": {"m": 5, "n": 7},
@@ -49,10 +50,10 @@ TRACE_SIZES = {
     "polybench/jacobi-2d.c": {"n": 7, "tsteps": 2},
     "driver_main.c": {"n": 9},
     "loops_suite.c": {"LEN_1D": 45, "LEN_2D": 9, "iterations": 2},
-    "cuda/gemm.cu": {"M": 20, "N": 24, "K": 18},
-    "cuda/stencils.cu": {"n": 40, "nx": 9, "ny": 8, "nz": 7},
-    "cuda/reductions_cg.cu": {"n": 3000, "rows": 9, "cols": 70},
-    "cuda/llm_layers.cu": {"N": 9, "C": 70},
+    "cuda/gemm.cu": [{"M": 20, "N": 24, "K": 18}, {"M": 9, "N": 13, "K": 40}],  # both sides of TILE 16
+    "cuda/stencils.cu": [{"n": 40, "nx": 9, "ny": 8, "nz": 7}, {"n": 10, "nx": 3, "ny": 5, "nz": 4}],
+    "cuda/reductions_cg.cu": [{"n": 3000, "rows": 9, "cols": 70}, {"n": 100, "rows": 3, "cols": 20}],  # warps
+    "cuda/llm_layers.cu": [{"N": 9, "C": 70}, {"N": 3, "C": 20}],  # rows per block, 32 lanes
     "cuda/nbody.cu": {"n": 40},
     "cuda/idioms.cu": {"n": 1000, "n2": 300, "n4": 200, "rows": 3, "C": 300},
 }
@@ -236,15 +237,18 @@ def test_no_internal_error(path):
 
 def trace_cases():
     out = []
-    for name, sizes in TRACE_SIZES.items():
+    for name, size_sets in TRACE_SIZES.items():
         path = REAL / name
         for kernel, values in expect_blocks(path).items():
             if values.get("exact", "true").lower() == "false":
                 continue  # an approximate kernel's bounds are not counts to compare
             key = f"{name}:{kernel}"
             marks = [pytest.mark.xfail(strict=True, reason=TRACE_XFAIL[key])] if key in TRACE_XFAIL else []
-            if kernel not in UNTRACEABLE:
-                out.append(pytest.param(path, kernel, sizes, id=key, marks=marks))
+            if kernel in UNTRACEABLE:
+                continue
+            for sizes in size_sets if isinstance(size_sets, list) else [size_sets]:
+                at = ",".join(f"{n}={v}" for n, v in sizes.items())
+                out.append(pytest.param(path, kernel, sizes, id=f"{key}@{at}", marks=marks))
     return out
 
 
