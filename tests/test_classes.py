@@ -386,6 +386,37 @@ def test_function_objects_and_value_template_classes(tmp_path, n):
     assert m["W"] == {"fp32": 5 * n} and m["x"] == (4 * (n + 4), 0) and m["y"] == (0, 4 * n)
 
 
+OUTSIDE = """#include <cuda_runtime.h>
+struct Vec3 {
+    float x, y, z;
+    __device__ Vec3(float a, float b, float c);
+    __device__ float norm2() const;
+    __device__ Vec3 scaled(float s) const;
+};
+__device__ Vec3::Vec3(float a, float b, float c) : x(a), y(b), z(c) {}
+__device__ float Vec3::norm2() const { return x * x + y * y + z * z; }
+__device__ Vec3 Vec3::scaled(float s) const { return Vec3(s * x, s * y, s * z); }
+
+__global__ void norms(int n, const float* p, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        Vec3 v(p[3 * i], p[3 * i + 1], p[3 * i + 2]);
+        out[i] = v.scaled(0.5f).norm2();
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("n", [100, 1000])
+def test_members_defined_outside_the_class(tmp_path, n):
+    # Vec3's constructor and members are defined after the class (Vec3::norm2); the call chains on
+    # a temporary: scaled(0.5f) 3 muls, norm2() 3 muls + 2 adds: W = 8n; p read 12 B, out 4 B each.
+    k = analyze(OUTSIDE, tmp_path, {"n": n})["norms"]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    got = numbers(k)
+    assert got["W"] == {"fp32": 8 * n} and got["p"] == (12 * n, 0) and got["out"] == (0, 4 * n)
+
+
 FLOAT4 = """
 #include <cuda_runtime.h>
 __global__ void scale4(int n, const float* __restrict__ x, float* __restrict__ y, float a) {

@@ -168,11 +168,34 @@ def begin(items) -> None:
         it.class_def = cls
         cls.generic = _REG.mangle(cls, tuple(cls.alias(p.name) if p.is_type else p.name for p in cls.tparams))
         _read_members(cls, members)
+    for it in items:  # `__device__ float Vec3::norm() const {...}`: a member defined outside
+        outside = _outside(it) if it.is_function else None
+        if outside is not None:
+            cls, head = outside
+            _read_members(cls, [(head, it.body)])
+            it.is_function, it.tokens = False, []  # emitted with its class (see emit)
     for it in items:  # `typedef Packed128<float> f128;`, `using x128 = Packed128<float>;`
         texts = [t.text for t in it.tokens]
         if texts and texts[0] == "typedef" and set(texts) & set(_REG.classes) and len(texts) >= 3:
             _REG.aliases.add(texts[-2])
     _REG.using = _usings(items)
+
+
+def _outside(it):
+    """(class, header without `Class::`) for a member function defined outside its class."""
+    head = it.header
+    for k, t in enumerate(head):
+        if t.text not in _REG.classes:
+            continue
+        j = k + 1
+        if j < len(head) and head[j].text == "<":
+            j = match_angle(head, j) + 1
+            if j <= 0:
+                return None
+        if j + 1 < len(head) and head[j].text == "::" and head[j + 1].kind == "id" and \
+                any(x.text == "(" for x in head[j + 1:]):
+            return _REG.classes[t.text], head[:k] + head[j + 1:]
+    return None
 
 
 def _usings(items) -> list:

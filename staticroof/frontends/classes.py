@@ -257,6 +257,13 @@ def dispatch_call(low, node, acc):
         base = low.expr(node.name.name, acc)
         obj = obj_of(low, base.ctype) or _rebind(low, node.name.name.name, base, node)
         return call_method(low, obj, node.name.field.name, node, args, acc)
+    if isinstance(node.name, c_ast.StructRef) and node.name.type == ".":  # `v.scaled(0.5f).norm2()`
+        base = low.expr(node.name.name, acc)
+        obj = obj_of(low, base.ctype)
+        if obj is None:
+            raise C.Unsupported(f"call of member `{node.name.field.name}` of something that is not a class "
+                                "object", node)
+        return call_method(low, obj, node.name.field.name, node, args, acc)
     name = node.name.name if isinstance(node.name, c_ast.ID) else None
     if name in ("__sr_ctor", "__sr_static", "__sr_scall"):
         t = low.tu.types.resolve(args[0].to_type).base
