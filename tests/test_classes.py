@@ -521,6 +521,44 @@ def test_wmma_gemm(tmp_path, block_x, m, n, kk):
     assert got["a"] == (2 * m * kk, 0) and got["b"] == (2 * kk * n, 0) and got["c"] == (0, 4 * m * n)
 
 
+TF32 = """#include <mma.h>
+using namespace nvcuda;
+// one warp per block; C (16 x 16 tiles) = A (row-major fp32 as tf32) x B (row-major)
+__global__ void tf32_tile(const float* a, const float* b, float* c, int K) {
+    wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 16, 16, 8, wmma::precision::tf32, wmma::row_major> fb;
+    wmma::fragment<wmma::accumulator, 16, 16, 8, float> fc;
+    wmma::fill_fragment(fc, 0.0f);
+    int t = blockIdx.x;
+    for (int k = 0; k < K; k += 8) {
+        wmma::load_matrix_sync(fa, a + t * 16 * K + k, K);
+        wmma::load_matrix_sync(fb, b + k * 16, 16);
+        for (int e = 0; e < fa.num_elements; e++) fa.x[e] = wmma::__float_to_tf32(fa.x[e]);
+        wmma::mma_sync(fc, fa, fb, fc);
+    }
+    wmma::store_matrix_sync(c + t * 256, fc, 16, wmma::mem_col_major);
+}
+int main() { int K = 64; float *a, *b, *c; tf32_tile<<<4, 32>>>(a, b, c, K); }
+"""
+
+
+@pytest.mark.parametrize("kk", [64, 20])  # a multiple of the 8-deep step and not
+def test_wmma_tf32_col_major_store(tmp_path, kk):
+    # 4 blocks of one warp; ceil(K/8) steps of a 16 x 16 x 8 mma: 2*16*16*8 = 4096 FLOPs each, in
+    # fp32 (tf32 inputs); __float_to_tf32 is a conversion (0).  K = 64: 8 steps, W = 4*8*4096.
+    #   a: rows 16t + r (64 rows) at stride K, columns k + c < 8*ceil(K/8): K = 64, all 64*64 floats
+    #   (16384 B); K = 20: row R covers 20R + [0, 24), the rows overlap: [0, 20*63 + 24) = 1284
+    #   floats (5136 B).  b: rows k + r < 8*ceil(K/8) of 16 floats: 64*16*4 = 4096 B; 24*16*4 = 1536 B.
+    #   c: 4 tiles of 256 floats stored column-major at t*256: 4096 B.
+    k = analyze(TF32, tmp_path, {"K": kk})["tf32_tile"]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    steps = -(-kk // 8)
+    got = numbers(k)
+    assert got["W"] == {"fp32": 4 * steps * 4096}
+    assert got["a"] == ((16384 if kk == 64 else 5136), 0) and got["b"] == (steps * 8 * 16 * 4, 0)
+    assert got["c"] == (0, 4096)
+
+
 def test_wmma_ptx_builtin_is_a_diagnostic(tmp_path):
     src = """
 #include <mma.h>
