@@ -419,6 +419,7 @@ def test_members_defined_outside_the_class(tmp_path, n):
 
 FLOAT4 = """
 #include <cuda_runtime.h>
+#include <cuda_bf16.h>
 __global__ void scale4(int n, const float* __restrict__ x, float* __restrict__ y, float a) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n / 4) {
@@ -432,6 +433,15 @@ __global__ void pairs(int n, const float* x, float* y) {
         float4 v = *reinterpret_cast<const float4*>(&x[4 * i]);
         float4 w = ((const float4*)x)[i];
         y[i] = v.x + v.y + v.z + w.w;
+    }
+}
+__global__ void gelu_bf16x2(int n, const __nv_bfloat162* x, __nv_bfloat162* y) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        __nv_bfloat162 v = x[i];
+        float a = __low2float(v), b = __high2float(v);
+        y[i] = __floats2bfloat162_rn(0.5f * a, 0.5f * b);
+        y[i] = __hmul2(y[i], v);
     }
 }
 __global__ void halves(int n, const __half2* a, const __half2* b, __half2* c) {
@@ -452,6 +462,10 @@ def test_float4_and_half2_loads(tmp_path, n):
     assert s["W"] == {"fp32": 4 * f} and s["x"] == (16 * f, 0) and s["y"] == (0, 16 * f)
     p = numbers(ks["pairs"])
     assert p["W"] == {"fp32": 3 * n} and p["x"] == (16 * n, 0) and p["y"] == (0, 4 * n)
+    # gelu_bf16x2: a __nv_bfloat162 is 2 bf16 lanes (4 B); two fp32 muls, then __hmul2 on bf16
+    #   pairs (2 bf16 muls); x read 4n B, y written 4n B (and read back: no compulsory read).
+    g = numbers(ks["gelu_bf16x2"])
+    assert g["W"] == {"fp32": 2 * n, "bf16": 2 * n} and g["x"] == (4 * n, 0) and g["y"] == (0, 4 * n)
     h = numbers(ks["halves"])
     assert h["W"] == {"fp16": 2 * n} and h["a"] == (4 * n, 0) and h["c"] == (0, 4 * n)
     assert all(k.exact for k in ks.values())
