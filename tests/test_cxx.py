@@ -462,7 +462,7 @@ def test_unknown_types_are_opaque_with_a_note(tmp_path):
 COALESCED = r"""#include <cooperative_groups.h>
 using namespace cooperative_groups;
 
-// the CUDA-samples style: a reduction over an untyped thread_group, and a coalesced group's count
+// the CUDA-samples style: a reduction over a thread_group parameter, and a coalesced group's count
 __device__ float reduce_group(thread_group g, float *tmp, float v)
 {
     int lane = g.thread_rank();
@@ -475,7 +475,12 @@ __device__ float reduce_group(thread_group g, float *tmp, float v)
     return v;
 }
 
-__global__ void count_positive(const float *x, int *total, float *sums, int n)
+__device__ void mark(thread_group g, float *flags)
+{
+    flags[g.thread_rank()] = 1.0f;
+}
+
+__global__ void count_positive(const float *x, int *total, float *sums, float *flags, int n)
 {
     __shared__ float tmp[256];
     thread_block block = this_thread_block();
@@ -483,6 +488,8 @@ __global__ void count_positive(const float *x, int *total, float *sums, int n)
     float v = (i < n) ? x[i] : 0.0f;
     float s = reduce_group(block, tmp, v);
     if (block.thread_rank() == 0) sums[blockIdx.x] = s;
+    mark(block, flags);
+    mark(tiled_partition<32>(block), flags);
     if (i < n && x[i] > 0.0f) {
         coalesced_group active = coalesced_threads();
         float f = reduce(active, x[i], plus<float>());
@@ -491,7 +498,7 @@ __global__ void count_positive(const float *x, int *total, float *sums, int n)
     sync(block);
 }
 
-int main() { int n = 1000; float *x, *s; int *t; count_positive<<<(n + 255) / 256, 256>>>(x, t, s, n); }
+int main() { int n = 1000; float *x, *s, *fl; int *t; count_positive<<<(n + 255) / 256, 256>>>(x, t, s, fl, n); }
 """
 
 
@@ -501,11 +508,52 @@ def test_groups_whose_kind_is_not_stated_are_said_not_guessed(tmp_path):
     by_line = {}
     for d in k.diagnostics:
         by_line.setdefault(d.location.line, set()).add(d.code)
-    # thread_group's rank indexes tmp: not an index (SR101 at lines 9 and 11); the coalesced
-    # group's reduce has no known size (SR142 at line 27); its rank is data (SR104 at line 28)
-    assert "SR101" in by_line[9] and "SR101" in by_line[11]
-    assert "SR142" in by_line[27] and "SR104" in by_line[28]
+    # reduce_group's thread_group is a block at its one call: its rank and size are the block's, so
+    # the halving loop (i = 128, 64, ..., 1) adds where lane < i: 255 adds per block, 4 blocks
+    assert W(k) == {"fp32": 255 * 4}
+    assert 9 not in by_line and 11 not in by_line
+    # mark's thread_group is a block at one call and a tile at the other: its rank is not an index
+    # (SR101 at line 19); the coalesced group's reduce has no known size (SR142 at line 34, its
+    # work not counted); its rank is data (SR104 at line 35)
+    assert "SR101" in by_line[19]
+    assert "SR142" in by_line[34] and "SR104" in by_line[35]
     (d,) = [d for d in k.diagnostics if d.code == "SR142"]
     assert "not counted" in d.message
     # the block's own rank is exact: sums is written once per block (4 blocks)
     assert k.total.arrays["sums"].write.value == 4 * 4
+
+
+TEMPLATE_GROUP = r"""#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
+template <typename Group>
+__device__ float group_sum(Group g, float v)
+{
+    for (int o = g.size() / 2; o > 0; o /= 2) v += g.shfl_down(v, o);
+    return v;
+}
+
+__global__ void sums(const float *x, float *out, int n)
+{
+    auto tile = cg::tiled_partition<16>(cg::this_thread_block());
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = group_sum(tile, i < n ? x[i] : 0.0f);
+    if (tile.thread_rank() == 0) out[i / 16] = v;
+}
+
+int main() { int n = 1000; float *x, *o; sums<<<(n + 127) / 128, 128>>>(x, o, n); }
+"""
+
+
+@pytest.mark.parametrize("n", [100, 1000])  # below and above the block of 128
+def test_template_group_parameter_takes_its_callers_tile(tmp_path, n):
+    k = analyze(TEMPLATE_GROUP, tmp_path, "sums.cu", {"n": n})["sums"]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    # Group is a 16-lane tile at the only call: g.size() = 16, o = 8, 4, 2, 1: 4 adds per thread,
+    # 128 threads per block, G = ceil(n/128) blocks: W = 512*G; lane 0 of each tile (8 per block)
+    # writes out[i / 16]: 8*G elements
+    G = -(-n // 128)
+    assert W(k) == {"fp32": 512 * G}
+    assert arrays(k)["out"][:2] == (0, 4 * 8 * G) and arrays(k)["x"][:2] == (4 * n, 0)
+    # not traced: the trace instantiates template __device__ functions for arithmetic types only,
+    # and a group argument is none (it refuses the call, see README "Ground truth")

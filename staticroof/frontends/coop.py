@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .tokens import Token, match_angle, match_close, tokenize
+from .tokens import Token, match_angle, match_close, split_commas, tokenize
 
 NAMESPACES = {"cg", "cooperative_groups", "experimental", "details"}
 _GROUP_TYPES = {"thread_block": "block", "grid_group": "grid", "coalesced_group": "coalesced",
@@ -269,3 +269,67 @@ def rewrite(tokens: list[Token], names: set, groups: Optional[dict] = None) -> l
     if groups is not None:
         groups.update(r.groups)
     return out
+
+
+def _param_names(header: list[Token]) -> list[str]:
+    """The parameter names of a function header (`(thread_group g, float *tmp)` -> [g, tmp])."""
+    open_ = next((k for k, t in enumerate(header) if t.text == "("), None)
+    if open_ is None:
+        return []
+    close = match_close(header, open_)
+    names = []
+    for part in split_commas(header[open_ + 1:close], angles=True):
+        ids = [t.text for t in part if t.kind == "id" and t.text not in ("const", "volatile")]
+        eq = next((k for k, t in enumerate(part) if t.text == "="), None)
+        if eq is not None:
+            ids = [t.text for t in part[:eq] if t.kind == "id"]
+        names.append(ids[-1] if ids else "")
+    return names
+
+
+def parameter_groups(items, names: set) -> dict:
+    """{function: {parameter: (kind, size)}} for the parameters of `__device__` functions that every
+    call in the file passes the same kind of group (`reduce_sum(thread_group g, ...)` called with
+    `this_thread_block()`, a template `Group g` called with a tile of 32): the kind the declaration
+    does not state, from its callers."""
+    functions = {it.name: it for it in items if it.is_function}
+    seen: dict = {}  # (function, index) -> set of kinds
+    for it in functions.values():
+        toks = _strip(it.body, names)
+        if not any(t.text in _GROUP_TYPES or t.text in _MAKERS for t in toks):
+            continue
+        r = _Rewriter(toks)
+        r.run()  # fills r.groups with the caller's group variables
+        for k in range(len(toks) - 1):
+            callee = functions.get(toks[k].text)
+            if callee is None or callee is it or toks[k + 1].text != "(" or (k and toks[k - 1].text in (".", "->")):
+                continue
+            end = match_close(toks, k + 1)
+            for j, arg in enumerate(split_commas(toks[k + 2:end])):
+                g = None
+                if arg and (arg[0].text in r.groups or arg[0].text in _MAKERS):
+                    g = r.group_at(toks.index(arg[0], k))
+                    g = g[:2] if g is not None and g[2] == k + 2 + _offset(toks[k + 2:end], j) + len(arg) else None
+                seen.setdefault((callee.name, j), set()).add(g)
+    out: dict = {}
+    for (fname, j), kinds in seen.items():
+        if len(kinds) == 1 and None not in kinds:
+            params = _param_names(functions[fname].header)
+            if j < len(params) and params[j]:
+                out.setdefault(fname, {})[params[j]] = next(iter(kinds))
+    return out
+
+
+def _offset(tokens: list[Token], j: int) -> int:
+    """Index in `tokens` where the j-th comma-separated argument starts."""
+    depth, count = 0, 0
+    for k, t in enumerate(tokens):
+        if count == j:
+            return k
+        if t.text in ("(", "[", "{"):
+            depth += 1
+        elif t.text in (")", "]", "}"):
+            depth -= 1
+        elif t.text == "," and depth == 0:
+            count += 1
+    return len(tokens)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from . import coop, opaque
 from .lambdas import inline_lambdas
 from .tokens import Token, match_close, tokenize
+from .toplevel import split_items
 
 
 def _retext(like: Token, text: str) -> list[Token]:
@@ -33,6 +34,7 @@ class Context:
 
     def __init__(self, tokens: list[Token], builtin: set):
         self.cg_names = coop.aliases(tokens)
+        self.param_groups = coop.parameter_groups(split_items(tokens), self.cg_names)
         self.known = opaque.known_types(tokens, builtin)
         self.used: dict = {}  # function -> [(type name, token)]
 
@@ -44,6 +46,7 @@ def prepare(header: list[Token], body: list[Token], ctx: Context, name: str = ""
     """A device function's header and body with the C++ above rewritten (see the module docstring)."""
     groups: dict = {}
     header = coop.rewrite(header, ctx.cg_names, groups)
+    groups.update(ctx.param_groups.get(name, {}))  # a `thread_group g` every caller passes a block
     body = coop.rewrite(body, ctx.cg_names, groups)
     used = ctx.used.setdefault(name, [])
     header = opaque.rewrite(header, ctx.known, used, header=True)
