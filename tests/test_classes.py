@@ -417,6 +417,38 @@ def test_members_defined_outside_the_class(tmp_path, n):
     assert got["W"] == {"fp32": 8 * n} and got["p"] == (12 * n, 0) and got["out"] == (0, 4 * n)
 
 
+INHERIT = """
+#include <cuda_runtime.h>
+
+struct Affine {
+    float s, t;
+    __device__ float f(float v) const { return s * v + t; }
+    __device__ float twice(float v) const { return f(f(v)); }
+};
+
+struct Quadratic : public Affine {
+    __device__ float f(float v) const { return s * v * v + t; }  // hides Affine::f
+    __device__ float g(float v) const { return twice(v) + f(v); }
+};
+
+__global__ void transform(int n, const float* x, float* y, Quadratic q) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = q.g(x[i]);
+}
+"""
+
+
+@pytest.mark.parametrize("n", [100, 1000])
+def test_derived_class_members_and_overrides(tmp_path, n):
+    # q.g(x): twice() is Affine's, whose f is Affine::f (C++ binds it statically, no virtual):
+    # 2 * (mul, add) = 4; Quadratic::f: 2 muls, 1 add = 3; + : 1.  W = 8n; x read, y written,
+    # 4n B each.
+    k = analyze(INHERIT, tmp_path, {"n": n})["transform"]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    got = numbers(k)
+    assert got["W"] == {"fp32": 8 * n} and got["x"] == (4 * n, 0) and got["y"] == (0, 4 * n)
+
+
 FLOAT4 = """
 #include <cuda_runtime.h>
 #include <cuda_bf16.h>

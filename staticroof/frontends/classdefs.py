@@ -36,6 +36,7 @@ class Method:
     arity: int
     static: bool = False
     returns_ref: bool = False
+    owner: str = ""  # the class that defines it (a base's function binds names in the base)
 
 
 @dataclass
@@ -122,7 +123,8 @@ def rename_operators(tokens: list) -> list:
 
 
 def _class_head(it) -> Optional[tuple]:
-    """(name, index of the body's `{`) of a `struct`/`class` definition item, or None."""
+    """(name, index of the body's `{`, base class names) of a `struct`/`class` definition item, or
+    None."""
     toks = it.tokens
     k = 0
     if toks and toks[0].text == "template":
@@ -139,9 +141,16 @@ def _class_head(it) -> Optional[tuple]:
         if toks[j].kind == "id" and toks[j].text not in ("alignas", "__align__", "__device_builtin__", "final"):
             name = toks[j].text
         j += 1
+    bases = []
+    if j < len(toks) and toks[j].text == ":":  # `struct Derived : public Base {`
+        j += 1
+        while j < len(toks) and toks[j].text != "{":
+            if toks[j].kind == "id" and toks[j].text not in ("public", "private", "protected", "virtual"):
+                bases.append(toks[j].text)
+            j += 1
     if name is None or j >= len(toks) or toks[j].text != "{":
         return None
-    return name, j
+    return name, j, bases
 
 
 def begin(items) -> None:
@@ -151,23 +160,37 @@ def begin(items) -> None:
     _REG = Registry()
     from .cuda import template_params
 
+    found = {}
     for it in items:
         head = _class_head(it) if not it.is_function else None
         if head is None:
             continue
-        name, brace = head
-        close = match_close(it.tokens, brace)
-        body = it.tokens[brace + 1:close]
-        members = _members(body)
+        name, brace, bases = head
+        members = _members(it.tokens[brace + 1:match_close(it.tokens, brace)])
         has_fn = any(fbody is not None or _is_function(h) for h, fbody in members)
         has_static = any(t.text == "static" for h, _ in members for t in h)
-        if not (it.template or has_fn or has_static):
+        found[name] = (it, members, bases, bool(it.template or has_fn or has_static or bases))
+    owned = {n for n, f in found.items() if f[3]}
+    owned |= {b for n in owned for b in found[n][2] if b in found}  # a base of a class is a class
+    for name, (it, members, bases, _) in found.items():
+        if name not in owned:
             continue
         cls = ClassDef(name, template_params(it.template) if it.template else [])
         _REG.classes[name] = cls
         it.class_def = cls
         cls.generic = _REG.mangle(cls, tuple(cls.alias(p.name) if p.is_type else p.name for p in cls.tparams))
+        for b in bases:  # single or multiple inheritance, no virtual calls: the bases' members first
+            base = _REG.classes.get(b)
+            if base is not None:
+                cls.fields += base.fields
+                cls.statics |= base.statics
+                for m, ms in base.methods.items():
+                    if m != "__ctor__":
+                        cls.methods.setdefault(m, []).extend(ms)
         _read_members(cls, members)
+        own = f"__srm_{name}_"
+        for m, ms in cls.methods.items():  # an override is found before the base's function
+            ms.sort(key=lambda x: not x.cname.startswith(own))
     for it in items:  # `__device__ float Vec3::norm() const {...}`: a member defined outside
         outside = _outside(it) if it.is_function else None
         if outside is not None:
@@ -292,7 +315,7 @@ def _read_members(cls: ClassDef, members: list) -> None:
         k = len(cls.methods.get(key, []))
         cname = f"__srm_{cls.name}_{'ctor' if is_ctor else name}_{k}"
         arity = len([a for a in split_commas(params) if a and not (len(a) == 1 and a[0].text == "void")])
-        m = Method(key, cname, arity, "static" in texts[:popen], "&" in {t.text for t in ret})
+        m = Method(key, cname, arity, "static" in texts[:popen], "&" in {t.text for t in ret}, cls.name)
         cls.methods.setdefault(key, []).append(m)
         _REG.methods[cname] = m
         rtype = [t for t in ret if t.text not in ("&", "&&")] or [_tok(head[0], "void", "id")]

@@ -202,6 +202,7 @@ def inline(low, callee, node, args, acc, obj: Optional[Obj] = None, vals=None):
     if obj is not None:
         sub.scopes.insert(0, obj.members)
         sub.this_obj = obj
+        sub.this_cls = registry().classes.get(m.owner) if m is not None else None
     with bound(low, obj):
         low.out.extend(sub.lower())
     acc.reset()
@@ -213,10 +214,10 @@ def inline(low, callee, node, args, acc, obj: Optional[Obj] = None, vals=None):
     return C.Val(ret if ret.kind in ("float", "int", "vector") else VOID, why=f"result of `{callee.decl.name}`")
 
 
-def call_method(low, obj: Obj, name: str, node, args, acc, vals=None):
+def call_method(low, obj: Obj, name: str, node, args, acc, vals=None, cls=None):
     from . import c as C
 
-    methods = obj.cls.methods.get(name)
+    methods = (cls or obj.cls).methods.get(name)
     m = _pick(methods, len(args) if vals is None else len(vals))
     if m is None:
         raise C.Unsupported(f"member function `{name}` of `{obj.cls.name}` with {len(args)} arguments", node)
@@ -281,8 +282,9 @@ def dispatch_call(low, node, acc):
         obj = obj_of(low, base.ctype) or _rebind(low, name, base, node)
         return call_method(low, obj, "__sr_op_call", node, args, acc)
     this = getattr(low, "this_obj", None)
-    if name is not None and this is not None and name in this.cls.methods and name not in low.tu.funcs:
-        return call_method(low, this, name, node, args, acc)
+    scope = getattr(low, "this_cls", None) or (this.cls if this is not None else None)
+    if name is not None and this is not None and name in scope.methods and name not in low.tu.funcs:
+        return call_method(low, this, name, node, args, acc, cls=scope)  # bound where it is written
     if name in ("memcpy", "memmove") and len(args) >= 2 and _registers_only(low, args[:2]):
         return C.Val(VOID)  # a copy between register objects (`memcpy(&bits, &payload, 16)`): no traffic
     return None
@@ -382,6 +384,7 @@ class ClassLowering:
     returned = None
     returns_ref = False
     this_obj = None
+    this_cls = None
 
     def statement(self, node):
         if isinstance(node, c_ast.Return) and node.expr is not None and self.capture:
