@@ -456,7 +456,7 @@ __global__ void scale4(int n, const float* __restrict__ x, float* __restrict__ y
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n / 4) {
         float4 v = reinterpret_cast<const float4*>(x)[i];
-        reinterpret_cast<float4*>(y)[i] = make_float4(v.x * a, v.y * a, v.z * a, v.w * a);
+        reinterpret_cast<float4*>(y)[i] = make_float4(a * v.x, a * v.y, a * v.z, a * v.w);
     }
 }
 __global__ void pairs(int n, const float* x, float* y) {
