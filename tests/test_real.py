@@ -24,8 +24,6 @@ REAL = ROOT / "tests" / "data" / "real"
 
 # "file:kernel" (file relative to tests/data/real) -> why its expect block is not reproduced yet.
 XFAIL = {
-    **{k: "CUDA structs (an array of `typedef struct {...} Body`, a struct parameter by value) are SR002/SR001"
-       for k in ("cuda/nbody.cu:body_force", "cuda/nbody.cu:integrate_bodies", "cuda/stencils.cu:heat2d_step")},
     "cuda/llm_layers.cu:residual_forward": "class template Packed128 (constructors, operator[]) is SR001",
     "cuda/llm_layers.cu:rmsnorm_forward": "class template Packed128 (x128 locals, load128/store128) is SR001",
     "cuda/gemm.cu:wmma_gemm": "nvcuda::wmma fragments are SR001",
@@ -71,8 +69,6 @@ TRACE_LAUNCH = {
 TRACE_XFAIL = {
     **{k: "the trace does not run kernels that use structs yet (trace/records.py refuses them)"
        for k in ("cuda/nbody.cu:body_force", "cuda/nbody.cu:integrate_bodies", "cuda/stencils.cu:heat2d_step")},
-    "cuda/nbody.cu:accel_float4": "the trace compiles every kernel of the file, and body_force's `p[j].x` on "
-                                  "an array of structs does not compile",
     "cuda/stencils.cu:conv1d_const": "the trace does not count reads of a __constant__ array (c_weights: "
                                      "36 B read statically, 0 traced)",
     "cuda/idioms.cu:scale_half2": "the trace cannot pass a __half2 argument by value (the instrumented C "

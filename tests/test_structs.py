@@ -566,3 +566,39 @@ def test_timer_struct_kernel_agrees_with_the_trace(tmp_path, length, reps):
     if shutil.which("cc") or shutil.which("gcc"):
         traced = run_trace(str(p), "scale_timed", sizes, "c")
         assert not [(r.quantity, r.static, r.traced) for r in compare(k, traced) if not r.ok]
+
+
+ARG_INFO = """
+#include <sys/time.h>
+#define LEN_1D 32000
+#define iterations 100
+typedef float real_t;
+real_t a[LEN_1D + 8], b[LEN_1D];
+struct args_t { struct timeval t1, t2; void *arg_info; };
+int dummy(real_t *, real_t *, real_t);
+
+real_t s431(struct args_t *func_args)
+{
+    int k1 = ((struct { int a; int b; } *)func_args->arg_info)->a;
+    gettimeofday(&func_args->t1, NULL);
+    for (int nl = 0; nl < iterations; nl++) {
+        for (int i = 0; i < LEN_1D; i++)
+            a[i] = a[i + k1] + b[i];
+        dummy(a, b, 0.);
+    }
+    gettimeofday(&func_args->t2, NULL);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("k1", [0, 1, 5])
+def test_sizes_passed_through_a_void_pointer_member(tmp_path, k1):
+    # the int the benchmark passes in arg_info is the size func_args.arg_info.a (`->` is `.` in a size)
+    k = analyze_source(ARG_INFO, tmp_path, {"LEN_1D": "100", "iterations": "2", "func_args.arg_info.a": str(k1)},
+                       name="s431.c")["s431"]
+    assert not k.failed and codes(k) == {"SR105"}  # dummy alone
+    assert k.sizes["func_args.arg_info.a"] == k1
+    # 2 x 100 sums; a read at k1..k1+99 (first accesses: reads, 100 elements; at k1 = 0 each a[i] is read
+    # before it is written), a written at 0..99, b read: 4 B each
+    assert k.total.flops.value == 200 and k.total.compulsory.value == 4 * 300

@@ -49,7 +49,9 @@ def known_types(tokens: list[Token], builtin: set) -> set:
             known.add(tokens[k + 1].text)
         elif x == "typedef":
             depth, start = 1, k
-        elif depth and x == ";":
+        elif depth and x in ("{", "}"):  # `typedef struct { float x; } body_t;`: the `;`s inside
+            depth += 1 if x == "{" else -1  # the braces do not end the typedef
+        elif depth == 1 and x == ";":
             ids = [y for y in tokens[start:k] if y.kind == "id"]
             # `typedef float (*fn_t)(float);` names fn_t: the first id after `(*`
             for j in range(start, k - 1):

@@ -149,12 +149,12 @@ def _lay_out(tu, key: str, node) -> Layout:
     for d in node.decls or []:
         t = tu.types.resolve(d.type)
         sa = size_align(tu, t)
-        if t.kind == "array" and t.dims and t.dims[-1] is None and t.dims[0] is None and sa is None:
+        if sa is None and t.kind == "array" and t.dims and t.dims[0] is None:
             inner = size_align(tu, t.base)  # a flexible array member: no size, its element's alignment
             sa = (0, inner[1]) if inner else None
-        if sa is None:
+        if sa is None:  # an opaque member: the offsets after it are unknown
             known = False
-            members.append(Member(d.name, t, None if not known else bit // 8, None))
+            members.append(Member(d.name, t, None, None))
             continue
         s, a = sa
         if d.bitsize is not None:
@@ -271,13 +271,13 @@ def variable(low, name: str, t: CType, kind: str):
 
 def member(low, node: c_ast.StructRef, base, acc):
     """The lowering of `base.field` / `base->field` (`base` already evaluated, not loaded)."""
-    from .c import INT as _INT, Unsupported, Val
+    from .c import Unsupported, Val
 
     name = node.field.name
     if node.type == "->":
         if base.array is None:
             raise Unsupported(f"`->{name}` through a pointer the analysis does not know", node)
-        base = low._subscript(base, [Val(_INT, sympy.Integer(0))], node)
+        base = low._subscript(base, [Val(INT, sympy.Integer(0))], node)
     t = base.ctype
     if t.kind != "struct":
         raise Unsupported(f"member `{name}` of something that is not a struct", node)
@@ -344,7 +344,7 @@ def _memory_member(low, where: InMemory, name: str, offset, mt: CType, node):
         return Val(mt, record=replace(where, path=path, offset=offset))
     single = _const_index(low, where)
     if mt.is_int and single:
-        size = f"{where.array}.{dotted}"
+        size = f"{where.array}.{dotted}".replace("->", ".").replace("[]", "")  # bindable: -D p.q.n=
         return Val(mt, low.size_symbol(size, origin="struct member"), record=SizeMember(size))
     if mt.kind == "ptr":
         target = _array(low, f"{where.array}->{dotted}", mt, node, None, None)
@@ -598,4 +598,4 @@ def tag_typedefs(items) -> str:
 
 
 __all__ = ["Layout", "Member", "layout", "size_align", "sizeof", "find", "leaves", "member", "variable",
-           "declare", "load", "store", "invalidate", "assigned_root", "INT"]
+           "argument", "declare", "load", "store", "invalidate", "assigned_root", "tag_typedefs"]
