@@ -557,3 +557,36 @@ def test_template_group_parameter_takes_its_callers_tile(tmp_path, n):
     assert arrays(k)["out"][:2] == (0, 4 * 8 * G) and arrays(k)["x"][:2] == (4 * n, 0)
     # not traced: the trace instantiates template __device__ functions for arithmetic types only,
     # and a group argument is none (it refuses the call, see README "Ground truth")
+
+
+PHILOX = r"""#include <curand_kernel.h>
+
+__constant__ coeff_t weights[8];   // coeff_t comes from a header this file does not include
+
+// a generator state kept in global memory between launches, four normals per draw
+__global__ void noise(float4 *out, curandStatePhilox4_32_10_t *states, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    curandStatePhilox4_32_10_t s = states[i];
+    float4 r = curand_normal4(&s);
+    out[i] = make_float4(r.x * 2.0f, r.y, r.z, r.w + (float)weights[i % 8]);
+    states[i] = s;
+}
+"""
+
+
+@pytest.mark.parametrize("n", [5, 1000])  # below and above the 8 weights
+def test_curand_state_in_global_memory_and_an_unknown_constant_type(tmp_path, n):
+    k = analyze(PHILOX, tmp_path, "noise.cu", {"n": n})["noise"]
+    assert not k.failed and not k.exact  # coeff_t is assumed (SR141)
+    (d,) = [d for d in k.diagnostics if d.code == "SR141"]
+    assert (d.location.line, d.location.col) == (3, 14) and "`coeff_t`" in d.message
+    # per thread i < n: curand_normal4 is one special call (1), r.x * 2 (1), r.w + w (1): 3 fp32
+    assert W(k) == {"fp32": 3 * n}
+    assert {q: v.value for q, v in k.total.special_by_name.items()} == {"curand_normal4": n}
+    got = arrays(k)
+    # out[i]: a float4, 16 B; the state array: 8 B per element read and written (the stub's size,
+    # not Philox's real 64 B: README); weights[i % 8]: min(n, 8) elements of the assumed 4 B
+    assert got["out"][:2] == (0, 16 * n) and got["states"][:2] == (8 * n, 8 * n)
+    assert got["weights"][:2] == (4 * min(n, 8), 0)

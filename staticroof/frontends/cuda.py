@@ -720,7 +720,7 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
             name = _prototype_name(it.tokens)
             if name is not None and name not in used:
                 continue  # a library prototype no kernel calls: parsing it would only cost time
-            chunks.append(render(to_c(it.tokens, templates, {})))
+            chunks.append(render(to_c(cxx.declaration(it.tokens), templates, {})))
     prelude = "".join(f"typedef int {name};\n" for name in sorted(builtin_types()))
     prelude += "typedef int __sr_auto;\n" + CX.PRELUDE
     prelude += "".join(f"typedef int {alias};\n" for alias in sorted(type_aliases))

@@ -34,12 +34,30 @@ class Context:
 
     def __init__(self, tokens: list[Token], builtin: set):
         self.cg_names = coop.aliases(tokens)
-        self.param_groups = coop.parameter_groups(split_items(tokens), self.cg_names)
+        items = split_items(tokens)
+        self.param_groups = coop.parameter_groups(items, self.cg_names)
+        self.functions = {it.name: it for it in items if it.is_function}
         self.known = opaque.known_types(tokens, builtin)
         self.used: dict = {}  # function -> [(type name, token)]
+        self.globals: list = []  # (declared names, [(type name, token)]) of file-scope declarations
+
+    def declaration(self, tokens: list[Token]) -> list[Token]:
+        """A file-scope declaration (`__constant__ coeff_t w[8];`) with unknown type names opaque."""
+        used: list = []
+        out = opaque.rewrite(tokens, self.known, used)
+        if used:
+            self.globals.append(({t.text for t in tokens if t.kind == "id"}, used))
+        return out
 
     def note(self, kernel, name: str) -> None:
-        opaque.note(kernel, self.used.get(name, []))
+        """SR141 for the unknown types the kernel's own code uses, and those of the file-scope
+        variables it names."""
+        used = list(self.used.get(name, []))
+        words = {t.text for t in self.functions[name].tokens} if name in self.functions else set()
+        for names, u in self.globals:
+            if names & words - self.known:
+                used += u
+        opaque.note(kernel, used)
 
 
 def prepare(header: list[Token], body: list[Token], ctx: Context, name: str = "") -> tuple[list, list]:
