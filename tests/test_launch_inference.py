@@ -421,3 +421,33 @@ def test_polybench_sizes_as_parameters_are_exact_at_the_sizes_main_passes():
     assert kernels["fdtd_step3_kernel"].launch["grid"] == (11, 38, 1)  # ceil(350/32), ceil(300/8)
     assert any(d.code == "SR150" and "50 iterations" in d.message for d in kernels["fdtd_step2_kernel"].diagnostics)
     assert elapsed < 15, elapsed
+
+
+@pytest.mark.parametrize("n", [1000, 262144, 300000])
+def test_assignments_after_the_declaration(n):
+    # `if (blocks > 1024) blocks = 1024;` caps: min(ceil(n/256), 1024): 1000 -> 4, 262144 -> 1024,
+    # 300000 -> 1024 (1172 capped); `blocks = n / 256; if (n % 256) blocks++;` (or `++blocks`,
+    # `blocks += 1`) is ceil(n/256): 4, 1024, 1172; `n = n / 2` before the launch halves it: 2, 512, 586
+    def grid(src):
+        (site,) = find_launches(tokenize(src), {"n": n})
+        return site.grid[0]
+
+    assert grid("int blocks = (n + 255) / 256; if (blocks > 1024) blocks = 1024; k<<<blocks, 256>>>(n);") \
+        == min(1024, cdiv(n, 256))
+    for inc in ("blocks++;", "++blocks;", "blocks += 1;", "{ blocks = blocks + 1; }"):
+        assert grid(f"int blocks = n / 256; if (n % 256) {inc} k<<<blocks, 256>>>(n);") == cdiv(n, 256), inc
+    assert grid("n = n / 2; k<<<(n + 255) / 256, 256>>>(n);") == cdiv(n // 2, 256)
+
+
+def test_assignments_the_host_cannot_fold_leave_the_grid_unknown():
+    # an assignment in an `else`, a value carried around a host loop (`m /= 2` each iteration), and a
+    # dim3 member set under a branch have no single value at the launch: unknown, never a guess.
+    # A value that does not depend on the loop is fine: g2 = (n + 127)/128 = 8 at n = 1000.
+    def grid(src):
+        (site,) = find_launches(tokenize(src), {"n": 1000})
+        return site.grid[0]
+
+    assert grid("int b = 4; if (n > 10) { b = 8; } else { b = 2; } k<<<b, 256>>>(n);") is None
+    assert grid("int m = n; for (int r = 0; r < 3; r++) { m /= 2; k<<<(m + 255) / 256, 256>>>(m); }") is None
+    assert grid("dim3 g(4); if (n > 10) g.x = 8; k<<<g, 256>>>(n);") is None
+    assert grid("int g2; for (int r = 0; r < 3; r++) { g2 = (n + 127) / 128; k<<<g2, 128>>>(n); }") == 8

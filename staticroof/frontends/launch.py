@@ -102,10 +102,14 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: Optional
     dims: dict = {}  # dim3 name -> [x tokens, y tokens, z tokens]
     sites, calls = [], []
     loops: list = []  # (index of the loop's last token, HostLoop) for the loops open at i
+    conds: list = []  # (index of the branch's last token, its condition's tokens or None for an else)
     body = list(body)
     i, n = 0, len(body)
     while i < n:
         loops = [(end, lp) for end, lp in loops if end >= i]
+        conds = [(end, c) for end, c in conds if end >= i]
+        if body[i].text == "if" and i + 1 < n and body[i + 1].text == "(":
+            conds += _branches(body, i)
         if body[i].text in ("for", "while", "do") and body[i].kind == "id":
             loop = _host_loop(body, i, folder)
             if loop is not None:
@@ -137,7 +141,8 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: Optional
                 and i + 3 < n and body[i + 3].text == "=" and t.text in dims:
             end = _stmt_end(body, i + 3)
             parts = list(dims[t.text]) + [[], []]
-            parts["xyz".index(body[i + 2].text)] = _members(body[i + 4:end], dims)
+            value = _members(body[i + 4:end], dims)  # under a branch or in a loop: unknown (`?` never folds)
+            parts["xyz".index(body[i + 2].text)] = value if not (conds or loops) else [_tok(t, "?")]
             dims[t.text] = parts[:3]
             i = end + 1
             continue
@@ -146,8 +151,29 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: Optional
             value = _members(body[i + 2:end], dims)
             if i > 0 and body[i - 1].text in _INT_WORDS:  # `int blocks = ceil(n / 256.0);` converts
                 value = [_tok(t, "("), _tok(t, "int"), _tok(t, ")"), _tok(t, "("), *value, _tok(t, ")")]
-            folder.exprs[t.text] = value
+            declared = i > 0 and body[i - 1].text not in (";", "{", "}")
+            folder.exprs[t.text] = value if declared else _assigned(t, value, folder, conds, loops)
             i = end + 1 if end < n and body[end].text == ";" else end
+            continue
+        if t.kind == "id" and i + 1 < n and body[i + 1].text in _COMPOUND and i > 0 and body[i - 1].text in (";", "{", "}", ")"):
+            end = _stmt_end(body, i + 1)  # `blocks += 1;`, `n /= 2;`: the old value, operated on
+            value = [t, _tok(t, body[i + 1].text[:-1]), _tok(t, "("), *_members(body[i + 2:end], dims), _tok(t, ")")]
+            folder.exprs[t.text] = _assigned(t, value, folder, conds, loops, True)
+            i = end + 1
+            continue
+        if t.text in ("++", "--") and i + 2 < n and body[i + 1].kind == "id" and body[i + 2].text == ";" \
+                and (i == 0 or body[i - 1].text in (";", "{", "}", ")")):
+            body[i:i + 2] = [body[i + 1], _tok(t, t.text)]  # `++blocks;` is `blocks++;`
+            t = body[i]
+        if t.kind == "id" and i + 2 < n and body[i + 1].text in ("++", "--") and body[i + 2].text == ";" \
+                and (i == 0 or body[i - 1].text in (";", "{", "}", ")")):
+            folder.exprs[t.text] = _assigned(t, [t, _tok(t, body[i + 1].text[0]), _tok(t, "1")], folder, conds, loops, True)
+            i += 3
+            continue
+        if t.kind == "id" and i + 1 < n and body[i + 1].text == "=" and i > 0 and body[i - 1].text == ")":
+            end = _stmt_end(body, i + 1)  # `if (blocks > cap) blocks = cap;`
+            folder.exprs[t.text] = _assigned(t, _members(body[i + 2:end], dims), folder, conds, loops)
+            i = end + 1
             continue
         if t.kind == "id" and i + 1 < n and body[i + 1].text in ("<<<", "<"):
             site, i = _launch(body, i, folder, dims)
@@ -157,6 +183,58 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: Optional
             continue
         i += 1
     return sites, calls
+
+
+_COMPOUND = {"+=", "-=", "*=", "/=", "%=", "<<=", ">>="}
+
+
+def _branches(body, i) -> list:
+    """(last token index, condition tokens) of the `if` at `i`, and (last index, None) of its `else`."""
+    n = len(body)
+    close = match_close(body, i + 1)
+    if close + 1 >= n:
+        return []
+    start = close + 1
+    end = match_close(body, start) if body[start].text == "{" else _stmt_end(body, start)
+    out = [(end, body[i + 2:close])]
+    if end + 1 < n and body[end + 1].text == "else" and end + 2 < n:
+        j = end + 2  # an `else if` chain ends at its first `;` or block: past it, conservatively unknown
+        out.append((match_close(body, j) if body[j].text == "{" else _stmt_end(body, j), None))
+    return out
+
+
+def _assigned(t: Token, value, folder: Folder, conds: list, loops: list, carried: bool = False) -> list:
+    """The tokens a host variable stands for after an assignment: the value on straight-line code;
+    `cond ? value : old` under `if (cond)` (a cap: `if (blocks > 1024) blocks = 1024;`); unknown (an
+    empty list) inside a loop when it depends on the variable itself (`n *= 2`: `carried`), in an
+    `else`, or with no old value to fall back on."""
+    if loops and (carried or any(x.text == t.text for x in value)):
+        return []
+    old = folder.exprs.get(t.text) or ([_tok(t, t.text)] if folder.values.get(t.text) is not None else None)
+
+    def now(toks):  # the variable's own name in the new value is its old value
+        if old is None and any(x.text == t.text and x.kind == "id" for x in toks):
+            return None
+        out = []
+        for x in toks:
+            out += [_tok(t, "("), *old, _tok(t, ")")] if x.text == t.text and x.kind == "id" else [x]
+        return out
+
+    value = now(value)
+    if value is None:
+        return []
+    if not conds:
+        return value
+    if old is None or any(c is None for _, c in conds):
+        return []
+    cond: list = []
+    for _, c in conds:
+        c = now(c)
+        if c is None:
+            return []
+        cond += ([_tok(t, "&&")] if cond else []) + [_tok(t, "("), *c, _tok(t, ")")]
+    return [_tok(t, "("), *cond, _tok(t, ")"), _tok(t, "?"), _tok(t, "("), *value, _tok(t, ")"), _tok(t, ":"),
+            _tok(t, "("), *old, _tok(t, ")")]
 
 
 @dataclass
