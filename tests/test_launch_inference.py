@@ -451,3 +451,34 @@ def test_assignments_the_host_cannot_fold_leave_the_grid_unknown():
     assert grid("int m = n; for (int r = 0; r < 3; r++) { m /= 2; k<<<(m + 255) / 256, 256>>>(m); }") is None
     assert grid("dim3 g(4); if (n > 10) g.x = 8; k<<<g, 256>>>(n);") is None
     assert grid("int g2; for (int r = 0; r < 3; r++) { g2 = (n + 127) / 128; k<<<g2, 128>>>(n); }") == 8
+
+
+@pytest.mark.parametrize("n", [1000, 1024, 1025])
+def test_dim3_arguments_of_a_launch_wrapper(tmp_path, n):
+    # main builds dim3 threads(128), blocks((N + 127) / 128) and passes both to run_fill(dim3 grid,
+    # dim3 block, ...), which launches with them: grid = ceil(N/128) (1000 -> 8, 1024 -> 8, 1025 -> 9).
+    # fill has no guard: every launched thread stores one float: Q = 4 * 128 * ceil(N/128)
+    k = analyze_source(f"""
+#include <cuda_runtime.h>
+#define N {n}
+__global__ void fill(float *y, int n)
+{{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    y[i] = 2.0f;
+}}
+static void run_fill(dim3 grid, dim3 block, float *y, int n, cudaStream_t s)
+{{
+    fill<<<grid, block, 0, s>>>(y, n);
+}}
+int main()
+{{
+    float *y;
+    cudaStream_t s;
+    dim3 threads(128);
+    dim3 blocks((N + threads.x - 1) / threads.x);
+    run_fill(blocks, threads, y, N, s);
+}}
+""", tmp_path, name="fill.cu")["fill"]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    assert k.launch["grid"] == (cdiv(n, 128), 1, 1) and k.launch["block"] == (128, 1, 1)
+    assert k.total.compulsory.value == 512 * cdiv(n, 128)

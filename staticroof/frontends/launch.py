@@ -53,6 +53,7 @@ class HostCall:
     template_args: list = field(default_factory=list)  # int for values, type spelling for types
     args: list = field(default_factory=list)  # int or None per argument
     arg_tokens: list = field(default_factory=list)
+    dim3s: dict = field(default_factory=dict)  # argument index -> (x, y, z) ints or None, for a dim3
 
 
 def split_args(tokens: list[Token]) -> list[list[Token]]:
@@ -94,12 +95,16 @@ def find_launches(body: list[Token], env: dict, funcs: Optional[dict] = None) ->
     return scan_host(body, env, funcs=funcs)[0]
 
 
-def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: Optional[dict] = None) -> tuple[list, list]:
+def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: Optional[dict] = None,
+              dim3s: Optional[dict] = None) -> tuple[list, list]:
     """(launch sites, calls of the host functions named in `callees`) in one host function body,
     each folded with the declarations before it.  `funcs`: user functions the host expressions
-    may call (hostexpr.HostFunc by name)."""
+    may call (hostexpr.HostFunc by name); `dim3s`: dim3 parameters' values (name -> (x, y, z))."""
     folder = Folder(env, funcs=funcs)
     dims: dict = {}  # dim3 name -> [x tokens, y tokens, z tokens]
+    for name, xyz in (dim3s or {}).items():  # a `?` never folds: a part the caller did not know
+        dims[name] = [[Token("num" if v is not None else "punct", str(v) if v is not None else "?", "", 0, 0)]
+                      for v in xyz]
     sites, calls = [], []
     loops: list = []  # (index of the loop's last token, HostLoop) for the loops open at i
     conds: list = []  # (index of the branch's last token, its condition's tokens or None for an else)
@@ -119,7 +124,7 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: Optional
                     i = match_close(body, i + 1) + 1
                     continue
         if body[i].kind == "id" and body[i].text in callees and i + 1 < n and body[i + 1].text in ("<", "("):
-            call, i = _call(body, i, folder)
+            call, i = _call(body, i, folder, dims)
             if call is not None:
                 calls.append(call)
             continue
@@ -285,7 +290,7 @@ def _targs(tokens, folder: Folder) -> list:
     return out
 
 
-def _call(body, i, folder: Folder):
+def _call(body, i, folder: Folder, dims: Optional[dict] = None):
     """A call `name<args>(...)` or `name(...)` at `i`: (HostCall or None, index after it)."""
     n, t, j = len(body), body[i], i + 1
     targs = []
@@ -297,7 +302,13 @@ def _call(body, i, folder: Folder):
         j = k + 1
     end = match_close(body, j)
     args = split_commas(body[j + 1:end])
-    return HostCall(t.text, Location(t.file, t.line, t.col), targs, [folder.number(a) for a in args], args), end + 1
+    dim3s = {}
+    for k, a in enumerate(args):  # `run(grid, block, ...)` with dim3 variables, or `dim3(n / 256)`
+        if (len(a) == 1 and a[0].text in (dims or {})) or (a and a[0].text == "dim3"):
+            parts = (_dim3_parts(a, dims or {}) + [[], [], []])[:3]
+            dim3s[k] = tuple(folder.number(_members(p, dims or {})) if p else 1 for p in parts)
+    return HostCall(t.text, Location(t.file, t.line, t.col), targs, [folder.number(a) for a in args], args,
+                    dim3s), end + 1
 
 
 def _launch(body, i, folder: Folder, dims):
@@ -389,22 +400,24 @@ def host_sites(items, env: dict) -> dict:
     visited: set = set()
     budget = [4 * len(hosts) + 16]  # scans: a call graph with many paths is cut short, never slow
 
-    def visit(name: str, scope: dict, stack: tuple):
+    def visit(name: str, scope: dict, stack: tuple, dim3s: Optional[dict] = None):
         budget[0] -= 1
         visited.add(name)
-        found, calls_here = scan_host(hosts[name].body, scope, set(hosts) - {name}, funcs)
+        found, calls_here = scan_host(hosts[name].body, scope, set(hosts) - {name}, funcs, dim3s)
         for site in found:
             sites.setdefault(site.kernel, site)
         for call in calls_here:
             if call.name in stack or budget[0] <= 0:
                 continue
-            inner = dict(env)
-            for pname, value in zip(param_names(hosts[call.name].header), call.args):
+            inner, dim3s = dict(env), {}
+            for k, (pname, value) in enumerate(zip(param_names(hosts[call.name].header), call.args)):
                 if pname is not None:
                     inner.pop(pname, None)  # a parameter shadows a file-scope constant of its name
                     if value is not None:
                         inner[pname] = value
-            visit(call.name, inner, stack + (call.name,))
+                    if k in call.dim3s:
+                        dim3s[pname] = call.dim3s[k]
+            visit(call.name, inner, stack + (call.name,), dim3s)
 
     for name in hosts:
         if name not in called:
