@@ -22,7 +22,7 @@ from typing import Optional
 import sympy
 
 from ..diagnostics import Location
-from .hostexpr import Folder, fold, host_function, param_names
+from .hostexpr import Folder, fold, host_function, param_names  # noqa: F401 (fold: re-exported)
 from .tokens import Token, match_angle, match_close, split_commas
 
 _INT_WORDS = {"int", "unsigned", "size_t", "long", "int64_t", "uint32_t", "int32_t", "uint64_t", "short"}
@@ -160,19 +160,19 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: Optional
             folder.exprs[t.text] = value if declared else _assigned(t, value, folder, conds, loops)
             i = end + 1 if end < n and body[end].text == ";" else end
             continue
-        if t.kind == "id" and i + 1 < n and body[i + 1].text in _COMPOUND and i > 0 and body[i - 1].text in (";", "{", "}", ")"):
+        stmt_start = i == 0 or body[i - 1].text in (";", "{", "}", ")")
+        if t.kind == "id" and i + 1 < n and body[i + 1].text in _COMPOUND and stmt_start:
             end = _stmt_end(body, i + 1)  # `blocks += 1;`, `n /= 2;`: the old value, operated on
             value = [t, _tok(t, body[i + 1].text[:-1]), _tok(t, "("), *_members(body[i + 2:end], dims), _tok(t, ")")]
             folder.exprs[t.text] = _assigned(t, value, folder, conds, loops, True)
             i = end + 1
             continue
-        if t.text in ("++", "--") and i + 2 < n and body[i + 1].kind == "id" and body[i + 2].text == ";" \
-                and (i == 0 or body[i - 1].text in (";", "{", "}", ")")):
+        if t.text in ("++", "--") and i + 2 < n and body[i + 1].kind == "id" and body[i + 2].text == ";" and stmt_start:
             body[i:i + 2] = [body[i + 1], _tok(t, t.text)]  # `++blocks;` is `blocks++;`
             t = body[i]
-        if t.kind == "id" and i + 2 < n and body[i + 1].text in ("++", "--") and body[i + 2].text == ";" \
-                and (i == 0 or body[i - 1].text in (";", "{", "}", ")")):
-            folder.exprs[t.text] = _assigned(t, [t, _tok(t, body[i + 1].text[0]), _tok(t, "1")], folder, conds, loops, True)
+        if t.kind == "id" and i + 2 < n and body[i + 1].text in ("++", "--") and body[i + 2].text == ";" and stmt_start:
+            step = [t, _tok(t, body[i + 1].text[0]), _tok(t, "1")]
+            folder.exprs[t.text] = _assigned(t, step, folder, conds, loops, True)
             i += 3
             continue
         if t.kind == "id" and i + 1 < n and body[i + 1].text == "=" and i > 0 and body[i - 1].text == ")":
@@ -369,6 +369,7 @@ def launch_notes(kernel, site: LaunchSite, formula: bool, bindings: Optional[dic
                     f"at {loops}: W and Q are per launch", site.location)
     if not formula or not site.bounds:
         return
+
     def shown(bounds):  # sizes are >= 0
         return " and ".join(str(b.replace(sympy.Abs, lambda a: a)) for b in bounds)
 
