@@ -31,7 +31,7 @@ XFAIL = {
 }
 
 # The share of kernels analyzed without SR001/SR002 today: it may only go up (raise it as features land).
-SHARE_FLOOR = sympy.Rational(38, 69)
+SHARE_FLOOR = sympy.Rational(62, 64)
 
 # Files with an internal error (SR099) today, and why.
 SR099_XFAIL: dict = {}
@@ -206,8 +206,8 @@ def test_share_analyzed_never_regresses():
     assert sympy.Rational(ok, total) >= SHARE_FLOOR, f"{ok}/{total} analyzed without SR001/SR002"
 
 
-@pytest.mark.xfail(strict=True, reason="structs, cooperative groups, classes, wmma, lambdas, switch, "
-                                       "missing headers and drivers still fail with SR001/SR002/SR005")
+@pytest.mark.xfail(strict=True, reason="a missing user header (missing_header.cu) is still SR005 for the "
+                                       "whole file, hiding its two kernels")
 def test_share_analyzed_is_everything():
     ok, total = share_without_syntax_or_unsupported()
     assert ok == total, f"{ok}/{total} analyzed without SR001/SR002"
