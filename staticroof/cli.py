@@ -181,6 +181,17 @@ def _collect(paths) -> tuple[list[Path], list]:
 @click.version_option(__version__, prog_name="staticroof")
 def main():
     """Static roofline analysis: W (FLOPs), Q (DRAM bytes) and I = W/Q of C and CUDA kernels, before anything runs."""
+    _exit_on_sigterm()
+
+
+def _exit_on_sigterm() -> None:
+    """A CI job's timeout or a hook runner sends SIGTERM: exit through Python (status 143) so every
+    `finally` runs and no temporary folder or preprocessor process is left behind."""
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGTERM"):
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
 
 
 @main.command()
@@ -268,6 +279,12 @@ def trace(path, defines, include_dirs, kernels, grids, blocks, fmt):
             launch = [n for n in unbound if n.startswith(("gridDim_", "blockDim_"))]
             hint = "--grid/--block" if launch else f"-D {unbound[0]}=VALUE"
             click.echo(f"staticroof: `{k.name}` needs {', '.join(unbound)} to run: give {hint}", err=True)
+            sys.exit(2)
+        from .trace.budget import refusal
+
+        why = refusal(k)
+        if why:
+            click.echo(f"staticroof: {k.location}: {k.name}: {why}", err=True)
             sys.exit(2)
         try:
             traced = run_trace(str(files[0]), k.name, dict(k.sizes), k.language, defs, include_dirs,

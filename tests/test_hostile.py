@@ -251,3 +251,37 @@ def test_launch_and_cache_options_are_validated(option, value, why):
     path = Path(__file__).parent.parent / "samples" / "saxpy.cu"
     r = CliRunner().invoke(main, ["analyze", str(path), option, value])
     assert r.exit_code == 2 and why in r.output, r.output
+
+
+def test_trace_refuses_sizes_beyond_memory(monkeypatch):
+    # `trace -D n=10000000000` allocated until killed.  SAXPY at n = 10**6 touches x and y: the
+    # analysis's compulsory bytes are 4n (x read) + 4n (y read) + 4n (y written) = 12,000,000, plus
+    # one state byte per 4-byte element: 12,000,000 + 3,000,000 = 15,000,000 bytes.  With 10 MB
+    # available (half of it the limit) the trace is refused with both numbers.
+    from click.testing import CliRunner
+
+    from staticroof.cli import main
+    from staticroof.trace import budget
+
+    monkeypatch.setattr(budget, "memory_available", lambda: 10_000_000)
+    path = Path(__file__).parent.parent / "samples" / "saxpy.c"
+    r = CliRunner().invoke(main, ["trace", str(path), "-D", "n=1000000"])
+    assert r.exit_code == 2 and "needs about 15,000,000 bytes" in r.output and "10,000,000 are available" in r.output
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+def test_sigterm_leaves_no_temporary_folder(tmp_path):
+    import signal
+    import time
+
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = dict(os.environ, TMPDIR=str(tmp))
+    samples = Path(__file__).parent.parent / "samples"
+    proc = subprocess.Popen([sys.executable, "-m", "staticroof", "analyze", str(samples)], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGTERM)
+    rc = proc.wait(timeout=60)
+    assert rc in (143, 0, 1)  # 143 if the signal came before the run ended
+    assert list(tmp.iterdir()) == []
