@@ -24,6 +24,7 @@ from pathlib import Path
 
 from .inputs import TOML_LIMIT, InputError, read_text
 
+
 class ConfigError(Exception):
     pass
 

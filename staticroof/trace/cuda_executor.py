@@ -10,16 +10,14 @@ Like `CProgram`, a `CudaProgram` compiles once and runs at several sizes and lau
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import sympy
 from pycparser import c_ast, c_generator
 
 from ..frontends.c import parse_translation_unit
 from ..frontends.cuda import CUDA_MACROS, cuda_source, table
 from ..frontends.launch import grid_in_params
-from ..inputs import InputError, read_text
 from ..frontends.preprocess import preprocess
+from ..inputs import InputError, read_text
 from ..resources import grammars_dir
 from . import Trace, TraceError, executor
 from .cuda_rewrite import instance, instantiate, overloads, shared_memory, textures
