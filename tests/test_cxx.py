@@ -590,3 +590,24 @@ def test_curand_state_in_global_memory_and_an_unknown_constant_type(tmp_path, n)
     # not Philox's real 64 B: README); weights[i % 8]: min(n, 8) elements of the assumed 4 B
     assert got["out"][:2] == (0, 16 * n) and got["states"][:2] == (8 * n, 8 * n)
     assert got["weights"][:2] == (4 * min(n, 8), 0)
+
+
+OPAQUE_PARAMS = r"""#include "precision.h"
+__global__ void scale_real(int n, const real_t* __restrict__ x, real_t* __restrict__ y)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = x[i];
+}
+"""
+
+
+def test_unknown_types_behind_qualified_pointer_parameters(tmp_path):
+    # `const real_t* __restrict__ x` in a parameter list used to be SR001 (the qualifier after `*`
+    # hid the parameter's name): now the type is opaque (SR141) and the kernel is analyzed.  Per
+    # i < n: x[i] read, y[i] written, 4 B each (the assumed size): Q = 8n = 8,000 at n = 1000.
+    (tmp_path / "precision.h").write_text("/* empty */\n")
+    k = analyze(OPAQUE_PARAMS, tmp_path, "qual.cu", {"n": 1000})["scale_real"]
+    assert not k.failed and not k.exact
+    assert any(d.code == "SR141" and "`real_t`" in d.message for d in k.diagnostics)
+    got = arrays(k)
+    assert got["x"][:2] == (4000, 0) and got["y"][:2] == (0, 4000)

@@ -64,6 +64,9 @@ def known_types(tokens: list[Token], builtin: set) -> set:
     return known
 
 
+_POINTER_QUALS = ("const", "volatile", "restrict", "__restrict__", "__restrict")
+
+
 def rewrite(tokens: list[Token], known: set, used: list, header: bool = False) -> list[Token]:
     """`tokens` with unknown type names replaced by OPAQUE; `used` collects (name, token)."""
     out: list[Token] = []
@@ -88,7 +91,10 @@ def rewrite(tokens: list[Token], known: set, used: list, header: bool = False) -
                 if nxt.kind == "id" and after is not None and after.text in ("=", ";", ",", ")", "[", "("):
                     is_type = nxt.text not in _KEYWORDS or nxt.text in ("const", "__restrict__", "restrict")
                 elif nxt.text in ("*", "&") and after is not None and after.kind == "id" and j + 3 < n:
-                    end = tokens[j + 3].text  # `my_real_t *a,` in a header, `my_real_t *p = ...;` in a body
+                    k = j + 2  # past qualifiers: `const my_real_t* __restrict__ x,` in a header
+                    while header and k + 1 < n and tokens[k].text in _POINTER_QUALS and tokens[k + 1].kind == "id":
+                        k += 1
+                    end = tokens[k + 1].text if k + 1 < n else ""  # `my_real_t *p = ...;` in a body
                     is_type = end in (",", ")", "[") if header else (prev in (";", "{", "}") and end in ("=", ";", "["))
             if prev == "(" and nxt.text == ")" and after is not None and (
                     after.kind in ("id", "num") or after.text in ("(", "-")):
