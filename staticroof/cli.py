@@ -256,8 +256,7 @@ def trace(path, defines, include_dirs, kernels, grids, blocks, fmt):
 
     Exit 1 when an exact kernel's static and traced numbers differ."""
     from .pipeline import run
-    from .trace import TraceError, compare
-    from .trace import run as run_trace
+    from .trace import TraceError, compare, run as run_trace
 
     defs = _parse_defines(defines)
     files, errors = _collect([path])

@@ -13,7 +13,6 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-
 # A file name travels through `#line "..."` directives, which cannot hold every name (`"`, `\\`, a
 # newline): such a name is replaced there by an alias, and turned back when a location is shown.
 _SAFE_NAME = re.compile(r"[^\x00-\x1f\x7f\"\\]*")

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import math
-
 from fractions import Fraction
 
 import pytest
 import sympy
 
-from helpers import SAMPLES, S, lru_words, same
 from staticroof.analysis.bounds import hbl_exponent
 from staticroof.pipeline import run
+
+from helpers import SAMPLES, S, lru_words, same
 
 
 def test_hbl_exponents():

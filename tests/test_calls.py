@@ -12,9 +12,9 @@ import shutil
 
 import pytest
 
+from staticroof.trace import compare, run as run_trace
+
 from helpers import analyze_source
-from staticroof.trace import compare
-from staticroof.trace import run as run_trace
 
 HAS_CC = shutil.which("cc") is not None or shutil.which("gcc") is not None
 needs_cc = pytest.mark.skipif(not HAS_CC, reason="the trace oracle needs a C compiler")

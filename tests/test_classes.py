@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
+from staticroof.trace import TraceError, run as run_trace
+
 from helpers import S, analyze_source, same
-from staticroof.trace import TraceError
-from staticroof.trace import run as run_trace
 
 
 def codes(k) -> set:

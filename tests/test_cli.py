@@ -11,8 +11,9 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from helpers import SAMPLES, S, same
 from staticroof.cli import main
+
+from helpers import SAMPLES, S, same
 
 SAXPY = """
 void saxpy(int n, float a, const float *restrict x, float *restrict y) {

@@ -104,8 +104,10 @@ int main() {
 
 
 def test_grid_and_block_options(tmp_path):
-    from click.testing import CliRunner
     import json
+
+    from click.testing import CliRunner
+
     from staticroof.cli import main
 
     p = Path(tmp_path) / "k.cu"

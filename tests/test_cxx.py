@@ -12,9 +12,9 @@ import shutil
 import pytest
 import sympy
 
+from staticroof.trace import TraceError, compare, run as run_trace
+
 from helpers import S, analyze_source, same
-from staticroof.trace import TraceError, compare
-from staticroof.trace import run as run_trace
 
 HAS_CC = shutil.which("cc") is not None or shutil.which("gcc") is not None
 

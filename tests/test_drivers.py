@@ -10,8 +10,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from helpers import S, analyze_file, same
 from staticroof.cli import main
+
+from helpers import S, analyze_file, same
 
 BENCH = """
 #include <stdio.h>

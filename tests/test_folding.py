@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from staticroof.trace import compare, run as run_trace
+
 from helpers import S, analyze_source, same
-from staticroof.trace import compare
-from staticroof.trace import run as run_trace
 
 needs_cc = pytest.mark.skipif(not (shutil.which("cc") or shutil.which("gcc")), reason="the trace needs a C compiler")
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sympy
 
-from helpers import S, analyze_source, same
 from staticroof.analysis.result import _ceilings, drop_floors
+
+from helpers import S, analyze_source, same
 
 
 def test_floors_dropped_only_when_equal_on_every_residue_class():

@@ -10,14 +10,14 @@ import time
 
 import pytest
 import sympy
-
 from click.testing import CliRunner
 
-from helpers import ROOT, S, analyze_file, analyze_source, same
 from staticroof.cli import main
 from staticroof.frontends.hostexpr import Folder, host_function
 from staticroof.frontends.launch import find_launches
 from staticroof.frontends.tokens import tokenize
+
+from helpers import ROOT, S, analyze_file, analyze_source, same
 
 CUDA = ROOT / "tests" / "data" / "cuda"
 

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from helpers import ROOT, S, analyze_file, analyze_source, same
 from staticroof.cli import main
 from staticroof.pipeline import run
+
+from helpers import ROOT, S, analyze_file, analyze_source, same
 
 DATA = ROOT / "tests" / "data"
 CUDA = DATA / "cuda"

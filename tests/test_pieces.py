@@ -9,8 +9,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from helpers import S, analyze_source, same
 from staticroof.cli import main
+
+from helpers import S, analyze_source, same
 
 CLAMP = """
 void clamp_head(int n, const float *a, float *b)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import SAMPLES, S, analyze_file, same
 from staticroof.frontends import preprocess as pp
+
+from helpers import SAMPLES, S, analyze_file, same
 
 
 def test_integer_defines_become_size_markers():

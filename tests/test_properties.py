@@ -18,12 +18,12 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
-from helpers import analyze_file, lru_words
 from staticroof.trace import compare
 from staticroof.trace.c_executor import CProgram
+
+from helpers import analyze_file, lru_words
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None,
                                 reason="the trace oracle needs a C compiler")

@@ -17,8 +17,9 @@ import pytest
 import sympy
 from click.testing import CliRunner
 
-from helpers import ROOT, S, analyze_file, formula_at, same
 from staticroof.cli import main
+
+from helpers import ROOT, S, analyze_file, formula_at, same
 
 REAL = ROOT / "tests" / "data" / "real"
 
@@ -251,8 +252,7 @@ def trace_cases():
 def test_trace_agrees(path, kernel, sizes):
     """Run at small sizes on both sides of the file's constants, the traced counts equal the static
     ones.  A kernel that is not exact yet (it is in XFAIL) has nothing exact to compare."""
-    from staticroof.trace import compare
-    from staticroof.trace import run as run_trace
+    from staticroof.trace import compare, run as run_trace
 
     kernels, _ = analyzed(path, tuple(sorted(sizes.items())))
     k = kernels.get(kernel)

@@ -167,9 +167,10 @@ def test_every_code_the_analysis_emits_is_explained():
 
     from click.testing import CliRunner
 
-    from helpers import ROOT
     from staticroof.cli import main
     from staticroof.diagnostics import RULES
+
+    from helpers import ROOT
 
     used = set()
     for path in (ROOT / "staticroof").rglob("*.py"):

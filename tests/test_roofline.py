@@ -12,9 +12,9 @@ import re
 import subprocess
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
-from pathlib import Path
 
 from staticroof.roofline import (
     PEAK_KEYS,

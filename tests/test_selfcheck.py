@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import sympy
 
-from staticroof.analysis import pieces as pieces_module
-from staticroof.analysis import traffic
+from staticroof.analysis import pieces as pieces_module, traffic
 from staticroof.analysis.interpret import enumerate_counts
 from staticroof.frontends import load
 

@@ -7,14 +7,15 @@ constant the kernel has."""
 
 from __future__ import annotations
 
-import sympy
 import pytest
+import sympy
 
-from helpers import analyze_source, same
+from staticroof.frontends import structs
 from staticroof.frontends.c import TranslationUnit, parse_translation_unit
 from staticroof.frontends.ctypes_ import CType
-from staticroof.frontends import structs
 from staticroof.resources import grammars_dir
+
+from helpers import analyze_source, same
 
 
 def codes(k) -> set:
@@ -499,8 +500,7 @@ def test_cuda_struct_by_value_parameters(tmp_path, n):
 # The trace does not run struct kernels yet: it says so instead of booking accesses elsewhere
 
 def test_the_trace_refuses_struct_kernels_cleanly(tmp_path):
-    from staticroof.trace import TraceError
-    from staticroof.trace import run as run_trace
+    from staticroof.trace import TraceError, run as run_trace
 
     p = tmp_path / "nbody.c"
     p.write_text(NBODY)
@@ -550,8 +550,7 @@ real_t scale_timed(struct args_t *func_args, int reps)
 def test_timer_struct_kernel_agrees_with_the_trace(tmp_path, length, reps):
     import shutil
 
-    from staticroof.trace import compare
-    from staticroof.trace import run as run_trace
+    from staticroof.trace import compare, run as run_trace
 
     p = tmp_path / "timed.c"
     p.write_text(TIMED)

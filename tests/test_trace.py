@@ -9,10 +9,10 @@ import shutil
 import pytest
 from click.testing import CliRunner
 
-from helpers import ROOT, SAMPLES, analyze_file
 from staticroof.cli import main
-from staticroof.trace import compare
-from staticroof.trace import run as run_trace
+from staticroof.trace import compare, run as run_trace
+
+from helpers import ROOT, SAMPLES, analyze_file
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None,
                                 reason="the trace oracle needs a C compiler")

@@ -141,9 +141,9 @@ def _statement_bounds(kernel: Kernel, insts, namer) -> list:
 def needed_sizes(kernel: Kernel) -> set:
     """Names of the sizes the counting reads: those in a loop bound, a guard or an index.  A
     parameter the kernel never uses is not one of them."""
-    from ..ir import Guard, Stmt, walk
-
     import sympy
+
+    from ..ir import Guard, Stmt, walk
     loop_vars, symbols = set(), set()
     for node in walk(kernel.body):
         exprs = []
@@ -171,6 +171,7 @@ def at_sizes(kernel: Kernel, sizes: dict) -> Kernel:
     import copy
 
     import sympy
+
     from ..ir import Guard, Stmt
 
     subs = {sympy.Symbol(n): sympy.Integer(v) for n, v in sizes.items() if v is not None}

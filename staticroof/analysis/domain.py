@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-
 from ..diagnostics import Location
 from ..ir import Guard, Kernel, Loop, Ref, Stmt
 from . import polyhedra as P

@@ -23,10 +23,9 @@ def language_of(path) -> str:
 def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None):
     """Read, preprocess and lower one file.  Returns (FrontendResult, size bindings from -D).
     `launches` maps a kernel name (or None for all) to {"grid": (...), "block": (...)} for CUDA."""
+    from ..inputs import InputError, read_text
     from .c import FrontendResult, lower_translation_unit
     from .preprocess import preprocess
-
-    from ..inputs import InputError, read_text
 
     res = FrontendResult()
     try:

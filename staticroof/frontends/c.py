@@ -22,11 +22,10 @@ from pycparser import c_ast
 from .. import costs
 from ..diagnostics import Diagnostic, Location
 from ..ir import Array, Guard, Kernel, Loop, Ref, Size, Stmt
-from . import drivers, folding, outputs, recovery, switch
+from . import drivers, folding, outputs, recovery, structs, switch
 from .ctypes_ import FLOAT, INT, VOID, CType, TypeTable, arith
 from .parse import PRELUDE, parse_translation_unit, split_units  # noqa: F401 (the front ends' API)
 from .preprocess import SIZE_MARK
-from . import structs
 from .views import convert, resolve_views
 
 

@@ -32,8 +32,19 @@ from typing import Optional
 from pycparser import c_ast
 
 from . import wmma as WM
-from .classdefs import (OPS, ClassDef, begin, emit, prelude, registry, rename_operators, rewrite,  # noqa: F401
-                        strip_for_trace, types, using_typedefs)
+from .classdefs import (  # noqa: F401
+    OPS,
+    ClassDef,
+    begin,
+    emit,
+    prelude,
+    registry,
+    rename_operators,
+    rewrite,
+    strip_for_trace,
+    types,
+    using_typedefs,
+)
 from .ctypes_ import INT, VOID, CType
 
 # the token stage, for cuda.py and the trace (classdefs.py)

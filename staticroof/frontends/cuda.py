@@ -30,16 +30,9 @@ from pycparser import c_ast
 from ..diagnostics import Diagnostic, Location
 from ..ir import Array, Kernel, Loop
 from ..resources import grammar_path
-from . import c as C
-from . import classes as CL
-from . import wmma as WM
+from . import c as C, classes as CL, cxx as CX, outputs, overloads as OV, templates as T, textures as TX, wmma as WM
 from .ctypes_ import FLOAT, INT, VOID, CType, arith
-from . import overloads as OV
-from . import outputs
-from . import cxx as CX
 from .cxx_calls import HANDLERS as CXX_CALLS, inline_call
-from . import templates as T
-from . import textures as TX
 from .launch import DIMS, Launch, LaunchSite, fold, host_sites, launch_for, launch_notes, repeats
 from .tokens import Token, match_angle, match_close, render, tokenize
 from .toplevel import Item, split_items

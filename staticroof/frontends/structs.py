@@ -32,7 +32,6 @@ from ..ir import DTYPE_BYTES
 from .ctypes_ import INT, CType
 from .preprocess import SIZE_MARK
 
-
 # ---------------------------------------------------------------------------------------------
 # Layouts
 

@@ -27,7 +27,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 import sympy
-
 from pycparser import c_ast
 
 from .ctypes_ import CType
@@ -93,8 +92,8 @@ def rewrite(tokens: list, i: int, convert):
 
 def fetch(low, name: str, entry: dict, node, args, acc):
     """The value of a texture fetch (`args` begin with the element-type carrier, see above)."""
-    from . import c as C
     from ..ir import Ref
+    from . import c as C
     from .views import convert, root_of
 
     carrier = args[0] if args else None
@@ -147,8 +146,8 @@ def surface(low, name: str, entry: dict, node, args, acc):
     """`surf2Dwrite(v, s, x_bytes, y)`: a write of one element of v's type; `surf2Dread<T>(s, x_bytes,
     y)` / `surf2Dread(&v, s, x_bytes, y)`: a read.  The x coordinate is in bytes: element
     x_bytes / sizeof(element), which must be a whole number (else SR101, one new element)."""
-    from . import c as C
     from ..ir import DTYPE_BYTES, Ref
+    from . import c as C
     from .views import convert, root_of
 
     carrier = args[0] if args else None

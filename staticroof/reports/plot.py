@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from .text import _si
 
-
 LEVEL_MARKERS = {"DRAM": "s", "L2": "D", "L1": "^"}
 
 

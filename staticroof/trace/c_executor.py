@@ -10,7 +10,6 @@ runs as it is.  The program is compiled once and can be run at several size assi
 
 from __future__ import annotations
 
-
 from pycparser import c_ast, c_generator
 
 from ..frontends.c import parse_translation_unit

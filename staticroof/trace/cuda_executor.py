@@ -14,6 +14,7 @@ import sympy
 from pycparser import c_ast, c_generator
 
 from ..frontends.c import parse_translation_unit
+from ..frontends.classes import strip_for_trace
 from ..frontends.cuda import CUDA_MACROS, cuda_source, table
 from ..frontends.launch import grid_in_params
 from ..frontends.preprocess import preprocess
@@ -21,7 +22,6 @@ from ..inputs import InputError, read_text
 from ..resources import grammars_dir
 from . import Trace, TraceError, executor
 from .cuda_rewrite import instance, instantiate, overloads, shared_memory, textures
-from ..frontends.classes import strip_for_trace
 from .instrument import Instrumenter, file_constants
 from .program import ALLOCATION, RUNTIME_DIR, Program, driver, params_of, parse
 
