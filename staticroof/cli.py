@@ -343,7 +343,8 @@ def plot(paths, machine_name, output, defines, include_dirs, kernels, unit, cach
             why = ("could not be analyzed" if k.failed else "has no numeric W and Q (give its sizes with -D)"
                    if not points([k]) else "has no point")
             click.echo(f"{k.location}: {k.name}: not plotted: it {why}", err=True)
-    click.echo(f"{output}: {len(shown_kernels)} kernels, {len(pts)} points")
+    nk, npts = len(shown_kernels), len(pts)
+    click.echo(f"{output}: {nk:,} kernel{'' if nk == 1 else 's'}, {npts:,} point{'' if npts == 1 else 's'}")
 
 
 @main.command()

@@ -71,8 +71,8 @@ def test_trace_command_prints_both_and_exits_zero_when_they_agree():
     r = CliRunner().invoke(main, ["trace", str(SAMPLES / "jacobi2d.c"), "-D", "n=7"])
     assert r.exit_code == 0, r.output
     # 5-point stencil at n = 7: (n-2)^2 = 25 points x 5 FLOPs = 125; A read n^2 - 4 = 45 doubles
-    assert re.search(r"W\s+125\s+125", r.output)
-    assert re.search(r"A read\s+360\s+360", r.output)
+    assert re.search(r"W\s+125\s+125 FLOP\n", r.output)
+    assert re.search(r"A read\s+360\s+360 B\n", r.output)
 
 
 def test_trace_command_needs_sizes():
@@ -106,8 +106,9 @@ def test_identical_references_are_identical_expressions(tmp_path):
 def test_trace_command_on_a_cuda_file():
     r = CliRunner().invoke(main, ["trace", str(SAMPLES / "saxpy.cu"), "-D", "n=1000"])
     assert r.exit_code == 0, r.output
-    # 1000 threads of work: 2 FLOPs each; x read, y read and written: 12 bytes each
-    assert re.search(r"W\s+2000\s+2000", r.output) and re.search(r"Q compulsory\s+12000\s+12000", r.output)
+    # 1000 threads of work: 2 FLOPs each; x read, y read and written: 12 bytes each (the table
+    # prints counts with separators and a unit per row, as the analysis report does)
+    assert re.search(r"W\s+2,000\s+2,000 FLOP\n", r.output) and re.search(r"Q compulsory\s+12,000\s+12,000 B\n", r.output)
 
 
 def test_trace_refuses_a_cuda_kernel_without_a_launch(tmp_path):
@@ -118,7 +119,7 @@ def test_trace_refuses_a_cuda_kernel_without_a_launch(tmp_path):
     r = CliRunner().invoke(main, ["trace", str(p), "--grid", "3", "--block", "32"])
     # 3 blocks of 32 threads, one 4-byte store each: 384 bytes written, no FLOPs
     assert r.exit_code == 0, r.output
-    assert re.search(r"Q compulsory\s+384\s+384", r.output)
+    assert re.search(r"Q compulsory\s+384\s+384 B\n", r.output)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,9 +1,35 @@
-"""Formulas and their conditions as people read them: `n <= 100 and m >= 3`, not sympy's
-`(m >= 3) & (n <= 100)`; a piecewise count inline as `(n if n <= 100; 100 if n >= 101)`."""
+"""Formulas, numbers and conditions as people read them: `n <= 100 and m >= 3`, not sympy's
+`(m >= 3) & (n <= 100)`; a piecewise count inline as `(n if n <= 100; 100 if n >= 101)`; a count
+with thousands separators, `134,217,728`, wherever it stands alone (inside a formula sympy's
+spelling is kept: there a comma would read as an argument separator, `Min(400000, 4*n)`)."""
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import sympy
+
+
+def number(v) -> str:
+    """A value as the text reports print it: an integer with separators (`12,582,912`), a fraction
+    to 4 significant digits below 1 (`0.08333`) and to 2 decimals above (`170.67`)."""
+    if v is None:
+        return ""
+    if isinstance(v, float) and not math.isfinite(v):
+        return str(v)
+    f = Fraction(v)
+    if f.denominator == 1:
+        return f"{int(f):,}"
+    x = float(f)
+    return f"{x:.4g}" if abs(x) < 1 else f"{x:,.2f}"
+
+
+def expr(e) -> str:
+    """A formula: sympy's spelling, or the number with separators when the formula is an integer."""
+    if isinstance(e, int) or getattr(e, "is_Integer", False):
+        return f"{int(e):,}"
+    return str(e)
 
 
 def condition(c) -> str:
@@ -44,10 +70,10 @@ def inline(q) -> str:
     """A quantity's formula on one line: a Piecewise as `(e1 if c1; e2 if c2)`, a formula that holds
     only for some sizes with its condition."""
     if isinstance(q.expr, sympy.Piecewise):
-        return "(" + "; ".join(f"{e} if {condition(c)}" for c, e in q.piece_list()) + ")"
+        return "(" + "; ".join(f"{expr(e)} if {condition(c)}" for c, e in q.piece_list()) + ")"
     if q.holds is not None:
-        return f"({q.expr} if {condition(q.holds)}{others(q)})"
-    return str(q.expr)
+        return f"({expr(q.expr)} if {condition(q.holds)}{others(q)})"
+    return expr(q.expr)
 
 
 def others(q) -> str:

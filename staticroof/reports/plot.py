@@ -58,7 +58,8 @@ def draw(kernels, machine, path: str) -> list[dict]:
         ax.plot([ridge, hi], [peak, peak], color=colors[n % len(colors)], lw=1.5,
                 label=f"{roof} {_si(peak, 'FLOP/s')}")
         ax.plot([ridge], [peak], "o", color=colors[n % len(colors)])
-        ax.annotate(f"ridge {ridge:.3g}", (ridge, peak), textcoords="offset points", xytext=(4, -12), fontsize=8)
+        ax.annotate(f"ridge {ridge:.3g} FLOP/B", (ridge, peak), textcoords="offset points", xytext=(4, -12),
+                    fontsize=8)
     for k in {p["kernel"] for p in pts}:  # a kernel's level points share one height: join them
         mine = sorted((p["intensity"], p["attainable"]) for p in pts if p["kernel"] == k and p["level"] in LEVEL_MARKERS)
         if len(mine) > 1:

@@ -1,28 +1,21 @@
 """The text report: one block per kernel, formulas beside numbers, diagnostics as
-``file:line:col: CODE message`` lines (the format editors and CI annotators already parse)."""
+``file:line:col: CODE message`` lines (the format editors and CI annotators already parse).
+
+Every formula and number carries its unit (`FLOP`, `B`, `FLOP/B`), and every count that stands
+alone has thousands separators (`134,217,728 B`), so the lines read the same whatever the sizes."""
 
 from __future__ import annotations
-
-from fractions import Fraction
 
 import sympy
 
 from ..analysis.summary import KernelSummary, PartSummary
 from ..diagnostics import Diagnostic
-from .formula import condition, inline, others
+from .formula import condition, expr, inline, number, others
 
 _LABEL = 13
 _LONG = 120  # a condition longer than this is left to the JSON
-
-
-def _num(v) -> str:
-    if v is None:
-        return ""
-    f = Fraction(v)
-    if f.denominator == 1:
-        return f"{int(f):,}"
-    x = float(f)
-    return f"{x:.4g}" if abs(x) < 1 else f"{x:,.2f}"
+_ALIGN = 60  # the arrays' access columns line up while their first parts are at most this wide
+_num = number
 
 
 def _q(q, unit: str) -> str:
@@ -30,7 +23,7 @@ def _q(q, unit: str) -> str:
     if isinstance(q.expr, sympy.Piecewise):
         text = inline(q)
     else:
-        text = f"{q.expr}"
+        text = expr(q.expr)
     if q.value is not None and (not q.expr.is_Number or not q.expr.is_Integer):
         text += f" = {_num(q.value)}"
     text = f"{text} {unit}".rstrip()
@@ -48,10 +41,10 @@ def _rows(label: str, q, unit: str, note: str = "") -> list[str]:
     if not isinstance(q.expr, sympy.Piecewise):
         return [_row(label, _q(q, unit) + note)]
     pieces = q.piece_list()
-    width = max(len(f"{e} {unit}") for _, e in pieces)
+    width = max(len(f"{expr(e)} {unit}") for _, e in pieces)
     rows = []
     for k, (c, e) in enumerate(pieces):
-        rows.append(_row(label if k == 0 else "", f"{f'{e} {unit}':<{width}}   if {condition(c)}"
+        rows.append(_row(label if k == 0 else "", f"{f'{expr(e)} {unit}':<{width}}   if {condition(c)}"
                          + (note if k == 0 else "")))
     return rows
 
@@ -61,8 +54,8 @@ def _record(a) -> str:
     r = a.record
     if not r:
         return ""
-    size = f"{r['record_bytes']} B structs" if r["record_bytes"] is not None else "structs of unknown size"
-    at = f", at byte {r['member_offset']}" if r["member_offset"] is not None else ""
+    size = f"{r['record_bytes']:,} B structs" if r["record_bytes"] is not None else "structs of unknown size"
+    at = f", at byte {r['member_offset']:,}" if r["member_offset"] is not None else ""
     return f"   of {r['parent']}: {size}{at}"
 
 
@@ -86,7 +79,7 @@ def diagnostic_line(d: Diagnostic, color: bool = False) -> str:
 
 def _part_rows(p: PartSummary) -> list[str]:
     rows = []
-    prec = ", ".join(f"{k} {inline(q)}" for k, q in p.by_precision.items())
+    prec = ", ".join(f"{k} {inline(q)} FLOP" for k, q in p.by_precision.items())
     w = ""
     if prec and len(p.by_precision) > 1 or (prec and p.special.expr != 0):
         w = f"   ({prec})"
@@ -94,8 +87,8 @@ def _part_rows(p: PartSummary) -> list[str]:
         w = f"   ({next(iter(p.by_precision))})"
     rows += _rows("W", p.flops, "FLOP", w)
     if p.special.expr != 0:
-        calls = ", ".join(f"{n} {inline(q)}" for n, q in p.special_by_name.items())
-        rows.append(_row("special", f"{calls} calls (counted in W)"))
+        calls = ", ".join(f"{n} {inline(q)} call{'' if q.expr == 1 else 's'}" for n, q in p.special_by_name.items())
+        rows.append(_row("special", f"{calls} (counted in W)"))
     rows += _rows("Q compulsory", p.compulsory, "B")
     rows += _rows("Q access", p.access, "B", "   (no reuse beyond registers)")
     if p.shared is not None and p.shared.expr != 0:
@@ -105,8 +98,9 @@ def _part_rows(p: PartSummary) -> list[str]:
         if p.departs_at:
             (name, value), = p.departs_at.items()
             where = f"; exceeds Q compulsory from {name} = {value:,}"
-        value = f" = {_num(p.cache_bound.value)} B" if p.cache_bound.value is not None else ""
-        rows.append(_row("Q cache", f"{p.cache_bound.expr}{value}   (lower bound with "
+        bound = p.cache_bound
+        value = f" = {_num(bound.value)}" if bound.value is not None and not bound.expr.is_Integer else ""
+        rows.append(_row("Q cache", f"{expr(bound.expr)}{value} B   (lower bound with "
                                     f"M_cache = {p.cache_bytes:,} B{where})"))
     if p.l1_bound is not None and p.l1_bound.value is not None:
         rows.append(_row("Q L2", f"{_num(p.l1_bound.value)} B   (L2 to the SMs: the same bound with the "
@@ -138,15 +132,15 @@ def _roofline(r: dict) -> str:
     h = r.get("hierarchy") or {}
     if h.get("bound") is not None and len(h.get("levels", ())) > 1:
         where = "compute-bound" if h["bound"] == "compute" else f"memory-bound at {h['bound']}"
-        text = (f"{head}: I {r['intensity']:.4g} at DRAM; {where}, attainable {_si(h['attainable'], 'FLOP/s')} = "
-                f"{100 * h['fraction_of_peak']:.3g}% of peak")
+        text = (f"{head}: I {_num(r['intensity'])} FLOP/B at DRAM; {where}, "
+                f"attainable {_si(h['attainable'], 'FLOP/s')} = {100 * h['fraction_of_peak']:.3g}% of peak")
         if r.get("shares"):
             text += " [" + ", ".join(f"{p} {100 * float(v):.3g}%" for p, v in r["shares"].items()) + " of W]"
         if h.get("time_floor") is not None:
             text += f"; time >= {_seconds(h['time_floor'])}"
         return text
-    text = (f"{head}: I {r['intensity']:.4g}, {r['bound']}-bound, attainable {_si(r['attainable'], 'FLOP/s')} = "
-            f"{100 * r['fraction_of_peak']:.3g}% of peak")
+    text = (f"{head}: I {_num(r['intensity'])} FLOP/B, {r['bound']}-bound, "
+            f"attainable {_si(r['attainable'], 'FLOP/s')} = {100 * r['fraction_of_peak']:.3g}% of peak")
     if r.get("shares"):
         text += " [" + ", ".join(f"{p} {100 * float(v):.3g}%" for p, v in r["shares"].items()) + " of W]"
     if r.get("time_floor") is not None:
@@ -159,9 +153,9 @@ def _levels(r: dict) -> str:
     roofline line's, stated once)."""
     parts = []
     for lv in r["levels"]:
-        i = "?" if lv["intensity"] is None else f"{lv['intensity']:.3g}"
+        i = "?" if lv["intensity"] is None else _num(lv["intensity"])
         roof = f" @ {_si(lv['bandwidth'], 'B/s')}" if lv["bandwidth"] else " (bandwidth unknown)"
-        parts.append(f"{lv['level']} I {i}{roof}")
+        parts.append(f"{lv['level']} I {i} FLOP/B{roof}")
     text = " | ".join(parts)
     h = r["hierarchy"]
     if h.get("unknown"):
@@ -169,6 +163,19 @@ def _levels(r: dict) -> str:
     if h.get("note"):
         text += " [L1: one wavefront per warp access assumed]"
     return text
+
+
+def _array_rows(arrays) -> list[str]:
+    """`x (fp32): read 4*n B, write 0 B   access r 4*n B, w 0 B`, one row per array, the access
+    columns lined up while the first parts are short."""
+    heads, tails = [], []
+    for a in arrays:
+        heads.append(f"{a.name} ({a.dtype}{'' if a.space == 'global' else ', ' + a.space}): "
+                     f"read {inline(a.read)} B, write {inline(a.write)} B")
+        tails.append(f"access r {inline(a.access_read)} B, w {inline(a.access_write)} B{_record(a)}")
+    width = max(map(len, heads), default=0)
+    width = width if width <= _ALIGN else 0
+    return [_row("arrays" if k == 0 else "", f"{h:<{width}}   {t}") for k, (h, t) in enumerate(zip(heads, tails))]
 
 
 def kernel_block(k: KernelSummary, color: bool = False) -> str:
@@ -184,25 +191,20 @@ def kernel_block(k: KernelSummary, color: bool = False) -> str:
                          else f"{name} ({k.size_origins[name]}, unbound)")
         lines.append(_row("sizes", "; ".join(parts)))
     if k.launch:
-        dims = lambda t: " x ".join("?" if v is None else str(v) for v in t)  # noqa: E731
+        dims = lambda t: " x ".join("?" if v is None else f"{v:,}" for v in t)  # noqa: E731
         where = f" ({k.launch['origin']})" if k.launch["origin"] else " (unknown: --grid/--block)"
         lines.append(_row("launch", f"grid {dims(k.launch['grid'])}, block {dims(k.launch['block'])}{where}; "
                                     f"{k.launch['model']}"))
     if k.total is not None:
         lines += _part_rows(k.total)
-        first = True
-        for a in k.total.arrays.values():
-            acc = f"   access r {inline(a.access_read)} w {inline(a.access_write)}"
-            text = f"{a.name} ({a.dtype}{'' if a.space == 'global' else ', ' + a.space}): " \
-                   f"read {inline(a.read)} B, write {inline(a.write)} B{acc}{_record(a)}"
-            lines.append(_row("arrays" if first else "", text))
-            first = False
+        lines += _array_rows(k.total.arrays.values())
         if k.roofline:
             lines.append(_row("roofline", _roofline(k.roofline)))
             if k.roofline.get("levels"):
                 lines.append(_row("levels", _levels(k.roofline)))
         for n in k.nests:
-            lines.append(_row(n.label, f"W {inline(n.flops)}, Q {inline(n.compulsory)}, I {inline(n.intensity)}"))
+            lines.append(_row(n.label, f"W {inline(n.flops)} FLOP, Q {inline(n.compulsory)} B, "
+                                       f"I {inline(n.intensity)} FLOP/B"))
     for d in k.diagnostics:
         lines.append("  " + diagnostic_line(d, color))
     return "\n".join(lines)

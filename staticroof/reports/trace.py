@@ -1,9 +1,16 @@
-"""The trace report: static and executed numbers side by side, as text or JSON."""
+"""The trace report: static and executed numbers side by side, as text or JSON.
+
+The text table prints counts as the analysis report does (thousands separators, a unit per row:
+`FLOP` for W, `calls` for special functions, `B` for traffic); the JSON keeps plain numbers."""
 
 from __future__ import annotations
 
 import json
 from fractions import Fraction
+
+from .formula import number
+
+_BYTES = ("read", "write", "loads", "stores")
 
 
 def _num(v):
@@ -11,6 +18,13 @@ def _num(v):
         return None
     f = Fraction(v)
     return int(f) if f.denominator == 1 else float(f)
+
+
+def unit(quantity: str) -> str:
+    """The unit of a row: `x read`, `Q access` are bytes, `special sqrtf` calls, `W fp32` FLOPs."""
+    if quantity.rsplit(" ", 1)[-1] in _BYTES or quantity.startswith("Q "):
+        return "B"
+    return "calls" if quantity.startswith("special ") else "FLOP"
 
 
 def verdict(kernel, rows) -> str:
@@ -30,11 +44,12 @@ def render_json(results) -> str:
 def render_text(results) -> str:
     lines = []
     for k, rows in results:
-        sizes = ", ".join(f"{n}={v}" for n, v in sorted(k.sizes.items()))
+        sizes = "; ".join(f"{n} = {number(v) if v is not None else '?'}" for n, v in sorted(k.sizes.items()))
         lines.append(f"{k.location}: {k.name} at {sizes or 'no sizes'}: {verdict(k, rows)}")
         lines.append(f"  {'quantity':<22}{'static':>16}{'traced':>16}")
         for r in rows:
-            mark = "" if r.ok else "   <-"
-            lines.append(f"  {r.quantity:<22}{_num(r.static)!s:>16}{_num(r.traced)!s:>16}{mark}")
+            mark = "   <-" if not r.ok else ""
+            static = "?" if r.static is None else number(r.static)
+            lines.append(f"  {r.quantity:<22}{static:>16}{number(r.traced):>16} {unit(r.quantity)}{mark}".rstrip())
         lines.append("")
     return "\n".join(lines)
