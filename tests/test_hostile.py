@@ -285,3 +285,73 @@ def test_sigterm_leaves_no_temporary_folder(tmp_path):
     rc = proc.wait(timeout=60)
     assert rc in (143, 0, 1)  # 143 if the signal came before the run ended
     assert list(tmp.iterdir()) == []
+
+
+# The pure-Python preprocessor (STATICROOF_NO_CPP=1) runs in a child process under the same limits
+# as the system one; the tests shrink them so that a bomb ends in seconds.
+def _bomb(tmp_path, levels: int) -> Path:
+    """A macro that doubles `levels` times: A<levels> is 2**levels copies of one statement."""
+    lines = ["#define A0 x[i] = x[i] * 2.0f;"] + [f"#define A{k} A{k - 1} A{k - 1}" for k in range(1, levels + 1)]
+    src = tmp_path / "bomb.c"
+    src.write_text("\n".join(lines) + f"\nvoid k(float *x, int i) {{ A{levels} }}\n")
+    return src
+
+
+@pytest.mark.parametrize("limit,value,expected", [
+    ("CPP_TIMEOUT", 1, "ran longer than 1 s"),  # 2**30 copies: pcpp would run for hours
+    ("CPP_MEMORY_LIMIT", 36 << 20, "ran out of its 36 MiB of memory"),  # the child alone needs ~16 MB
+], ids=["time", "memory"])
+def test_pcpp_macro_bomb_stops_within_its_limits(tmp_path, monkeypatch, limit, value, expected):
+    import time
+
+    from click.testing import CliRunner
+
+    from staticroof.cli import main
+
+    monkeypatch.setenv("STATICROOF_NO_CPP", "1")
+    monkeypatch.setattr(pp_mod, "CPP_TIMEOUT", 30)
+    monkeypatch.setattr(pp_mod, limit, value)
+    bomb = _bomb(tmp_path, 30)
+    (tmp_path / "ok.c").write_text(KERNEL)
+    start = time.monotonic()
+    r = CliRunner().invoke(main, ["analyze", str(bomb), str(tmp_path / "ok.c")])
+    assert time.monotonic() - start < 30
+    assert r.exit_code == 1 and f"bomb.c: SR005 the C preprocessor (pcpp) {expected}" in r.output, r.output
+    assert "ok.c:1:6: k  [c, exact]" in r.output and " n FLOP   (fp32)" in r.output  # the other file is intact
+    out = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    assert str(tmp_path) not in out and "pcpp_child" not in out
+
+
+def test_pcpp_output_is_capped(tmp_path, monkeypatch):
+    # 2**8 copies of the 19-character statement `x[i] = x[i] * 2.0f;` and a space: ~5 KB of text
+    # against a 4 KiB cap; under an 8 KiB cap the kernel is read.
+    monkeypatch.setenv("STATICROOF_NO_CPP", "1")
+    monkeypatch.setattr(pp_mod, "CPP_OUTPUT_LIMIT", 4 << 10)
+    res, _ = load(str(_bomb(tmp_path, 8)), {})
+    d = next(d for d in res.diagnostics if d.code == "SR005")
+    assert "larger than 4,096 bytes" in d.message
+    monkeypatch.setattr(pp_mod, "CPP_OUTPUT_LIMIT", 8 << 10)
+    res, _ = load(str(_bomb(tmp_path, 8)), {})
+    assert [k.name for k in res.kernels] == ["k"] and not res.diagnostics
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_pcpp_fifo_includes_are_refused(tmp_path, monkeypatch):
+    # A plain include of a FIFO is refused by the scan before any preprocessor runs; a computed one
+    # (`#include HDR`), which no scan sees, is refused by the child when pcpp would open it.
+    monkeypatch.setenv("STATICROOF_NO_CPP", "1")
+    os.mkfifo(tmp_path / "pipe.h")
+    (tmp_path / "k.c").write_text('#include "pipe.h"\n' + KERNEL)
+    (tmp_path / "c.c").write_text('#define HDR "pipe.h"\n#include HDR\n' + KERNEL)
+    for name, where in (("k.c", "k.c:1:11"), ("c.c", "c.c:2:1")):
+        res, _ = load(str(tmp_path / name), {})
+        d = next(d for d in res.diagnostics if d.code == "SR005")
+        assert "pipe.h: not a regular file" in d.message and f"{d.location}".endswith(where), str(d)
+
+
+def test_pcpp_self_include_is_a_message(tmp_path, monkeypatch):
+    # A file that includes itself: pcpp recursed until RecursionError (SR099 "internal error").
+    monkeypatch.setenv("STATICROOF_NO_CPP", "1")
+    (tmp_path / "self.c").write_text('#include "self.c"\n' + KERNEL)
+    res, _ = load(str(tmp_path / "self.c"), {})
+    assert [d.code for d in res.diagnostics] == ["SR005"] and "nesting too deep" in res.diagnostics[0].message

@@ -67,3 +67,24 @@ def test_host_headers_are_never_read(tmp_path):
     p.write_text("#include <stdio.h>\nvoid f(int n, float *x) { fopen64(\"a\", \"r\"); for (int i = 0; i < n; i++) x[i] = 0.0f; }\n")
     kernels, _ = analyze_file(p)
     assert any(d.code == "SR105" and "fopen64" in d.message for d in kernels["f"].diagnostics)
+
+
+@pytest.mark.skipif(not pp.system_preprocessor_available(), reason="no system C compiler to compare with")
+@pytest.mark.parametrize("path,defines", [(SAMPLES / "softmax.cu", []),
+                                          (SAMPLES.parent / "tests" / "data" / "cuda" / "header_sizes.cu",
+                                           ["-D", "N=64"])], ids=["softmax", "header"])
+def test_pcpp_in_its_child_process_gives_what_cc_gives(path, defines, monkeypatch):
+    # The whole JSON report (W, Q, sizes, locations, diagnostics) is the same through either
+    # preprocessor; header_sizes.cu reaches a user header whose #define N is a size.
+    from click.testing import CliRunner
+
+    from staticroof.cli import main
+
+    def report():
+        r = CliRunner().invoke(main, ["analyze", "--format", "json", str(path), *defines])
+        assert r.exit_code == 0, r.output
+        return r.output
+
+    with_cc = report()
+    monkeypatch.setenv("STATICROOF_NO_CPP", "1")
+    assert report() == with_cc

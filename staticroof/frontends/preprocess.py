@@ -12,17 +12,20 @@ Two things make this more than `cpp file.c`:
   instead of being substituted into the text; a ``-D`` for anything the directives test is passed
   to the preprocessor.
 
-The system preprocessor (`cpp`/`cc -E`) is used when present, pcpp (pure Python) otherwise.
+The system preprocessor (`cc -E`) is used when present, pcpp (pure Python, in a child process:
+`pcpp_child`) otherwise; both run under the same limits.
 """
 
 from __future__ import annotations
 
 import ast
+import json
 import os
 import re
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -347,7 +350,7 @@ def _preprocess(out: Preprocessed, path, p: Path, text, src, tested, defines, in
     if cc is not None:
         _run_cc(cc, path, f'#line 1 "{line_name(path)}"\n' + src, macros, search, out, work)
     else:
-        _run_pcpp(path, src, macros, search, out)
+        _run_pcpp(path, src, macros, search, out, work)
 
 
 # Limits on the system preprocessor (documented in the README, "Limits"): an include of a huge
@@ -400,11 +403,11 @@ def _run_cc(cc, path, src, macros, search, out: Preprocessed, work: Path) -> Non
     if proc.returncode != 0 or size >= CPP_OUTPUT_LIMIT:
         stderr = errors.read_bytes()[:65536].decode("utf-8", "replace")
         if size >= CPP_OUTPUT_LIMIT or proc.returncode in (-25, 153):  # SIGXFSZ
-            msg, loc = (f"preprocessed text larger than {CPP_OUTPUT_LIMIT // 2**20} MiB "
+            msg, loc = (f"preprocessed text larger than {_bytes(CPP_OUTPUT_LIMIT)} "
                         "(an include of a huge or endless file, or a macro that expands without end?)"), Location(path)
         elif proc.returncode < 0 or "memory" in stderr.lower():
             msg, loc = (f"the C preprocessor was stopped (signal {-proc.returncode}) or ran out of its "
-                        f"{CPP_MEMORY_LIMIT // 2**30} GiB of memory"), Location(path)
+                        f"{_bytes(CPP_MEMORY_LIMIT)} of memory"), Location(path)
         else:
             msg, loc = _first_cpp_error(stderr, path)
         out.diagnostics.append(Diagnostic("SR005", msg, loc))
@@ -437,45 +440,91 @@ def _first_cpp_error(stderr: str, path: str):
     return m.group(4).strip(), Location(f, int(m.group(2)), int(m.group(3) or 1))
 
 
-def _run_pcpp(path, src, macros, search, out: Preprocessed) -> None:
-    import io
-
-    from pcpp import Preprocessor
-
-    errors = []
-
-    class _PP(Preprocessor):
-        def on_error(self, file, line, msg):  # noqa: D401 - pcpp hook
-            errors.append((file, line, msg))
-
-        def on_include_not_found(self, is_malformed, is_system_include, curdir, includepath):
-            errors.append((path, 0, f"{includepath}: No such file or directory"))
-            raise _Abort
-
-    class _Abort(Exception):
-        pass
-
-    pp = _PP()
-    pp.line_directive = "#line"
-    pp.compress = 0
-    for d in search:
-        pp.add_path(d)
-    pp.define("__STDC__ 1")
-    pp.define("__STDC_VERSION__ 201710L")
-    for name, value in macros.items():
-        pp.define(f"{name} {value}")
+def _run_pcpp(path, src, macros, search, out: Preprocessed, work: Path) -> None:
+    """pcpp in a child Python process (`pcpp_child`) under the system preprocessor's limits: its
+    own session, CPP_MEMORY_LIMIT of address space, CPP_OUTPUT_LIMIT of output, CPP_TIMEOUT
+    seconds, then the whole group is killed.  A macro bomb or an endless include ends in SR005."""
+    job = work / "pcpp"
+    job.mkdir()
+    (job / "input.c").write_text(src, encoding="utf-8", errors="surrogateescape")
+    (job / "job.json").write_text(json.dumps({
+        "path": str(path), "source": line_name(path), "search": [str(d) for d in search], "macros": macros,
+        "source_limit": SOURCE_LIMIT, "output_limit": CPP_OUTPUT_LIMIT}), encoding="utf-8")
+    # -P: the current folder (whatever repository we analyze) is not searched for modules; the
+    # child finds staticroof.inputs where this process found it.
+    boot = ("import runpy, sys; sys.path.insert(0, sys.argv[1]); sys.argv = sys.argv[2:]; "
+            "runpy.run_path(sys.argv[0], run_name='__main__')")
+    child = Path(__file__).with_name("pcpp_child.py")
+    args = [sys.executable, "-P", "-c", boot, str(Path(__file__).resolve().parents[2]), str(child), str(job)]
+    posix = os.name == "posix"
+    where = Location(path)
     try:
-        pp.parse(src, source=line_name(path))
-        buf = io.StringIO()
-        pp.write(buf)
-    except _Abort:
-        buf = None
-    if errors or buf is None:
-        f, line, msg = errors[0] if errors else (path, 0, "preprocessor error")
-        out.diagnostics.append(Diagnostic("SR005", msg, Location(str(f or path), int(line or 0))))
+        with open(job / "errors.txt", "wb") as ferr:
+            proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=ferr,
+                                    start_new_session=posix, preexec_fn=_limits if posix else None)
+            try:
+                proc.wait(timeout=CPP_TIMEOUT)
+            except BaseException:  # the timeout, or Ctrl-C: never leave a preprocessor running
+                _kill(proc, posix)
+                raise
+    except subprocess.TimeoutExpired:
+        out.diagnostics.append(Diagnostic("SR005", f"the C preprocessor (pcpp) ran longer than {CPP_TIMEOUT} s "
+                                                   "(a macro that expands without end?)", where))
         out.ok = False
         return
-    out.text = buf.getvalue()
+    except OSError as e:
+        out.diagnostics.append(Diagnostic("SR005", f"the C preprocessor (pcpp) failed to run: {e}", where))
+        out.ok = False
+        return
+    result = _pcpp_result(job / "result.json")
+    output = job / "output.i"
+    size = output.stat().st_size if output.exists() else 0
+    stop = result.get("stop") if result else None
+    errors = result.get("errors") if result else None
+    if stop == "output" or size >= CPP_OUTPUT_LIMIT or proc.returncode in (-25, 153):  # SIGXFSZ
+        msg = (f"preprocessed text larger than {_bytes(CPP_OUTPUT_LIMIT)} "
+               "(an include of a huge or endless file, or a macro that expands without end?)")
+    elif stop == "recursion":
+        msg = "#include or macro nesting too deep for the preprocessor (a file that includes itself?)"
+    elif stop == "memory" or proc.returncode < 0:
+        how = f" (stopped by {_signal_name(-proc.returncode)})" if proc.returncode < 0 else ""
+        msg = (f"the C preprocessor (pcpp) ran out of its {_bytes(CPP_MEMORY_LIMIT)} of memory{how} "
+               "(a macro that expands without end?)")
+    elif errors:
+        f, line, msg = errors[0]
+        where = Location(str(f or path), int(line or 0))
+    elif result is None or proc.returncode != 0:
+        last = (job / "errors.txt").read_bytes()[-4096:].decode("utf-8", "replace").strip().splitlines()
+        msg = f"the C preprocessor (pcpp) failed (exit status {proc.returncode}): {last[-1] if last else 'no output'}"
+    else:
+        out.text = output.read_text(encoding="utf-8", errors="surrogateescape")
+        return
+    out.diagnostics.append(Diagnostic("SR005", msg, where))
+    out.ok = False
+
+
+def _pcpp_result(path: Path):
+    """The child's result.json, or None when it died before writing one."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _bytes(n: int) -> str:
+    """A limit as the README states it: 2 GiB, 256 MiB (a test's smaller limits in bytes)."""
+    for unit, name in ((2**30, "GiB"), (2**20, "MiB")):
+        if n % unit == 0:
+            return f"{n // unit} {name}"
+    return f"{n:,} bytes"
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return f"{signal.Signals(number).name} (signal {number})"
+    except ValueError:
+        return f"signal {number}"
 
 
 def system_preprocessor_available() -> bool:

@@ -1,0 +1,145 @@
+"""pcpp, the pure-Python preprocessor, run in a child process of its own.
+
+pcpp is used when the host has no C preprocessor.  In the analyzer's process a macro bomb would
+grow it to gigabytes and a FIFO reached by a computed `#include` would block it forever, so
+`preprocess._run_pcpp` starts this module as a separate Python process with the same limits as the
+system preprocessor (memory, output size, wall-clock time; killed as a process group).  Here the
+child refuses includes that are not regular files or are too large, caps what it writes, and
+reports what went wrong in `result.json`.  It imports only the standard library, pcpp and
+`staticroof.inputs`, so it starts quickly.
+
+Usage (by `_run_pcpp` only): ``python -P this_file.py JOB_DIR``; JOB_DIR holds `job.json` (the
+macros, include path, names and limits) and `input.c`; the child writes `output.i` and
+`result.json` (``{"errors": [[file, line, message], ...], "stop": kind or null}``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import sys
+from pathlib import Path
+
+
+class _Stop(Exception):
+    """Ends the run; `kind` says why (see `main`)."""
+
+    def __init__(self, kind: str, message: str = "", file: str = "", line: int = 0):
+        super().__init__(message)
+        self.kind, self.message, self.file, self.line = kind, message, file, line
+
+
+class _CappedWriter:
+    """A text stream that stops the run once `limit` characters would be exceeded."""
+
+    def __init__(self, stream, limit: int):
+        self.stream, self.limit, self.written = stream, limit, 0
+
+    def write(self, text: str) -> int:
+        self.written += len(text)
+        if self.written >= self.limit:
+            raise _Stop("output")
+        return self.stream.write(text)
+
+
+def _preprocessor(job: dict, errors: list):
+    from pcpp import Preprocessor
+
+    from staticroof.inputs import InputError, read_text
+
+    class _PP(Preprocessor):
+        def on_error(self, file, line, msg):  # noqa: D401 - pcpp hook
+            errors.append((file, line, msg))
+
+        def on_include_not_found(self, is_malformed, is_system_include, curdir, includepath):
+            errors.append((job["path"], 0, f"{includepath}: No such file or directory"))
+            raise _Stop("error")
+
+        def on_file_open(self, is_system_include, includepath):
+            # Probed for every directory of the include path: a missing file is an IOError (the
+            # next directory is tried); one that is not a regular file or is too large ends the run.
+            try:
+                st = os.stat(includepath)
+            except OSError as e:
+                raise IOError(str(e)) from None
+            where = self.lastdirective
+            file, line = (where.source, where.lineno) if where is not None else (job["path"], 0)
+            if stat.S_ISDIR(st.st_mode):
+                raise IOError(f"{includepath}: is a folder")
+            if not stat.S_ISREG(st.st_mode):
+                raise _Stop("refused", f"#include {includepath}: not a regular file (a device, FIFO or folder "
+                                       "is never read)", file, line)
+            try:
+                text = read_text(includepath, job["source_limit"])
+            except InputError as e:
+                raise _Stop("refused", f"#include {includepath}: {e}", file, line) from None
+            import io
+
+            return io.StringIO(text)
+
+    pp = _PP()
+    pp.line_directive = "#line"
+    pp.compress = 0
+    for d in job["search"]:
+        pp.add_path(d)
+    # pcpp renames files relative to the current folder; the system preprocessor keeps the names
+    # it is given, and so must we: the main file's as the caller wrote it, the others' as found.
+    source = job["source"]
+    pp.rewrite_paths = [("^" + re.escape(os.path.abspath(source)) + "$", lambda m: source)]
+    pp.define("__STDC__ 1")
+    pp.define("__STDC_VERSION__ 201710L")
+    for name, value in job["macros"].items():
+        pp.define(f"{name} {value}")
+    return pp
+
+
+def run(job_dir: Path) -> dict:
+    """Preprocess `job_dir/input.c` into `job_dir/output.i`; the result to report."""
+    job = json.loads((job_dir / "job.json").read_text(encoding="utf-8"))
+    src = (job_dir / "input.c").read_text(encoding="utf-8", errors="surrogateescape")
+    errors: list = []
+    stop = None
+    try:
+        pp = _preprocessor(job, errors)
+        with open(job_dir / "output.i", "w", encoding="utf-8", errors="surrogateescape") as f:
+            pp.parse(src, source=job["source"])
+            pp.write(_CappedWriter(f, job["output_limit"]))
+    except _Stop as e:
+        stop = e.kind
+        if e.message:
+            errors.insert(0, (e.file or job["path"], e.line, e.message))
+    except RecursionError:
+        stop = "recursion"
+    except MemoryError:
+        stop = "memory"
+    except Exception as e:  # noqa: BLE001 - pcpp's own failure, or C code that ran out of memory
+        stop = "memory" if _near_memory_limit() else "crash"
+        errors.insert(0, (job["path"], 0, f"pcpp failed: {type(e).__name__}: {e}"))
+    return {"errors": errors, "stop": stop}
+
+
+def _near_memory_limit() -> bool:
+    """Did this process come within 10% of its address-space limit?  Under the limit, a failed
+    allocation inside C code can surface as SystemError rather than MemoryError."""
+    try:
+        import resource
+
+        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+        peak = next(int(line.split()[1]) * 1024 for line in open("/proc/self/status", encoding="ascii")
+                    if line.startswith("VmPeak:"))
+    except (ImportError, OSError, StopIteration, ValueError):
+        return False
+    return limit != resource.RLIM_INFINITY and peak >= 0.9 * limit
+
+
+def main(argv) -> int:
+    job_dir = Path(argv[0])
+    result = run(job_dir)
+    (job_dir / "result.json").write_text(json.dumps(result), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
