@@ -130,18 +130,17 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: Optional
             continue
         t = body[i]
         if t.text == "dim3" and i + 1 < n and body[i + 1].kind == "id":
-            name = body[i + 1].text
-            j = i + 2
-            if j < n and body[j].text in ("(", "{"):
-                k = match_close(body, j)
-                dims[name] = [_members(a, dims) for a in split_commas(body[j + 1:k])]
-                i = k + 1
+            end = _dim3_declaration(body, i + 1, dims)
+            if end is not None:
+                i = end
                 continue
-            if j < n and body[j].text == "=":
-                end = _stmt_end(body, j)
-                dims[name] = [_members(a, dims) for a in _dim3_parts(body[j + 1:end], dims)]
-                i = end + 1
-                continue
+        if t.kind == "id" and t.text in dims and i + 1 < n and body[i + 1].text == "=" \
+                and (i == 0 or body[i - 1].text not in (".", "->", "::")):
+            end = _stmt_end(body, i + 1)  # `grid = dim3(blocks);`: under a branch or in a loop, unknown
+            parts = [_members(a, dims) for a in _dim3_parts(body[i + 2:end], dims)]
+            dims[t.text] = parts if not (conds or loops) else [[_tok(t, "?")] for _ in range(3)]
+            i = end + 1
+            continue
         if t.kind == "id" and i + 2 < n and body[i + 1].text == "." and body[i + 2].text in ("x", "y", "z") \
                 and i + 3 < n and body[i + 3].text == "=" and t.text in dims:
             end = _stmt_end(body, i + 3)
@@ -191,6 +190,33 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: Optional
 
 
 _COMPOUND = {"+=", "-=", "*=", "/=", "%=", "<<=", ">>="}
+
+
+def _dim3_declaration(body: list[Token], j: int, dims: dict) -> Optional[int]:
+    """`dim3 grid(a, b), block(c, d);`, `dim3 a = dim3(4), b(2);`, `dim3 g, b;` from the first name
+    at `j`: each declarator's x, y, z into `dims` in order (so `grid((n + block.x - 1) / block.x)`
+    after `block(16, 16)` in the same declaration sees it; no initializer is dim3's (1, 1, 1)).
+    The index after the declaration, or None where `j` starts no declarator."""
+    n = len(body)
+    while j < n and body[j].kind == "id":
+        name, k = body[j].text, j + 1
+        if k < n and body[k].text in ("(", "{"):
+            close = match_close(body, k)
+            dims[name] = [_members(a, dims) for a in split_commas(body[k + 1:close])]
+            k = close + 1
+        elif k < n and body[k].text == "=":
+            end = _stmt_end(body, k, comma=True)
+            dims[name] = [_members(a, dims) for a in _dim3_parts(body[k + 1:end], dims)]
+            k = end
+        elif k < n and body[k].text in (",", ";"):
+            dims[name] = [[_tok(body[j], "1")]]
+        else:
+            return None
+        if k < n and body[k].text == ",":
+            j = k + 1
+            continue
+        return k + 1 if k < n and body[k].text == ";" else k
+    return None
 
 
 def _branches(body, i) -> list:
