@@ -254,7 +254,7 @@ def _check_grid(k, total: PartSummary, sizes: dict, launch: dict) -> None:
     for what, q in (("W", total.flops), ("Q", total.compulsory)):
         at = q.expr.subs(values) if q.value is not None else None
         if at is not None and at.is_Number and at != q.value:
-            grid = " x ".join("?" if g is None else str(g) for g in launch["grid"])
+            grid = " x ".join("?" if g is None else f"{g:,}" for g in launch["grid"])
             k.diag("SR119", f"the grid {grid} ({launch['origin'] or 'given'}) does not cover the guards at these "
                    f"sizes: the numbers count the threads launched ({what} = {q.value:,}), the formulas a grid "
                    f"that covers them ({what} = {int(at):,} here)", k.location)
