@@ -73,6 +73,28 @@ def _machine(name, machine_files, pyproject):
         sys.exit(2)
 
 
+def options_from(cfg, defines=(), include_dirs=(), costs=(), grids=(), blocks=(), machine_name=None, unit=None,
+                 machine_files=(), cache=None):
+    """The configuration under the command-line options: what the analysis of a file takes
+    (lint.engine.Options).  Exits 2 on a bad machine; raises click's errors on bad options."""
+    from .lint.engine import Options
+
+    defs = {name: str(v) for name, v in cfg.sizes.items()}
+    given = _parse_defines(defines)
+    defs.update(given)
+    kernel_sizes = {k: {n: v for n, v in sizes.items() if n not in given} for k, sizes in cfg.kernel_sizes.items()}
+    weights = dict(cfg.costs)
+    weights.update(_parse_costs(costs))
+    launches = _parse_launches(grids, blocks, cfg.launch)
+    machine_name = machine_name or cfg.machine
+    machine = _machine(machine_name, machine_files, cfg.path) if machine_name else None
+    if cache is None and cfg.cache is not None:
+        cache = str(cfg.cache)
+    cache_bytes = _parse_size(cache) if cache else None
+    return Options(defs, list(include_dirs) + cfg.include, weights, launches, kernel_sizes, cache_bytes, machine,
+                   unit or cfg.unit)
+
+
 def _run(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(), machine_name=None, unit=None,
          machine_files=(), cache=None, config_file=None, all_functions=False):
     """Config, options and files to a report (placed under a machine's roofline when one is named):
@@ -85,28 +107,24 @@ def _run(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(), m
     except ConfigError as e:
         click.echo(f"staticroof: {e}", err=True)
         sys.exit(2)
-    defs = {name: str(v) for name, v in cfg.sizes.items()}
-    defs.update(_parse_defines(defines))
-    weights = dict(cfg.costs)
-    weights.update(_parse_costs(costs))
-    launches = _parse_launches(grids, blocks, cfg.launch)
+    o = options_from(cfg, defines, include_dirs, costs, grids, blocks, machine_name, unit, machine_files, cache)
     files, errors = _collect(paths)
     if errors and not files:
         for d in errors:
             click.echo(f"{d.location}: {d.code} {d.message}", err=True)
         sys.exit(2)
-    machine = _machine(machine_name, machine_files, cfg.path) if machine_name else None
-    cache_bytes = _parse_size(cache) if cache else (machine.l2_bytes if machine is not None else None)
+    machine = o.machine
+    cache_bytes = o.cache_bytes or (machine.l2_bytes if machine is not None else None)
     l1_bytes = machine.smem_bytes_per_sm if machine is not None else None
-    report = run(files, defs, list(include_dirs) + cfg.include, weights, set(kernels), launches, cache_bytes,
-                 l1_bytes, all_functions or getattr(cfg, "all_functions", False))
+    report = run(files, o.defines, o.include_dirs, o.weights, set(kernels), o.launches, cache_bytes,
+                 l1_bytes, all_functions or getattr(cfg, "all_functions", False), o.kernel_sizes)
     if machine is not None:
         from .roofline import MachineError
         from .roofline.place import place
 
         for k in report.kernels:
             try:
-                k.roofline = place(k, machine, unit)
+                k.roofline = place(k, machine, o.unit)
             except MachineError as e:
                 click.echo(f"staticroof: {e}", err=True)
                 sys.exit(2)
@@ -373,6 +391,14 @@ def rules():
         click.echo(f"{r.code}  {r.severity:<7} {r.summary}")
         click.echo(f"       {r.doc}\n")
 
+
+def _register() -> None:
+    from .lint.command import lint  # imports only click: `--help` stays instant
+
+    main.add_command(lint)
+
+
+_register()
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,18 +1,34 @@
-"""Project configuration: `[tool.staticroof]` in the nearest `pyproject.toml` (or `--config FILE`).
+"""Project configuration: `[tool.staticroof]` in the nearest `pyproject.toml`, or the top level
+of a `staticroof.toml` (for repositories without Python packaging; it wins over a pyproject.toml
+in the same folder), or `--config FILE`.
 
 ```toml
 [tool.staticroof]
-include = ["include"]          # like -I, relative to the pyproject.toml
+include = ["include"]          # like -I, relative to the configuration file
 all-functions = false          # like --all-functions
+machine = "a100"               # like --machine (analyze, plot, lint)
+unit = "cuda"                  # like --unit
+cache = "40MiB"                # like --cache (the cache-bounded Q)
+select = ["RF"]                # lint: rule codes or prefixes to report ("ALL": every rule)
+ignore = ["RF901"]             # lint: codes or prefixes not to report
+[tool.staticroof.per-file-ignores]  # lint: glob (relative to the configuration file) -> codes
+"bench/*.c" = ["RF9"]
+[tool.staticroof.thresholds]   # lint: RF301 and RF302
+min-intensity = 0.5            # FLOP/B
+ridge-factor = 10              # how far below the ridge a memory-bound kernel may sit
 [tool.staticroof.sizes]        # like -D NAME=VALUE for sizes
 N = 1024
+[tool.staticroof.sizes.gemm]   # sizes of one kernel (over the global ones; -D wins)
+N = 256
 [tool.staticroof.costs]        # like --cost NAME=W
 expf = 4
 [tool.staticroof.launch.saxpy] # like --grid saxpy=4096 --block saxpy=256 ("*" for every kernel)
 grid = [4096]
 block = [256]
+[tool.staticroof.machines.mygpu]  # more machines (see roofline/machines.py)
 ```
-Command-line options win over the file.
+Command-line options win over the file.  An unknown key or a bad value is an error that names
+the key and the file (exit 2), so a typo never silently changes what is checked.
 """
 
 from __future__ import annotations
@@ -33,18 +49,48 @@ class ConfigError(Exception):
 class Config:
     path: Path | None = None
     sizes: dict = field(default_factory=dict)
+    kernel_sizes: dict = field(default_factory=dict)  # kernel name -> {size: value}
     costs: dict = field(default_factory=dict)
     include: list = field(default_factory=list)
     launch: dict = field(default_factory=dict)  # kernel name -> {"grid": (...), "block": (...)}
     all_functions: bool = False  # like --all-functions: report drivers (`main`, setup) too
+    machine: str | None = None
+    unit: str | None = None
+    cache: str | int | None = None  # a size such as "40MiB", or bytes
+    select: list | None = None
+    ignore: list = field(default_factory=list)
+    per_file_ignores: dict = field(default_factory=dict)  # glob -> [codes]
+    thresholds: dict = field(default_factory=dict)  # "min-intensity", "ridge-factor" -> number
+
+
+# Every key the schema knows; anything else is an error naming it.  Other commands' sections
+# (`machines`, read by roofline/machines.py) are listed so they pass.
+KEYS = ("include", "all-functions", "machine", "unit", "cache", "select", "ignore", "per-file-ignores",
+        "thresholds", "sizes", "costs", "launch", "machines")
+THRESHOLDS = {"min-intensity": 0, "ridge-factor": 1}  # key -> the smallest value that makes sense
 
 
 def find(start: Path) -> Path | None:
+    """The nearest configuration file: staticroof.toml, else pyproject.toml, folder by folder up."""
     for d in [start, *start.parents]:
-        p = d / "pyproject.toml"
-        if p.is_file():
-            return p
+        for name in ("staticroof.toml", "pyproject.toml"):
+            p = d / name
+            if p.is_file():
+                return p
     return None
+
+
+def section_of(data: dict, path: Path) -> tuple[dict, str]:
+    """The staticroof table of a parsed file and the prefix its keys are named with: a
+    pyproject.toml (or any file with a [tool.staticroof] table) holds it there, a staticroof.toml
+    at the top level."""
+    tool = data.get("tool")
+    if Path(path).name == "pyproject.toml" or (isinstance(tool, dict) and "staticroof" in tool):
+        section = tool.get("staticroof", {}) if isinstance(tool, dict) else {}
+        if not isinstance(section, dict):
+            raise ConfigError(f"{path}: [tool.staticroof] must be a table")
+        return section, "tool.staticroof."
+    return data, ""
 
 
 def load(path: Path | None = None, start: Path | None = None) -> Config:
@@ -56,39 +102,116 @@ def load(path: Path | None = None, start: Path | None = None) -> Config:
         data = tomllib.loads(read_text(path, TOML_LIMIT))
     except (InputError, tomllib.TOMLDecodeError) as e:
         raise ConfigError(f"{path}: {e}") from None
-    section = data.get("tool", {}).get("staticroof", {})
-    if not isinstance(section, dict):
-        raise ConfigError(f"{path}: [tool.staticroof] must be a table")
+    section, pre = section_of(data, path)
+
+    def fail(key: str, what: str):
+        raise ConfigError(f"{path}: {pre}{key} {what}")
+
+    for key in section:
+        if key not in KEYS:
+            hint = f" (did you mean `{_close(key)}`?)" if _close(key) else ""
+            fail(key, f"is not a known key{hint}; known: {', '.join(KEYS)}")
     cfg = Config(path=Path(path))
     for key, target in (("sizes", cfg.sizes), ("costs", cfg.costs)):
         table = section.get(key, {})
         if not isinstance(table, dict):
-            raise ConfigError(f"{path}: [tool.staticroof.{key}] must be a table")
+            raise ConfigError(f"{path}: [{pre}{key}] must be a table")
         for name, value in table.items():
+            if key == "sizes" and isinstance(value, dict):  # [sizes.KERNEL]: that kernel's own sizes
+                cfg.kernel_sizes[name] = {n: _size(v, f"{key}.{name}.{n}", fail) for n, v in value.items()}
+                continue
             if isinstance(value, bool) or not isinstance(value, (int, float)) or (key == "sizes" and not isinstance(value, int)):
-                raise ConfigError(f"{path}: tool.staticroof.{key}.{name} must be a number")
+                fail(f"{key}.{name}", "must be a number")
             if not math.isfinite(value) or value < 0:
-                raise ConfigError(f"{path}: tool.staticroof.{key}.{name} must be a non-negative finite number")
+                fail(f"{key}.{name}", "must be a non-negative finite number")
             target[name] = value
     cfg.all_functions = section.get("all-functions", False)
     if not isinstance(cfg.all_functions, bool):
-        raise ConfigError(f"{path}: tool.staticroof.all-functions must be true or false")
+        fail("all-functions", "must be true or false")
     include = section.get("include", [])
     if not isinstance(include, list) or not all(isinstance(i, str) for i in include):
-        raise ConfigError(f"{path}: tool.staticroof.include must be a list of folders")
+        fail("include", "must be a list of folders")
     cfg.include = [str((Path(path).parent / i).resolve()) for i in include]
     launch = section.get("launch", {})
     if not isinstance(launch, dict):
-        raise ConfigError(f"{path}: [tool.staticroof.launch] must be a table")
+        raise ConfigError(f"{path}: [{pre}launch] must be a table")
     for kernel, spec in launch.items():
         if not isinstance(spec, dict):
-            raise ConfigError(f"{path}: [tool.staticroof.launch.{kernel}] must be a table")
+            raise ConfigError(f"{path}: [{pre}launch.{kernel}] must be a table")
         entry = {}
+        for key in spec:
+            if key not in ("grid", "block"):
+                fail(f"launch.{kernel}.{key}", "is not a known key; known: grid, block")
         for key in ("grid", "block"):
             if key in spec:
                 v = spec[key]
                 if not (isinstance(v, list) and 1 <= len(v) <= 3 and all(isinstance(x, int) and x > 0 for x in v)):
-                    raise ConfigError(f"{path}: tool.staticroof.launch.{kernel}.{key} must be 1 to 3 positive integers")
+                    fail(f"launch.{kernel}.{key}", "must be 1 to 3 positive integers")
                 entry[key] = tuple(v)
         cfg.launch[None if kernel == "*" else kernel] = entry
+    _roofline(section, cfg, fail)
+    _lint(section, cfg, fail)
     return cfg
+
+
+def _size(v, key: str, fail) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        fail(key, "must be a non-negative integer")
+    return v
+
+
+def _roofline(section: dict, cfg: Config, fail) -> None:
+    for key in ("machine", "unit"):
+        v = section.get(key)
+        if v is not None and (not isinstance(v, str) or not v.strip()):
+            fail(key, "must be a name (a string)")
+    cfg.machine = section.get("machine")
+    cfg.unit = section.get("unit")
+    if cfg.unit is not None and cfg.unit not in ("cuda", "tensor"):
+        fail("unit", f"must be \"cuda\" or \"tensor\", got {cfg.unit!r}")
+    cache = section.get("cache")
+    if cache is not None:
+        if isinstance(cache, bool) or not isinstance(cache, (int, str)) or (isinstance(cache, int) and cache < 1):
+            fail("cache", "must be a size such as \"40MiB\" or a number of bytes (at least 1)")
+        cfg.cache = cache
+
+
+def _codes(section: dict, key: str, fail) -> list | None:
+    from .lint.registry import valid_pattern
+
+    v = section.get(key)
+    if v is None:
+        return None
+    if not isinstance(v, list) or not all(isinstance(c, str) for c in v):
+        fail(key, "must be a list of rule codes such as [\"RF202\", \"RF9\"]")
+    bad = [c for c in v if not valid_pattern(c.strip().upper())]
+    if bad:
+        fail(key, f"has `{bad[0]}`, which is not a lint code or prefix (RF, RF2, RF202, ALL)")
+    return [c.strip().upper() for c in v]
+
+
+def _lint(section: dict, cfg: Config, fail) -> None:
+    cfg.select = _codes(section, "select", fail)
+    cfg.ignore = _codes(section, "ignore", fail) or []
+    pfi = section.get("per-file-ignores", {})
+    if not isinstance(pfi, dict):
+        fail("per-file-ignores", "must be a table of glob = [codes]")
+    for glob, _codes_ in pfi.items():
+        cfg.per_file_ignores[glob] = _codes(pfi, glob, lambda k, what: fail(f"per-file-ignores.\"{k}\"", what))
+    thresholds = section.get("thresholds", {})
+    if not isinstance(thresholds, dict):
+        fail("thresholds", "must be a table")
+    for key, value in thresholds.items():
+        if key not in THRESHOLDS:
+            fail(f"thresholds.{key}", f"is not a known key; known: {', '.join(THRESHOLDS)}")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                or value < THRESHOLDS[key]:
+            fail(f"thresholds.{key}", f"must be a finite number >= {THRESHOLDS[key]}, got {value!r}")
+        cfg.thresholds[key] = value
+
+
+def _close(key: str) -> str | None:
+    import difflib
+
+    found = difflib.get_close_matches(key, KEYS, n=1)
+    return found[0] if found else None

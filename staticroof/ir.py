@@ -56,6 +56,9 @@ class Array:
     member: Optional[str] = None
     record_bytes: Optional[int] = None
     member_offset: Optional[int] = None
+    # A `restrict` pointer: the compiler may keep its elements in registers across other stores
+    # (nothing else aliases it), so an accumulator through it need not go to memory every trip.
+    restrict: bool = False
 
     @property
     def elem_bytes(self) -> int:
@@ -132,6 +135,10 @@ class Kernel:
     # GPU kernels: {"grid": (x, y, z), "block": (x, y, z), "origin": str, "model": str}; None entries
     # are unknown sizes.  "model" says how the grid enters the counts.
     launch: dict = field(default_factory=dict)
+    # GPU kernels launched from the file: the launch site and, per pointer parameter, the host
+    # variable passed there (`d_sq`), so kernels that share a buffer can be chained (lint's fusion).
+    launch_site: Optional[Location] = None
+    launch_args: dict = field(default_factory=dict)  # parameter name -> host identifier
 
     def diag(self, code: str, message: str, location: Optional[Location] = None) -> None:
         d = Diagnostic(code, message, location)

@@ -17,9 +17,10 @@ class Report:
 
 def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only: set | None = None,
         launches: dict | None = None, cache_bytes: int | None = None, l1_bytes: int | None = None,
-        all_functions: bool = False) -> Report:
+        all_functions: bool = False, kernel_sizes: dict | None = None) -> Report:
     """`all_functions` also reports drivers (`main`, setup functions: see frontends/drivers.py);
-    a driver never fails the run either way."""
+    a driver never fails the run either way.  `kernel_sizes` ({kernel name: {size: value}}, from the
+    configuration) binds sizes of one kernel over the file's bindings."""
     from .analysis import analyze
     from .analysis.summary import summarize, unsupported
     from .frontends import language_of, load
@@ -61,19 +62,21 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
                 continue
             try:
                 chosen = item
+                bindings_k = _kernel_bindings(item.name, bindings, kernel_sizes)
                 if item.alternative is not None:
                     # the covering-grid model is kept only if the work does not depend on the grid
-                    w = analyze(item, sizes=_sizes_for(item, bindings), weights=weights, flops_only=True)
+                    w = analyze(item, sizes=_sizes_for(item, bindings_k), weights=weights, flops_only=True)
                     if w.failed or any(str(x).startswith("gridDim_") for c in w.total.flops.values()
                                        for x in c.generic().free_symbols):
                         chosen = item.alternative
-                result = analyze(chosen, sizes=_sizes_for(chosen, bindings), weights=weights)
-                summary = summarize(result, bindings, cache_bytes, l1_bytes)
+                result = analyze(chosen, sizes=_sizes_for(chosen, bindings_k), weights=weights)
+                summary = summarize(result, bindings_k, cache_bytes, l1_bytes)
                 if chosen is item and item.alternative is not None and _depends_on_grid(summary):
                     chosen = item.alternative
-                    result = analyze(chosen, sizes=_sizes_for(chosen, bindings), weights=weights)
-                    summary = summarize(result, bindings, cache_bytes, l1_bytes)
-                _self_check(result, summary, _sizes_for(chosen, bindings), weights or {})
+                    result = analyze(chosen, sizes=_sizes_for(chosen, bindings_k), weights=weights)
+                    summary = summarize(result, bindings_k, cache_bytes, l1_bytes)
+                _self_check(result, summary, _sizes_for(chosen, bindings_k), weights or {})
+                summary.ir = chosen
             except Exception as e:  # never a traceback: one kernel's failure is its own
                 d = Diagnostic("SR099", f"`{item.name}`: internal error: {type(e).__name__}: {e}", item.location)
                 summary = unsupported(item.name, item.location, item.language, d)
@@ -105,6 +108,14 @@ def _depends_on_grid(summary) -> bool:
     t = summary.total
     exprs = [t.flops.expr, t.compulsory.expr, t.access.expr]
     return any(str(s).startswith("gridDim_") for e in exprs for s in e.free_symbols)
+
+
+def _kernel_bindings(name: str, bindings: dict, kernel_sizes: dict | None) -> dict:
+    """The file's bindings with the kernel's own sizes over them (`axpy<double>` takes `axpy`'s)."""
+    if not kernel_sizes:
+        return bindings
+    own = kernel_sizes.get(name) or kernel_sizes.get(name.split("<")[0])
+    return {**bindings, **own} if own else bindings
 
 
 def _sizes_for(kernel, bindings: dict) -> dict:

@@ -81,6 +81,7 @@ class KernelSummary:
     diagnostics: list = field(default_factory=list)
     launch: dict = field(default_factory=dict)  # GPU kernels (see ir.Kernel.launch)
     roofline: Optional[dict] = None  # set when a machine is chosen (staticroof.roofline.place)
+    ir: Optional[object] = field(default=None, repr=False, compare=False)  # the ir.Kernel counted (lint reads it)
 
 
 def _sum(counts) -> Count:

@@ -34,6 +34,9 @@ def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None
         res.diagnostics.append(Diagnostic("SR003", str(e), Location(path)))
         return res, {}
     cuda = language_of(path) == "cuda"
+    from .comments import pragma_text, size_pragmas
+
+    text += pragma_text(size_pragmas(text, language_of(path)))  # `// staticroof: N=4096` is a size pragma
     if cuda:
         from .cuda import CUDA_MACROS, lower_cuda
 

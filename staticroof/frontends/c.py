@@ -291,6 +291,7 @@ class FunctionLowering:
                 self.kernel.params.append(p.name)
             if t.is_pointer:
                 name = self.new_array(p.name, t, "global", p)
+                self.kernel.arrays[name].restrict = "restrict" in (getattr(p.type, "quals", None) or [])
                 self.bind(p.name, Var(t, array=name))
             elif t.is_int:
                 self.bind(p.name, Var(t, value=self.size_symbol(p.name)))
@@ -831,6 +832,11 @@ class FunctionLowering:
                 ret = _guess_math_type(name, vals)
             if folding.call(self, vals, ret) is not None:  # `sqrtf(2.0f / M_PI)`
                 return folding.call(self, vals, ret)
+            # (C only: CUDA's C++ math library overloads `sqrt(float)` to the float function)
+            if ret.prec == "fp64" and self.kernel.language == "c" and costs.classify(name + "f") is not None:
+                lower = next((v.ctype.prec for v in vals if v.ctype.is_float and v.ctype.prec != "fp64"), None)
+                if lower is not None:  # C converts the argument: `sqrt(x)` of a float is the fp64 function
+                    self.diag("SR107", f"`{name}` of {lower} runs in fp64 (`{name}f` is the fp32 function)", node)
             if entry["kind"] == "special":
                 key = (name, ret.prec)
                 acc.special[key] = acc.special.get(key, 0) + 1

@@ -265,12 +265,17 @@ def load_database(extra_files=(), pyproject=None) -> dict[str, Machine]:
     for name, table in _machines_section(label, data, "machines").items():
         b.apply(f"{label} [machines.{name}]", name, table, shipped=True)
     if pyproject is not None:
+        from ..config import ConfigError, section_of
+
         data = _read_toml(pyproject)
-        tool = data.get("tool", {}).get("staticroof", {})
+        try:  # a pyproject.toml's [tool.staticroof], or a staticroof.toml's top level
+            tool, pre = section_of(data, pyproject)
+        except ConfigError:
+            tool, pre = {}, ""
         if isinstance(tool, dict) and "machines" in tool:
-            section = _machines_section(str(pyproject), tool, "tool.staticroof.machines")
+            section = _machines_section(str(pyproject), tool, f"{pre}machines")
             for name, table in section.items():
-                b.apply(f"{pyproject} [tool.staticroof.machines.{name}]", name, table)
+                b.apply(f"{pyproject} [{pre}machines.{name}]", name, table)
     for path in extra_files:
         data = _read_toml(path)
         unknown = sorted(set(data) - {"machines"})

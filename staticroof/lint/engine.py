@@ -1,0 +1,129 @@
+"""Run the selected lint rules over files: analysis, rules, then the filters a project sets
+(`select`/`ignore`, `per-file-ignores`, `staticroof: ignore[...]` comments).
+
+Each file is analyzed on its own, so one file's findings depend only on that file (and the headers
+it includes, the options and the configuration): that is what makes them cacheable per file.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from ..diagnostics import Location
+from .context import FileContext, Settings
+from .registry import Finding, load, matches
+
+
+@dataclass
+class Options:
+    """Everything the analysis of one file takes (the same as `analyze`'s)."""
+
+    defines: dict = field(default_factory=dict)
+    include_dirs: list = field(default_factory=list)
+    weights: dict = field(default_factory=dict)
+    launches: dict = field(default_factory=dict)
+    kernel_sizes: dict = field(default_factory=dict)
+    cache_bytes: Optional[int] = None
+    machine: Optional[object] = None
+    unit: Optional[str] = None
+
+
+def selected_rules(settings: Settings) -> list:
+    return [r for code, r in load().items() if matches(code, settings.select) and not matches(code, settings.ignore)]
+
+
+def analyze_file(path: Path, options: Options):
+    """One file through the pipeline, placed under the machine's roofline when there is one."""
+    from ..pipeline import run
+
+    l1 = options.machine.smem_bytes_per_sm if options.machine is not None else None
+    cache = options.cache_bytes or (options.machine.l2_bytes if options.machine is not None else None)
+    report = run([path], options.defines, options.include_dirs, options.weights, None, options.launches, cache, l1,
+                 False, options.kernel_sizes)
+    if options.machine is not None:
+        from ..roofline import MachineError
+        from ..roofline.place import place
+
+        for k in report.kernels:
+            try:
+                k.roofline = place(k, options.machine, options.unit)
+            except MachineError:
+                k.roofline = None  # no roof for this kernel's precision: RF302 cannot say anything
+    return report
+
+
+def check_file(path: Path, options: Options, settings: Settings, rules: list) -> tuple[list, list]:
+    """(findings before suppressions, the file's usage errors such as SR007)."""
+    report = analyze_file(path, options)
+    ctx = FileContext(str(path), report.kernels, report.file_diagnostics, settings, options.machine, options.unit)
+    findings = []
+    for r in rules:
+        try:
+            findings.extend(r.check(ctx))
+        except Exception as e:  # a rule's bug costs its findings, never the run
+            findings.append(Finding("RF902", f"lint rule {r.code} failed on this file: {type(e).__name__}: {e}",
+                                    Location(str(path))))
+    usage = [d for d in report.file_diagnostics if d.code == "SR007"]
+    return findings, usage
+
+
+def ignored_by_file(code: str, path: str, settings: Settings) -> bool:
+    if not settings.per_file_ignores:
+        return False
+    p = Path(path).resolve()
+    root = Path(settings.root).resolve() if settings.root else Path.cwd().resolve()
+    try:
+        rel = p.relative_to(root).as_posix()
+    except ValueError:
+        rel = p.as_posix()
+    for glob, codes in settings.per_file_ignores.items():
+        hit = fnmatch.fnmatch(rel, glob) or ("/" not in glob and fnmatch.fnmatch(p.name, glob))
+        if hit and matches(code, codes):
+            return True
+    return False
+
+
+class Suppressions:
+    """`staticroof: ignore[...]` comments, read once per file a finding points into."""
+
+    def __init__(self):
+        self._by_file: dict = {}
+
+    def _of(self, file: str) -> dict:
+        if file not in self._by_file:
+            from ..diagnostics import shown
+            from ..frontends import language_of
+            from ..frontends.comments import suppressions
+            from ..inputs import InputError, read_text
+
+            try:
+                self._by_file[file] = suppressions(read_text(shown(file)), language_of(shown(file)))
+            except (InputError, OSError):
+                self._by_file[file] = {}
+        return self._by_file[file]
+
+    def covers(self, f: Finding) -> bool:
+        for loc in (f.location, *f.also):
+            if loc is None or not loc.line:
+                continue
+            codes = self._of(loc.file).get(loc.line, set())
+            if codes is None or matches(f.code, codes):
+                return True
+        return False
+
+
+def keep(findings: list, path: str, settings: Settings, suppressions: Suppressions) -> list:
+    """The findings the project wants reported, deduplicated and in file order."""
+    out, seen = [], set()
+    for f in findings:
+        key = (f.code, f.message, f.location)
+        if key in seen or not matches(f.code, settings.select) or matches(f.code, settings.ignore):
+            continue
+        seen.add(key)
+        if ignored_by_file(f.code, path, settings) or suppressions.covers(f):
+            continue
+        out.append(f)
+    return sorted(out, key=lambda f: (str(f.location.file), f.location.line, f.location.col, f.code))

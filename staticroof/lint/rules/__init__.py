@@ -1,0 +1,1 @@
+"""Lint rule groups, one module each (see lint/registry.py for the codes)."""
