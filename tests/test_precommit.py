@@ -103,7 +103,9 @@ def test_try_repo_fails_on_the_bad_kernel_only(tmp_path):
 
     both = try_repo("good.c", "bad.c")
     assert both.returncode == 1, both.stdout + both.stderr
-    assert "bad.c:10:17: RF202 `gemm`: `C` is accumulated in memory inside the `k` loop" in both.stdout
+    # n = N = 256 from main: 8*n**3 = 134,217,728 B in memory, 8*n**2 = 524,288 B in a register
+    assert "bad.c:9:17: RF202 `gemm`: `C` is accumulated in memory inside the `k` loop" in both.stdout
+    assert "8*n**3 = 134,217,728 B at the access level, against 8*n**2 = 524,288 B" in both.stdout
     assert "good.c" not in both.stdout.split("staticroof lint")[-1]
     good = try_repo("good.c")
     assert good.returncode == 0, good.stdout + good.stderr
