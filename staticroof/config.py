@@ -120,7 +120,8 @@ def load(path: Path | None = None, start: Path | None = None) -> Config:
             if key == "sizes" and isinstance(value, dict):  # [sizes.KERNEL]: that kernel's own sizes
                 cfg.kernel_sizes[name] = {n: _size(v, f"{key}.{name}.{n}", fail) for n, v in value.items()}
                 continue
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or (key == "sizes" and not isinstance(value, int)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or (
+                    key == "sizes" and not isinstance(value, int)):
                 fail(f"{key}.{name}", "must be a number")
             if not math.isfinite(value) or value < 0:
                 fail(f"{key}.{name}", "must be a non-negative finite number")
@@ -196,7 +197,7 @@ def _lint(section: dict, cfg: Config, fail) -> None:
     pfi = section.get("per-file-ignores", {})
     if not isinstance(pfi, dict):
         fail("per-file-ignores", "must be a table of glob = [codes]")
-    for glob, _codes_ in pfi.items():
+    for glob in pfi:
         cfg.per_file_ignores[glob] = _codes(pfi, glob, lambda k, what: fail(f"per-file-ignores.\"{k}\"", what))
     thresholds = section.get("thresholds", {})
     if not isinstance(thresholds, dict):

@@ -366,7 +366,7 @@ def test_rf301_needs_numbers(tmp_path):
     (Path(tmp_path) / "pyproject.toml").write_text("[tool.staticroof.thresholds]\nmin-intensity = 0.5\n")
     src = "void dot(int n, const float *x, const float *y, float *out)\n{\n    float s = 0;\n" \
           "    for (int i = 0; i < n; i++)\n        s += x[i] * y[i];\n    out[0] = s + n;\n}\n"
-    status, found, _ = lint(tmp_path, {"dot.c": src})
+    _, found, _ = lint(tmp_path, {"dot.c": src})
     # W = 2n + 1 (the + n is a float add), Q = 8n + 4: I = (2n + 1)/(8n + 4) = 1/4 at every n
     assert codes(found) == ["RF301"] and "I = 0.25 FLOP/B" in found[0][3]
 
@@ -422,7 +422,7 @@ def test_rf401_buffers_are_matched_by_launch_arguments_not_names(tmp_path):
     # two kernels whose parameters are both called y, on different buffers: no chain
     cu = (SAMPLES / "l2norm.cu").read_text().replace("l2norm_sum<<<blocks, threads>>>(d_sq, d_sum, n);",
                                                      "l2norm_sum<<<blocks, threads>>>(d_x, d_sum, n);")
-    status, found, _ = lint(tmp_path, {"l2norm.cu": cu}, "--select", "RF401")
+    _, found, _ = lint(tmp_path, {"l2norm.cu": cu}, "--select", "RF401")
     assert codes(found) == ["RF401"]
     assert "`d_sq`" not in found[0][3] and "kernels `l2norm_sum` and `l2norm_scale`" in found[0][3]
 

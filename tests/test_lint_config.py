@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_lint import GEMM, IN_MEMORY, codes, lint
 
 from staticroof.cli import main
 from staticroof.frontends.comments import size_pragmas, suppressions
 
 from helpers import SAMPLES, analyze_source
-from test_lint import GEMM, IN_MEMORY, codes, lint
 
 
 @pytest.fixture(autouse=True)
@@ -112,7 +112,7 @@ def test_staticroof_toml_machine_thresholds_and_kernel_sizes(tmp_path):
     root = Path(tmp_path)
     saxpy = {"saxpy.c": (SAMPLES / "saxpy.c").read_text()}
     (root / "staticroof.toml").write_text('machine = "a100"\nselect = ["RF3"]\n[sizes]\nn = 1000000\n')
-    status, found, _ = lint(tmp_path, saxpy)
+    _, found, _ = lint(tmp_path, saxpy)
     assert codes(found) == ["RF302"] and "a100-80gb-sxm" in found[0][3]
     # staticroof.toml wins over a pyproject.toml in the same folder
     (root / "pyproject.toml").write_text('[tool.staticroof]\nselect = ["RF1"]\n')

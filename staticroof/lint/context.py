@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Optional
+from pathlib import Path
 
 import sympy
+
+from ..roofline.machines import Machine
 
 
 @dataclass
@@ -20,8 +22,8 @@ class Settings:
     select: list = field(default_factory=lambda: ["ALL"])
     ignore: list = field(default_factory=list)
     per_file_ignores: dict = field(default_factory=dict)  # glob (relative to `root`) -> [code prefixes]
-    root: Optional[object] = None  # the configuration's folder
-    min_intensity: Optional[float] = None  # RF301: FLOP/B
+    root: Path | None = None  # the configuration's folder
+    min_intensity: float | None = None  # RF301: FLOP/B
     ridge_factor: float = 10.0  # RF302: how far below the ridge is too far
 
 
@@ -31,8 +33,8 @@ class FileContext:
     kernels: list  # analysis.summary.KernelSummary, failed ones included (drivers left out)
     file_diagnostics: list
     settings: Settings
-    machine: Optional[object] = None  # roofline.Machine
-    unit: Optional[str] = None
+    machine: Machine | None = None
+    unit: str | None = None
 
     def analyzed(self):
         """The kernels with counts (and the IR they were counted from)."""

@@ -20,7 +20,8 @@ def render(rule) -> str:
 
 def index(rules: dict) -> str:
     rows = "".join(f"| [{c}]({c}.md) | `{r.name}` | {r.summary} |\n" for c, r in rules.items())
-    return ("# Lint rules\n\n`staticroof lint` reports these codes (`staticroof lint --explain CODE` prints a page).\n\n"
+    return ("# Lint rules\n\n`staticroof lint` reports these codes (`staticroof lint --explain CODE` prints a "
+            "page).\n\n"
             "| code | name | finds |\n|---|---|---|\n" + rows)
 
 

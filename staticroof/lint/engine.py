@@ -10,9 +10,9 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
 
 from ..diagnostics import Location
+from ..roofline.machines import Machine
 from .context import FileContext, Settings
 from .registry import Finding, load, matches
 
@@ -26,9 +26,9 @@ class Options:
     weights: dict = field(default_factory=dict)
     launches: dict = field(default_factory=dict)
     kernel_sizes: dict = field(default_factory=dict)
-    cache_bytes: Optional[int] = None
-    machine: Optional[object] = None
-    unit: Optional[str] = None
+    cache_bytes: int | None = None
+    machine: Machine | None = None
+    unit: str | None = None
 
 
 def selected_rules(settings: Settings) -> list:

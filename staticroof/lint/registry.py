@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 from ..diagnostics import Location
 
@@ -32,7 +32,7 @@ class Finding:
     code: str
     message: str
     location: Location
-    kernel: Optional[str] = None
+    kernel: str | None = None
     # other lines a suppression comment may sit on (the kernel's own line)
     also: tuple = ()
 

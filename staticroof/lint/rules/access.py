@@ -97,7 +97,7 @@ def array_of_structures(ctx: FileContext):
             record = members[0][0].record_bytes
             used = sum(sizes)
             unit = GPU_SECTOR if k.language == "cuda" else CPU_LINE
-            blocks = {b for (arr, _), size in zip(members, sizes) if arr.member_offset is not None
+            blocks = {b for (arr, _), size in zip(members, sizes, strict=True) if arr.member_offset is not None
                       for b in range(arr.member_offset // unit, (arr.member_offset + size - 1) // unit + 1)}
             moved = min(record, unit * len(blocks)) if blocks else record
             if used >= moved:
@@ -107,12 +107,13 @@ def array_of_structures(ctx: FileContext):
             q_value = sum(values) if None not in values else None
             factor = sympy.Rational(moved, used)
             names = ", ".join(f"`{arr.member}` ({size} B at byte {arr.member_offset})"
-                              for (arr, _), size in zip(members, sizes))
+                              for (arr, _), size in zip(members, sizes, strict=True))
             aos_value = None if q_value is None else q_value * factor
             ratio = number(factor)
+            carriers = "sectors" if unit == GPU_SECTOR else "cache lines"
             message = (f"`{k.name}`: `{parent}` is an array of {record}-byte structs of which the loops use only "
-                       f"{names}: {used} of every {moved} bytes the {'sectors' if unit == GPU_SECTOR else 'cache lines'}"
-                       f" bring in, so these members cost about {ratio}x their compulsory traffic: "
+                       f"{names}: {used} of every {moved} bytes the {carriers} bring in, so these members cost "
+                       f"about {ratio}x their compulsory traffic: "
                        f"{amount(q_expr, q_value)} as a structure of arrays, "
                        f"{amount(sympy.expand(q_expr * factor), aos_value)} as laid out")
             where = _first_ref(kernel, {arr.name for arr, _ in members}) or k.location
@@ -148,7 +149,7 @@ def _executions(kernel, stmt, depth: int):
         for inst in instances(kernel, namer):
             if inst.stmt is stmt:
                 return P.card(inst.domain(namer), namer), P.card(inst.domain(namer, keep=depth), namer)
-    except (P.NotAffine, Exception):  # noqa: BLE001 - a lint never fails on what it cannot count
+    except (P.NotAffine, Exception):
         return None
     return None
 
@@ -235,7 +236,7 @@ def _linear(index: tuple, dims: tuple):
     if len(dims) != len(index) or any(d is None for d in dims[1:]):
         return None
     offset, stride = sympy.Integer(0), sympy.Integer(1)
-    for e, d in zip(reversed(index), reversed((None,) + tuple(dims[1:]))):
+    for e, d in zip(reversed(index), reversed((None,) + tuple(dims[1:])), strict=True):
         offset += sympy.sympify(e) * stride
         if d is not None:
             stride *= sympy.sympify(d)

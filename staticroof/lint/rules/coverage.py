@@ -6,8 +6,7 @@ are never reported, so a benchmark file's `main` does not fail a hook."""
 
 from __future__ import annotations
 
-from ...diagnostics import RULES as SR_RULES
-from ...diagnostics import Location
+from ...diagnostics import RULES as SR_RULES, Location
 from ..context import FileContext
 from ..registry import Finding, rule
 

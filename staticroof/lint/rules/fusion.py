@@ -45,7 +45,7 @@ def _kernel_steps(kernels) -> list:
 def _graph(steps):
     import networkx as nx
 
-    g = nx.DiGraph()
+    g: nx.DiGraph = nx.DiGraph()
     g.add_nodes_from(range(len(steps)))
     writer: dict = {}
     for j, s in enumerate(steps):
@@ -92,7 +92,8 @@ def _chains(ctx_steps, where_kernel):
         w_val = _sum([s.part.flops.value for s in steps])
         q_val = _sum([s.part.compulsory.value for s in steps])
         saved_val = _sum(saved_vals)
-        after_expr, after_val = sympy.expand(q_expr - saved_expr), None if None in (q_val, saved_val) else q_val - saved_val
+        after_expr = sympy.expand(q_expr - saved_expr)
+        after_val = None if None in (q_val, saved_val) else q_val - saved_val
         before_i = sympy.factor(sympy.cancel(w_expr / q_expr)) if q_expr != 0 else None
         after_i = sympy.factor(sympy.cancel(w_expr / after_expr)) if after_expr != 0 else None
         if before_i is None or after_i is None:

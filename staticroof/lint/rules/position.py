@@ -48,7 +48,7 @@ def low_intensity(ctx: FileContext):
     if floor is None:
         return
     for k in ctx.analyzed():
-        q, value = _dram_intensity(k)
+        _q, value = _dram_intensity(k)
         if value is None or value >= floor:
             continue
         t = k.total

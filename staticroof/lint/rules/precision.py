@@ -19,7 +19,8 @@ def _fp64_penalty(machine, unit) -> str:
     if not p32 or not p64:
         return f"{machine.name} lists no {key64} roof beside {key32}"
     ratio = p32 / p64
-    return f"on {machine.name} the fp64 roof is {number(ratio) if ratio == int(ratio) else f'{ratio:.3g}'}x below fp32's"
+    shown = number(ratio) if ratio == int(ratio) else f"{ratio:.3g}"
+    return f"on {machine.name} the fp64 roof is {shown}x below fp32's"
 
 
 @rule("RF101", "fp64-promotion", "operation promoted to fp64 in a lower-precision kernel",
