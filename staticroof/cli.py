@@ -272,7 +272,8 @@ def analyze(paths, defines, include_dirs, kernels, fmt, costs, grids, blocks, ma
 def trace(path, defines, include_dirs, kernels, grids, blocks, fmt):
     """Run kernels at concrete sizes with instrumentation and compare with the static counts.
 
-    Exit 1 when an exact kernel's static and traced numbers differ."""
+    Exit 1 when an exact kernel's static and traced numbers differ, 2 when a kernel could not be
+    traced (the file's other kernels are still traced and reported)."""
     from .pipeline import run
     from .trace import TraceError, compare, run as run_trace
 
@@ -286,7 +287,9 @@ def trace(path, defines, include_dirs, kernels, grids, blocks, fmt):
     if not report.kernels:
         click.echo(f"staticroof: no kernel to trace in {path}", err=True)
         sys.exit(2)
-    status, out = 0, []
+    from .trace.budget import refusal
+
+    out = []  # (kernel, rows, None) or (kernel, None, why it was not traced)
     for k in report.kernels:
         if k.failed:  # `main` of a benchmark file, host code: `analyze` says why
             click.echo(f"{k.location}: {k.name}: not analyzed, not traced", err=True)
@@ -295,27 +298,26 @@ def trace(path, defines, include_dirs, kernels, grids, blocks, fmt):
         if unbound:
             launch = [n for n in unbound if n.startswith(("gridDim_", "blockDim_"))]
             hint = "--grid/--block" if launch else f"-D {unbound[0]}=VALUE"
-            click.echo(f"staticroof: `{k.name}` needs {', '.join(unbound)} to run: give {hint}", err=True)
-            sys.exit(2)
-        from .trace.budget import refusal
-
+            out.append((k, None, f"needs {', '.join(unbound)} to run: give {hint}"))
+            continue
         why = refusal(k)
         if why:
-            click.echo(f"staticroof: {k.location}: {k.name}: {why}", err=True)
-            sys.exit(2)
-        try:
+            out.append((k, None, why))
+            continue
+        try:  # one kernel the trace cannot run costs only itself: the others are still traced
             traced = run_trace(str(files[0]), k.name, dict(k.sizes), k.language, defs, include_dirs,
                                launch=k.launch or None)
         except TraceError as e:
-            click.echo(f"staticroof: {k.location}: {k.name}: {e}", err=True)
-            sys.exit(2)
-        rows = compare(k, traced)
-        if k.exact and not all(r.ok for r in rows):
-            status = 1
-        out.append((k, rows))
+            out.append((k, None, str(e)))
+            continue
+        out.append((k, compare(k, traced), None))
     if not out:
         click.echo(f"staticroof: no kernel in {path} could be analyzed to trace it", err=True)
         sys.exit(2)
+    # 2: a kernel could not be traced (usage: sizes, memory; or the trace failed); 1: an exact
+    # kernel's static and traced numbers differ
+    status = 2 if any(err for _, _, err in out) else int(any(k.exact and not all(r.ok for r in rows)
+                                                             for k, rows, _ in out))
     from .reports import trace as trace_report
 
     click.echo(trace_report.render_json(out) if fmt == "json" else trace_report.render_text(out))

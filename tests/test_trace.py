@@ -480,3 +480,140 @@ def test_the_temporary_folder_is_removed_also_on_error(tmp_path, monkeypatch):
     with pytest.raises(TraceError, match="crashed"):
         run_trace(str(crash), "crash", {"n": 5}, "c")
     assert not [p.name for p in work.iterdir() if p.name.startswith("staticroof-trace")]
+
+
+def test_constant_memory_reads_are_counted():
+    # constant_stencil.cu: fir, K = 5 taps in `__constant__ float coeff[K]`, launch of blocks of 128.
+    # A = max(0, n - K + 1) threads pass the guard; each reads coeff[0..K-1] and in[i..i+K-1] (K
+    # multiplies and K adds, fp32) and writes out[i].  coeff: K distinct elements once any thread
+    # runs, K loads per thread (k varies in the loop); in: elements 0 .. A+K-2, i.e. n of them
+    # when A >= 1, K loads per thread; out: A elements, one store each.  Sizes on both sides of
+    # K (n = 4: no thread; n = 5: one) and of the block (n = 300: three blocks).
+    program = _cuda("constant_stencil.cu", "fir")
+    for n in (4, 5, 8, 300):
+        t = program.run({"n": n})
+        a = max(0, n - 5 + 1)
+        assert t.flops == ({"fp32": 2 * 5 * a} if a else {})
+        assert _bytes(t, "coeff") == (4 * 5 if a else 0, 0, 4 * 5 * a, 0)
+        assert _bytes(t, "in") == (4 * n if a else 0, 0, 4 * 5 * a, 0)
+        assert _bytes(t, "out") == (0, 4 * a, 0, 4 * a)
+        assert not _disagreements(TRACE_DATA / "constant_stencil.cu", "fir", {"n": n}, t)
+    program.close()
+
+
+MIXED = """#include <stddef.h>
+
+typedef struct {
+    float *data;
+    int n;
+} vec_t;
+
+/* y = a*x + y */
+void saxpy(int n, float a, const float *restrict x, float *restrict y)
+{
+    for (int i = 0; i < n; i++)
+        y[i] = a * x[i] + y[i];
+}
+
+/* v *= a, through a struct: analyzed, but the trace cannot run it yet */
+void vscale(vec_t v, float a)
+{
+    for (int i = 0; i < v.n; i++)
+        v.data[i] *= a;
+}
+"""
+
+
+def test_a_kernel_the_trace_cannot_run_costs_only_itself(tmp_path):
+    # vscale takes a struct by value, which the trace refuses; it used to end the command before
+    # saxpy (which comes first) was reported.  saxpy at n = 10: 2n = 20 fp32 FLOPs; x read 4n = 40 B;
+    # y read and written, 40 B each: Q = 120 B.  Exit 2: one kernel could not be traced.
+    import json
+
+    p = tmp_path / "mixed.c"
+    p.write_text(MIXED)
+    r = CliRunner().invoke(main, ["trace", str(p), "-D", "n=10", "-D", "v.n=10"])
+    assert r.exit_code == 2, r.output
+    assert f"{p}:9:6: saxpy at n = 10: agree" in r.output
+    assert re.search(r"W\s+20\s+20 FLOP\n", r.output) and re.search(r"Q compulsory\s+120\s+120 B\n", r.output)
+    assert f"{p}:16:6: vscale: not traced: `v` is a struct (vec_t) passed by value" in r.output
+    r = CliRunner().invoke(main, ["trace", str(p), "-D", "n=10", "-D", "v.n=10", "--format", "json"])
+    assert r.exit_code == 2
+    saxpy, vscale = json.loads(r.output)["kernels"]
+    assert saxpy["name"] == "saxpy" and all(row["ok"] for row in saxpy["rows"])
+    assert {"quantity": "W", "static": 20, "traced": 20, "ok": True} in saxpy["rows"]
+    assert vscale["name"] == "vscale" and "passed by value" in vscale["error"] and "rows" not in vscale
+    # only the traceable kernel: it agrees, exit 0
+    r = CliRunner().invoke(main, ["trace", str(p), "-D", "n=10", "--kernel", "saxpy"])
+    assert r.exit_code == 0, r.output
+
+
+def test_a_crash_names_the_signal_and_what_it_means(tmp_path):
+    # `exit -8` / `exit -11` used to be all the trace said.  The fault handler names SIGFPE and
+    # SIGSEGV; a signal it does not catch (SIGABRT) is named with its meaning.
+    from staticroof.trace import TraceError
+
+    p = tmp_path / "crash.c"
+    p.write_text("#include <stdlib.h>\n"
+                 "void quot(int n, int m, int *x) { for (int i = 0; i < n; i++) x[i] = i / (m - 10); }\n"
+                 "void deref(int n, int *x) { int *p = 0; x[0] = p[n]; }\n"
+                 "void bail(int n, int *x) { if (n > 3) abort(); x[0] = n; }\n")
+    r = CliRunner().invoke(main, ["trace", str(p), "-D", "n=4", "-D", "m=10", "--kernel", "quot"])
+    assert r.exit_code == 2 and "arithmetic exception: an integer division by zero" in r.output, r.output
+    assert "exit -" not in r.output
+    with pytest.raises(TraceError, match=r"segmentation fault at address"):
+        run_trace(str(p), "deref", {"n": 4}, "c")
+    with pytest.raises(TraceError, match=r"SIGABRT \(signal 6\), it aborted \(abort\(\) or a failed assert\)"):
+        run_trace(str(p), "bail", {"n": 4}, "c")
+
+
+def test_reads_and_writes_before_a_pointers_start_are_counted(tmp_path):
+    # Issue #11 found writes before a buffer's start silently dropped.  Each pointer now has 32 GiB
+    # of region on either side, so `x[i - 1]` at i = 0 is element -1 of x (a kernel may be handed
+    # a pointer into a larger buffer): counted by the trace as by the analysis, never lost.
+    # shift_out writes x[-1 .. n-2] from y[0 .. n-1]; shift_in writes x[0 .. n-1] from y[-3 .. n-4]:
+    # n distinct elements of each array, one load or store per thread, 4 B each.  The CUDA launch
+    # is (n + 255) / 256 blocks of 256: n = 100 is one partly idle block, n = 300 two.
+    c = tmp_path / "shift.c"
+    c.write_text("void shift_out(int n, float *x, const float *y) { for (int i = 0; i < n; i++) x[i - 1] = y[i]; }\n"
+                 "void shift_in(int n, float *x, const float *y) { for (int i = 0; i < n; i++) x[i] = y[i - 3]; }\n")
+    cu = tmp_path / "shift.cu"
+    cu.write_text("""#define BLOCK 256
+__global__ void shift_out(float *x, const float *y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        x[i - 1] = y[i];
+}
+
+__global__ void shift_in(float *x, const float *y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        x[i] = y[i - 3];
+}
+
+int main(void)
+{
+    int n = 1 << 20;
+    float *x, *y;
+    cudaMalloc(&x, (n + 1) * sizeof(float));
+    cudaMalloc(&y, (n + 3) * sizeof(float));
+    shift_out<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(x + 1, y, n);
+    shift_in<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(x, y + 3, n);
+    return 0;
+}
+""")
+    from staticroof.trace.c_executor import CProgram
+    from staticroof.trace.cuda_executor import CudaProgram
+
+    for path, make in ((c, CProgram), (cu, CudaProgram)):
+        for kernel, x_from, y_from in (("shift_out", -1, 0), ("shift_in", 0, -3)):
+            program = make(str(path), kernel, {})
+            for n in (100, 300):
+                t = program.run({"n": n})
+                assert _bytes(t, "x") == (0, 4 * n, 0, 4 * n) and _bytes(t, "y") == (4 * n, 0, 4 * n, 0)
+                assert t.arrays["x"].reached == (x_from, x_from + n - 1)
+                assert t.arrays["y"].reached == (y_from, y_from + n - 1)
+                assert not _disagreements(path, kernel, {"n": n}, t)
+            program.close()

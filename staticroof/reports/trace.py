@@ -33,18 +33,34 @@ def verdict(kernel, rows) -> str:
     return "DIFFER" if kernel.exact else "differ (approximate kernel)"
 
 
+def _items(results):
+    """(kernel, rows, error) for each result: rows None and `error` the reason for a kernel that
+    could not be traced; a (kernel, rows) pair is a traced one."""
+    for item in results:
+        yield item if len(item) == 3 else (*item, None)
+
+
 def render_json(results) -> str:
-    """`results`: [(KernelSummary, rows)]."""
-    return json.dumps({"version": 1, "kernels": [{
-        "name": k.name, "file": k.file, "line": k.location.line, "sizes": k.sizes, "exact": k.exact,
-        "rows": [{"quantity": r.quantity, "static": _num(r.static), "traced": _num(r.traced), "ok": r.ok}
-                 for r in rows]} for k, rows in results]}, indent=2)
+    """`results`: [(KernelSummary, rows)] or [(KernelSummary, rows or None, error or None)]."""
+    kernels = []
+    for k, rows, error in _items(results):
+        entry = {"name": k.name, "file": k.file, "line": k.location.line, "sizes": k.sizes, "exact": k.exact}
+        if error is not None:
+            entry["error"] = error
+        else:
+            entry["rows"] = [{"quantity": r.quantity, "static": _num(r.static), "traced": _num(r.traced),
+                              "ok": r.ok} for r in rows]
+        kernels.append(entry)
+    return json.dumps({"version": 1, "kernels": kernels}, indent=2)
 
 
 def render_text(results) -> str:
     lines = []
-    for k, rows in results:
+    for k, rows, error in _items(results):
         sizes = "; ".join(f"{n} = {number(v) if v is not None else '?'}" for n, v in sorted(k.sizes.items()))
+        if error is not None:
+            lines += [f"{k.location}: {k.name}: not traced: {error}", ""]
+            continue
         lines.append(f"{k.location}: {k.name} at {sizes or 'no sizes'}: {verdict(k, rows)}")
         lines.append(f"  {'quantity':<22}{'static':>16}{'traced':>16}")
         for r in rows:

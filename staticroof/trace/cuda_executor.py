@@ -23,7 +23,7 @@ from ..resources import grammars_dir
 from . import Trace, TraceError, executor
 from .cuda_rewrite import instance, instantiate, overloads, shared_memory, textures
 from .instrument import Instrumenter, file_constants
-from .program import ALLOCATION, RUNTIME_DIR, Program, driver, params_of, parse
+from .program import ALLOCATION, RUNTIME_DIR, Program, _rank, driver, params_of, parse
 
 _DIMS = ("x", "y", "z")
 
@@ -70,6 +70,11 @@ class CudaProgram:
         values[id(fn)].update({k: v for k, v in inst_values.items() if v is not None})
         for v in values.values():
             v.update({k: macro_sizes[k] for k in v if k in macro_sizes})
+        # file-scope arrays in device memory (`__constant__`, `__device__`) are DRAM arrays, as the
+        # analysis counts them; `__shared__` ones (storage `register` until shared_memory) are on-chip
+        file_arrays = [(n.name, _rank(n.type)) for n in ext
+                       if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.ArrayDecl) and n.name
+                       and not {"register", "extern"} & set(n.storage or []) and n.type.dim is not None]
         shared_memory(ext)
         renamed = overloads(funcs)
         gen = c_generator.CGenerator()
@@ -94,6 +99,7 @@ class CudaProgram:
                     raise TraceError(f"`{name}`: the element type of this texture object is not known "
                                      "(no single tex1Dfetch<T> reads it)")
                 register.append((name, 0, "0", f"((({next(iter(elem))} *)({name}))[0])"))
+        register += [(n, r, f"sizeof({n})") for n, r in file_arrays]
         prototypes = [gen.visit(f.decl) + ";" for f in funcs if f.decl.name.partition("__sr_overload")[2]]
         for node in ext:
             if isinstance(node, c_ast.FuncDef):

@@ -191,13 +191,28 @@ class Program:
             if said:
                 raise TraceError(said[0])
             if proc.returncode < 0:
-                try:
-                    name = signal.Signals(-proc.returncode).name
-                except ValueError:
-                    name = f"signal {-proc.returncode}"
-                raise TraceError(f"the instrumented kernel was killed by {name}: {proc.stderr[:500]}")
+                raise TraceError(f"the instrumented kernel was killed by {_signal(-proc.returncode)}"
+                                 + (f": {proc.stderr[:500]}" if proc.stderr.strip() else ""))
             raise TraceError(f"the instrumented kernel failed (exit {proc.returncode}): {proc.stderr[:500]}")
         return proc.stdout
+
+
+# What a signal that ends the kernel means (SIGSEGV, SIGBUS and SIGFPE are caught by driver.c's
+# fault handler, which says more; these are the ones it cannot catch or does not).
+_SIGNALS = {"SIGABRT": "it aborted (abort() or a failed assert)", "SIGKILL": "killed from outside (out of memory?)",
+            "SIGILL": "an illegal instruction (__builtin_trap()?)", "SIGSEGV": "an invalid memory access",
+            "SIGBUS": "a misaligned or unmapped memory access", "SIGTERM": "terminated from outside",
+            "SIGFPE": "an arithmetic exception (an integer division by zero?)", "SIGXCPU": "out of CPU time"}
+
+
+def _signal(number: int) -> str:
+    """`SIGABRT (signal 6): it aborted ...`: the name and what it means, never `exit -6`."""
+    try:
+        name = signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+    meaning = _SIGNALS.get(name)
+    return f"{name} (signal {number})" + (f", {meaning}" if meaning else "")
 
 
 def parse(out: str, specials: list, weights: dict) -> Trace:
