@@ -57,9 +57,13 @@ def _parse_size(text: str) -> int:
     if not m or m.group(2).lower() not in _UNITS:
         raise click.BadParameter(f"`{text}`: expected a size such as 40MiB, 50MB or 1048576",
                                  param_hint="--cache")
-    size = int(float(m.group(1)) * _UNITS[m.group(2).lower()])
+    from decimal import Decimal
+
+    size = int(Decimal(m.group(1)) * _UNITS[m.group(2).lower()])  # exact: `9...9` (400 digits) is no float
     if size < 1:
         raise click.BadParameter(f"`{text}`: a cache holds at least one byte", param_hint="--cache")
+    if size.bit_length() > 64:
+        raise click.BadParameter(f"`{text}`: a cache size is at most 2**64 bytes", param_hint="--cache")
     return size
 
 
@@ -256,8 +260,8 @@ def analyze(paths, defines, include_dirs, kernels, fmt, costs, grids, blocks, ma
 
         use_color = sys.stdout.isatty() if color is None else color
         click.echo(text.render(report.kernels, file_diags, use_color))
-    if errors or any(d.code == "SR007" for d in report.file_diagnostics):
-        sys.exit(2)  # a usage error: a missing file, a -D value a size cannot take
+    if errors or any(d.code in ("SR003", "SR007") for d in report.file_diagnostics):
+        sys.exit(2)  # a usage error or unreadable input: a missing or binary file, a -D value a size cannot take
     sys.exit(1 if report.failed else 0)
 
 

@@ -1,0 +1,200 @@
+"""Fuzz suite (issue #11): hostile and mutated input never gives a traceback, an SR099, an exit
+status the README does not promise, more than 1 GiB of memory, or a file outside the run's
+temporary folder.  The generators are in tests/fuzzing.py, the oracle in tests/fuzz_oracle.py.
+
+The default run is small and deterministic (derandomized hypothesis, fixed case indices; about
+20 s): every mutation operator once, a few dozen hypothesis cases over the cheaper seed files, the
+worker process that judges peak memory, and Ctrl-C.  `pytest -m slow tests/test_fuzz.py` runs
+STATICROOF_FUZZ_N cases (default 1,000) through benchmarks/fuzz_long.py; that script alone runs
+the 100,000-input campaign (see the README's Development section).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import fuzz_oracle as oracle
+import fuzzing
+from fuzzing import OPERATORS, Case, base_case
+
+ROOT = Path(__file__).resolve().parent.parent
+# Seeds whose unmutated analysis takes a fraction of a second: the default run must stay short.
+CHEAP = [ROOT / p for p in ("samples/saxpy.c", "samples/saxpy.cu", "samples/pairsum.c", "samples/haxpy.c",
+                            "samples/vmul.c", "tests/data/cuda/ops_scale.cu", "samples/gemv.c",
+                            "tests/data/cuda/exact_grid_scale.cu", "tests/data/c/packed_records.c")]
+
+FAST = settings(max_examples=12, derandomize=True, database=None, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def assert_clean(case: Case) -> oracle.Outcome:
+    out = oracle.check(case)
+    assert not out.problems, (fuzzing_summary(case), out.problems, (out.stdout + out.stderr)[-2000:])
+    return out
+
+
+def fuzzing_summary(case: Case) -> str:
+    return oracle.shrink_hint(case)
+
+
+@pytest.mark.parametrize("op", sorted(OPERATORS))
+def test_each_operator(op):
+    # Every operator once, on a C and on a CUDA seed, with a fixed random state per operator.
+    for k, seed in enumerate(CHEAP[:2]):
+        rng = random.Random(f"{op}:{k}")
+        case = base_case(seed)
+        OPERATORS[op](rng, case)
+        case.ops.append(op)
+        assert_clean(case)
+
+
+@st.composite
+def mutated(draw):
+    """A cheap seed under one to three operators, their random choices drawn by hypothesis."""
+    case = base_case(draw(st.sampled_from(CHEAP)))
+    rng = draw(st.randoms(use_true_random=False))
+    for op in draw(st.lists(st.sampled_from(sorted(OPERATORS)), min_size=1, max_size=3)):
+        OPERATORS[op](rng, case)
+        case.ops.append(op)
+    if draw(st.booleans()):
+        case.args += ["--format", "json"]
+    return case
+
+
+@FAST
+@given(mutated())
+def test_mutated_samples(case):
+    assert_clean(case)
+
+
+_leaf = st.sampled_from(["x[i]", "y[i]", "x[i + 1]", "a", "2.0f", "0.5", "(float)i", "x[n - 1 - i]", "y[2 * i]"])
+_expr = st.recursive(_leaf, lambda e: st.one_of(
+    st.tuples(e, st.sampled_from("+-*/"), e).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+    st.tuples(st.sampled_from(["sqrtf", "expf", "fabsf"]), e).map(lambda t: f"{t[0]}({t[1]})"),
+    st.tuples(e, e, e).map(lambda t: f"({t[0]} > 0 ? {t[1]} : {t[2]})")), max_leaves=8)
+_body = st.lists(st.tuples(st.sampled_from(["y[i] =", "y[i] +=", "x[i] ="]), _expr)
+                 .map(lambda t: f"{t[0]} {t[1]};"), min_size=1, max_size=4).map(" ".join)
+
+
+@st.composite
+def grammar_sources(draw):
+    """A kernel from a grammar: one to three nested loops (rectangular, triangular, strided, or
+    guarded by an `if`) around statements of random expressions; C or CUDA."""
+    body = draw(_body)
+    for depth in range(draw(st.integers(0, 2))):
+        v = "ij"[depth]
+        body = body.replace("[i", f"[{v} + i") if depth else body
+        kind = draw(st.sampled_from(["rect", "tri", "step", "guard"]))
+        header = {"rect": f"for (int {v} = 0; {v} < m; {v}++)", "tri": f"for (int {v} = 0; {v} <= i; {v}++)",
+                  "step": f"for (int {v} = 0; {v} < m; {v} += 3)", "guard": f"if (i % {depth + 2} == 0)"}[kind]
+        body = f"{header} {{ {body} }}"
+    if draw(st.booleans()):
+        src = ("#include <math.h>\n__global__ void g(float *x, float *y, float a, int n, int m) {\n"
+               "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) { " + body + " }\n}\n"
+               "void launch(float *x, float *y, int n) { g<<<(n + 255) / 256, 256>>>(x, y, 2.0f, n, 4); }\n")
+        name = "g.cu"
+    else:
+        src = ("#include <math.h>\nvoid g(float *x, float *y, float a, int n, int m) {\n"
+               "  for (int i = 0; i < n; i++) { " + body + " }\n}\n")
+        name = "g.c"
+    args = ["{main}"] + draw(st.sampled_from([[], ["-D", "n=100", "-D", "m=7"], ["--format", "json"]]))
+    return Case(seed="grammar", main=name, files={name: src.encode()}, args=args, ops=["grammar"])
+
+
+@FAST
+@given(grammar_sources())
+def test_grammar_kernels(case):
+    assert_clean(case)
+
+
+def test_generated_cases_are_reproducible():
+    # Case i of a long run is the same case every time (resume and replay depend on it), and a
+    # saved case round-trips through JSON byte for byte.
+    a, b = fuzzing.case_for(17), fuzzing.case_for(17)
+    assert a == b
+    assert Case.from_json(json.loads(json.dumps(a.to_json()))) == a
+    assert fuzzing.case_for(17, seed=1) != a
+
+
+def test_oracle_catches_what_it_must(tmp_path, monkeypatch):
+    # The oracle is itself tested: a file written outside the temporary folder, an exception and a
+    # wrong exit status are each reported.
+    from staticroof import pipeline
+
+    case = base_case(CHEAP[0])
+    real = pipeline.run
+
+    def leaky(files, *a, **k):
+        Path(files[0]).with_name("leak.txt").write_text("x")
+        return real(files, *a, **k)
+
+    monkeypatch.setattr(pipeline, "run", leaky)
+    assert any(p.startswith("created ") and p.endswith("leak.txt") for p in oracle.check(case).problems)
+
+    def broken(*a, **k):
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.setattr(pipeline, "run", broken)
+    assert any("ZeroDivisionError" in p for p in oracle.check(case).problems)
+    monkeypatch.setattr(pipeline, "run", real)
+    case.expect = 2
+    assert any("expected 2" in p for p in oracle.check(case).problems)
+
+
+def test_worker_process_judges_peak_memory(tmp_path):
+    # The long run's worker, on a few cases in a process of its own: peak RSS (its own and its
+    # preprocessors') is read from the kernel, per process, with wait4.
+    out = tmp_path / "run"
+    out.mkdir()
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "fuzz_long.py"), "--worker", "--out", str(out), "--seed", "0",
+           "--start", "2", "--count", "3", "--skip", "[]"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=tmp_path)
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    log = proc.stdout.read().decode()
+    proc.stdout.close()
+    assert os.waitstatus_to_exitcode(status) == 0, log
+    lines = [json.loads(x) for x in (out / "progress-2.jsonl").read_text().splitlines()]
+    assert [r["i"] for r in lines] == [2, 3, 4]
+    assert all(r["ok"] for r in lines), lines
+    assert 0 < usage.ru_maxrss * 1024 < oracle.MEMORY_LIMIT
+    assert all(0 < r["rss"] < oracle.MEMORY_LIMIT for r in lines)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+def test_ctrl_c_leaves_nothing_behind(tmp_path):
+    # SIGINT (Ctrl-C) at some point of a run over every sample: no traceback, exit 0/1 if it
+    # finished, 130 or click's "Aborted!" (1) otherwise, and TMPDIR empty.
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = dict(os.environ, TMPDIR=str(tmp))
+    proc = subprocess.Popen([sys.executable, "-m", "staticroof", "analyze", str(ROOT / "samples")], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path)
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGINT)
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode in (0, 1, 130, -signal.SIGINT), err
+    assert b"Traceback" not in err, err.decode()
+    assert list(tmp.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_fuzz_long(tmp_path):
+    # STATICROOF_FUZZ_N cases of the long campaign (default 1,000), one worker: 0 failures.
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import fuzz_long
+
+    n = int(os.environ.get("STATICROOF_FUZZ_N", "1000"))
+    assert fuzz_long.main(["-n", str(n), "--out", str(tmp_path / "run"), "--workers", "1"]) == 0
+    rec = json.loads((tmp_path / "run" / "record.json").read_text())
+    assert rec["inputs"] == n and rec["failures"] == 0, rec
