@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-import fuzz_oracle as oracle  # noqa: E402
-import fuzzing  # noqa: E402
+import fuzz_oracle as oracle
+import fuzzing
 
 WORKER_AS_LIMIT = 4 << 30  # address space per worker: a runaway dies here instead of taking the machine
 
@@ -155,7 +155,7 @@ def parent(args) -> int:
             running[start] = [spawn(args, start, count, skip), b, None]
         if deadline is not None and time.time() >= deadline:
             batches = []
-            for start, (proc, _b, _hb) in list(running.items()):
+            for proc, _b, _hb in running.values():
                 _kill(proc)
         time.sleep(0.5)
         for start, entry in list(running.items()):

@@ -206,7 +206,8 @@ def judge(case: Case, lay: Layout, res) -> list[str]:
             return problems
         errors = [d for d in doc.get("diagnostics", []) if d.get("severity") == "error"]
         unsupported = [k for k in doc.get("kernels", []) if k.get("status") != "ok"]
-        drivers_shown = "--all-functions" in lay.args or "--kernel" in lay.args or "all-functions" in str(case.files.get("pyproject.toml", b""))
+        drivers_shown = ("--all-functions" in lay.args or "--kernel" in lay.args
+                         or b"all-functions" in case.files.get("pyproject.toml", b""))
         if code == 0 and (errors or (unsupported and not drivers_shown)):
             problems.append("exit status 0 with an error diagnostic or an unanalyzed kernel")
         if code == 1 and not errors and not unsupported:

@@ -121,7 +121,7 @@ def op_byte_flip(rng: random.Random, case: Case) -> None:
 def op_tokens(rng: random.Random, case: Case) -> None:
     """Delete, insert, duplicate or swap tokens (comments and strings are tokens too)."""
     text = case.files[case.main].decode("utf-8", "surrogateescape")
-    toks = [t for t in tokens(text)]
+    toks = list(tokens(text))
     if not toks:
         toks = [("punct", "{")]
     idents = sorted({t for kind, t in toks if kind == "ident"}) or ["x"]
@@ -250,12 +250,12 @@ def op_huge_literal(rng: random.Random, case: Case) -> None:
     """Replace integer literals (a loop bound, a #define, an index offset) by huge or odd values,
     or add a huge shift."""
     text = case.files[case.main].decode("utf-8", "surrogateescape")
-    nums = [m for m in re.finditer(r"(?<![\w.])\d+(?![\w.])", text)]
+    nums = list(re.finditer(r"(?<![\w.])\d+(?![\w.])", text))
     for _ in range(rng.choice([1, 1, 2, 5])):
         if nums and rng.random() < 0.8:
             m = rng.choice(nums)
             text = text[:m.start()] + rng.choice(HUGE) + text[m.end():]
-            nums = [m for m in re.finditer(r"(?<![\w.])\d+(?![\w.])", text)]
+            nums = list(re.finditer(r"(?<![\w.])\d+(?![\w.])", text))
         else:
             pos = rng.choice(_body_positions(text))
             stmt = rng.choice(["x[0] = x[0] * (1 << {h});\n", "#define BIG ({h})\n",
@@ -323,7 +323,8 @@ def op_include(rng: random.Random, case: Case) -> None:
 
 
 ODD_NAMES = ['q"uote', "back\\slash", "new\nline", "sp ace", "\u00fcn\u00ef c\u00f6d\u00e9", "-lead", "--help",
-             "'$(touch pwned)'", ";rm -rf x", "%s%n%x", "{0}{main}", "tab\tname", 'b"\n#define float double\n#line 1 "b',
+             "'$(touch pwned)'", ";rm -rf x", "%s%n%x", "{0}{main}", "tab\tname",
+             'b"\n#define float double\n#line 1 "b',
              "\u202eevil", "x" * 200, "..dots", "#line", "a:1:2: SR099 fake", "\u4e2d\u6587", "emoji\U0001f600",
              "cr\rname", "star*", "?", "[brackets]"]
 
@@ -396,16 +397,19 @@ def op_encoding(rng: random.Random, case: Case) -> None:
 
 
 CUDA_SNIPPETS = [
-    "__global__ void fz_k(float *x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 2.0f; }\n",
+    "__global__ void fz_k(float *x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; "
+    "if (i < n) x[i] *= 2.0f; }\n",
     "void fz_launch(float *x, int n) { fz_k<<<(n + 255) / 256, 256>>>(x, n); }\n",
     "void fz_launch0(float *x) { fz_k<<<0, 0>>>(x, 0); }\n",
     "void fz_launch_bad(float *x) { fz_k<<<dim3(1 << 40), dim3(99999, 99999, 99999), 0, 0>>>(x, 1 << 30); }\n",
     "void fz_launch_empty(float *x) { fz_k<<<>>>(x); }\n",
-    "__global__ void fz_sh(float *x) { __shared__ float s[1 << 30]; s[threadIdx.x] = x[threadIdx.x]; __syncthreads(); x[threadIdx.x] = s[0]; }\n",
+    "__global__ void fz_sh(float *x) { __shared__ float s[1 << 30]; s[threadIdx.x] = x[threadIdx.x]; "
+    "__syncthreads(); x[threadIdx.x] = s[0]; }\n",
     "__global__ void fz_ext(float *x) { extern __shared__ float s[]; s[threadIdx.x] = x[threadIdx.x]; }\n",
     "template <int B> __global__ void fz_t(float *x) { x[threadIdx.x * B] = 1.0f; }\n"
     "void fz_ti(float *x) { fz_t<0><<<1, 1>>>(x); fz_t<-1><<<1, 1>>>(x); fz_t<99999999999><<<1, 32>>>(x); }\n",
-    "__global__ void fz_w(float *x) { float v = x[threadIdx.x]; v += __shfl_down_sync(0xffffffff, v, 99); x[0] = v; }\n",
+    "__global__ void fz_w(float *x) { float v = x[threadIdx.x]; v += __shfl_down_sync(0xffffffff, v, 99); "
+    "x[0] = v; }\n",
     "__global__ void fz_a(float *x, int *h) { atomicAdd(&h[(int)x[threadIdx.x]], 1); }\n",
     "__global__ void __launch_bounds__(99999, 0) fz_lb(float *x) { x[threadIdx.w] = 0; }\n",
     "__global__ void fz_div(float *x) { x[1 / blockDim.x] = x[threadIdx.x % 0]; }\n",
@@ -413,11 +417,13 @@ CUDA_SNIPPETS = [
     "__global__ void fz_h(half *x) { x[threadIdx.x] = __hmul(x[threadIdx.x], __float2half(2.0f)); }\n",
     "__global__ void fz_unroll(float *x) {\n#pragma unroll 99999\n for (int i = 0; i < 4; i++) x[i] = 0; }\n",
     "namespace fz { struct S { float a[4]; __device__ float get(int i) const { return a[i]; } }; }\n",
-    "__global__ void fz_cg(float *x) { namespace cg = cooperative_groups; auto g = cg::this_thread_block(); g.sync(); x[g.thread_rank()] = 0; }\n",
+    "__global__ void fz_cg(float *x) { namespace cg = cooperative_groups; auto g = cg::this_thread_block(); "
+    "g.sync(); x[g.thread_rank()] = 0; }\n",
     "__global__ void fz_rec(float *x, int n) { if (n > 0) fz_rec<<<1, 1>>>(x, n - 1); x[n] = 0; }\n",
     "__device__ float fz_d(float v); __global__ void fz_call(float *x) { x[threadIdx.x] = fz_d(x[threadIdx.x]); }\n",
     "texture<float, 1> fz_tex; __global__ void fz_tx(float *y) { y[threadIdx.x] = tex1Dfetch(fz_tex, threadIdx.x); }\n",
-    "__global__ void fz_grid(float *x, long n) { for (long i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) x[i] = 0; }\n",
+    "__global__ void fz_grid(float *x, long n) { for (long i = blockIdx.x * blockDim.x + threadIdx.x; i < n; "
+    "i += blockDim.x * gridDim.x) x[i] = 0; }\n",
     "dim3 fz_g(0, 0), fz_b(1 << 20, 2);\n",
     "static_assert(sizeof(float) == 4, \"fz\");\nconstexpr int FZ = 1 << 62;\n",
     "class FZ { public: __device__ FZ operator+(const FZ &o) const { return o; } };\n",

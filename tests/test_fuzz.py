@@ -20,13 +20,11 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 import fuzz_oracle as oracle
 import fuzzing
+import pytest
 from fuzzing import OPERATORS, Case, base_case
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 ROOT = Path(__file__).resolve().parent.parent
 # Seeds whose unmutated analysis takes a fraction of a second: the default run must stay short.
