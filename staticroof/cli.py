@@ -81,7 +81,7 @@ def options_from(cfg, defines=(), include_dirs=(), costs=(), grids=(), blocks=()
                  machine_files=(), cache=None):
     """The configuration under the command-line options: what the analysis of a file takes
     (lint.engine.Options).  Exits 2 on a bad machine; raises click's errors on bad options."""
-    from .lint.engine import Options
+    from .lint.settings import Options
 
     defs = {name: str(v) for name, v in cfg.sizes.items()}
     given = _parse_defines(defines)
@@ -390,12 +390,17 @@ def machines(fmt, machine_files):
 
 @main.command()
 def rules():
-    """List the diagnostic codes and what each means."""
+    """List the diagnostic codes and the lint rules, and what each means."""
     from .diagnostics import RULES
+    from .lint.registry import load
 
     for r in RULES.values():
         click.echo(f"{r.code}  {r.severity:<7} {r.summary}")
         click.echo(f"       {r.doc}\n")
+    click.echo("Lint rules (`staticroof lint`; `staticroof lint --explain CODE` prints a rule's page):\n")
+    for code, rule in load().items():
+        needs = f" (needs {rule.needs.split(':')[0]})" if rule.needs else ""
+        click.echo(f"{code}  {rule.name}: {rule.summary}{needs}")
 
 
 def _register() -> None:

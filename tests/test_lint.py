@@ -542,6 +542,14 @@ def test_explain_and_docs_pages_in_sync():
         assert (docs / name).read_text() == text, f"docs/rules/{name} is stale: python -m staticroof.lint.docs"
 
 
+def test_rules_lists_the_lint_rules():
+    out = CliRunner().invoke(main, ["rules"]).output
+    for code in ("RF101", "RF201", "RF202", "RF203", "RF301", "RF302", "RF401", "RF901", "RF902"):
+        assert code in out
+    assert ("RF302  far-below-ridge: memory-bound far below the ridge point on the configured machine "
+            "(needs a machine)") in out
+
+
 def test_networkx_only_when_the_fusion_rule_runs(tmp_path):
     import subprocess
     import sys
@@ -553,3 +561,15 @@ def test_networkx_only_when_the_fusion_rule_runs(tmp_path):
             "except SystemExit:\n    pass\nprint('networkx' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code, str(p)], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_rf203_stride_in_an_unknown_size(tmp_path):
+    # no launch site: rows is unknown.  From rows >= 32/4 = 8 floats apart every lane has its own
+    # sector: 32 sectors for 4, 8x; the writes of out, 4*cols*rows B, move 32*cols*rows B.
+    src = (SAMPLES / "transpose.cu").read_text()
+    src = src[:src.index("__global__ void transpose_shared")]
+    status, found, _ = lint(tmp_path, {"t.cu": src}, "--select", "RF203")
+    assert status == 1 and codes(found) == ["RF203"]
+    assert ("access `out` `rows` elements apart (4-byte elements): for rows >= 8, a warp of 32 touches 32 sectors "
+            "of 32 B for 128 B of data, 8x") in found[0][3]
+    assert "(4*cols*rows B at the access level) move about 32*cols*rows B in sectors" in found[0][3]

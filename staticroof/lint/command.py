@@ -61,9 +61,9 @@ def lint(paths, select, ignore, fmt, statistics, explain, defines, include_dirs,
         raise click.UsageError("give one or more files or folders (or --explain CODE)")
     from .. import cli
     from ..config import ConfigError, load
-    from .context import Settings
     from .engine import Suppressions, check_file, keep, selected_rules
     from .registry import valid_pattern
+    from .settings import Settings
 
     try:
         cfg = load(Path(config_file) if config_file else None)

@@ -6,25 +6,13 @@ sizes in force), through the helpers here, so every message reads alike.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 
 import sympy
 
 from ..roofline.machines import Machine
-
-
-@dataclass
-class Settings:
-    """The lint part of the configuration (config.py reads it; the command line overrides it)."""
-
-    select: list = field(default_factory=lambda: ["ALL"])
-    ignore: list = field(default_factory=list)
-    per_file_ignores: dict = field(default_factory=dict)  # glob (relative to `root`) -> [code prefixes]
-    root: Path | None = None  # the configuration's folder
-    min_intensity: float | None = None  # RF301: FLOP/B
-    ridge_factor: float = 10.0  # RF302: how far below the ridge is too far
+from .settings import Settings
 
 
 @dataclass

@@ -8,27 +8,12 @@ it includes, the options and the configuration): that is what makes them cacheab
 from __future__ import annotations
 
 import fnmatch
-from dataclasses import dataclass, field
+from dataclasses import replace
 from pathlib import Path
 
 from ..diagnostics import Location
-from ..roofline.machines import Machine
-from .context import FileContext, Settings
 from .registry import Finding, load, matches
-
-
-@dataclass
-class Options:
-    """Everything the analysis of one file takes (the same as `analyze`'s)."""
-
-    defines: dict = field(default_factory=dict)
-    include_dirs: list = field(default_factory=list)
-    weights: dict = field(default_factory=dict)
-    launches: dict = field(default_factory=dict)
-    kernel_sizes: dict = field(default_factory=dict)
-    cache_bytes: int | None = None
-    machine: Machine | None = None
-    unit: str | None = None
+from .settings import Options, Settings
 
 
 def selected_rules(settings: Settings) -> list:
@@ -57,6 +42,8 @@ def analyze_file(path: Path, options: Options):
 
 def check_file(path: Path, options: Options, settings: Settings, rules: list) -> tuple[list, list]:
     """(findings before suppressions, the file's usage errors such as SR007)."""
+    from .context import FileContext
+
     report = analyze_file(path, options)
     ctx = FileContext(str(path), report.kernels, report.file_diagnostics, settings, options.machine, options.unit)
     findings = []
@@ -67,7 +54,8 @@ def check_file(path: Path, options: Options, settings: Settings, rules: list) ->
             findings.append(Finding("RF902", f"lint rule {r.code} failed on this file: {type(e).__name__}: {e}",
                                     Location(str(path))))
     usage = [d for d in report.file_diagnostics if d.code == "SR007"]
-    return findings, usage
+    names = load()
+    return [replace(f, name=names[f.code].name) for f in findings], usage
 
 
 def ignored_by_file(code: str, path: str, settings: Settings) -> bool:

@@ -15,20 +15,17 @@ def _where(f) -> tuple:
 
 
 def render(findings: list, fmt: str = "text", statistics: bool = False) -> str:
-    from .registry import load
-
-    rules = load()
     if statistics:
-        counts = Counter(f.code for f in findings)
+        counts = Counter((f.code, f.name) for f in findings)
         if fmt == "json":
-            return json.dumps([{"code": c, "name": rules[c].name, "count": n} for c, n in sorted(counts.items())],
+            return json.dumps([{"code": c, "name": name, "count": n} for (c, name), n in sorted(counts.items())],
                               indent=2) + "\n"
-        return "".join(f"{n:>5}  {c}  {rules[c].name}\n" for c, n in sorted(counts.items()))
+        return "".join(f"{n:>5}  {c}  {name}\n" for (c, name), n in sorted(counts.items()))
     if fmt == "json":
         out = []
         for f in findings:
             file, line, col = _where(f)
-            out.append({"code": f.code, "name": rules[f.code].name, "message": f.message, "file": file, "line": line,
+            out.append({"code": f.code, "name": f.name, "message": f.message, "file": file, "line": line,
                         "col": col, "kernel": f.kernel})
         return json.dumps(out, indent=2) + "\n"
     lines = [f"{file}:{line}:{col}: {f.code} {f.message}" for f in findings for file, line, col in [_where(f)]]

@@ -35,6 +35,7 @@ class Finding:
     kernel: str | None = None
     # other lines a suppression comment may sit on (the kernel's own line)
     also: tuple = ()
+    name: str = ""  # the rule's name (filled in by the engine)
 
 
 @dataclass(frozen=True)

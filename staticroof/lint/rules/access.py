@@ -301,7 +301,8 @@ def uncoalesced(ctx: FileContext):
         lanes = min(32, block[0]) if block[0] else 32
         seen = set()
         for stmt, loops in _loops_and_stmts(kernel.body):
-            tx = next((loop.var for loop in loops if loop.kind == "block.x"), None)
+            # threadIdx.x, or the global x index where the grid is taken to cover the guards
+            tx = next((loop.var for loop in loops if loop.kind in ("block.x", "thread.x")), None)
             if tx is None:
                 continue
             for r in stmt.refs:
@@ -316,11 +317,22 @@ def uncoalesced(ctx: FileContext):
                     continue
                 seen.add((r.array, r.index))
                 s = value_of(stride, k.sizes)
-                if s is None or s != int(s):
-                    continue
-                s = abs(int(s))
                 used = math.ceil(lanes * arr.elem_bytes / GPU_SECTOR)
-                sectors = _sectors(s, arr.elem_bytes, lanes)
+                far = math.ceil(GPU_SECTOR / arr.elem_bytes)  # a stride from which every lane has its sector
+                if s is None:  # a stride in unknown sizes (`rows`): the inflation from where it is `far`
+                    free = sorted(stride.free_symbols, key=str)
+                    if not stride.is_polynomial() or not free:
+                        continue
+                    sectors = _sectors(far, arr.elem_bytes, lanes)
+                    where = f"`{stride}`"
+                    condition = f"for {stride} >= {far}, "
+                elif s == int(s):
+                    s = abs(int(s))
+                    sectors = _sectors(s, arr.elem_bytes, lanes)
+                    where = f"{stride} = {s}" if not stride.is_Number else f"{s}"
+                    condition = ""
+                else:
+                    continue
                 if sectors <= used:
                     continue
                 factor = sympy.Rational(sectors, used)
@@ -331,9 +343,9 @@ def uncoalesced(ctx: FileContext):
                     moved = None if q.value is None else q.value * factor
                     traffic = (f"; the {r.kind}s of `{r.array}` ({quantity(q)} at the access level) move about "
                                f"{amount(sympy.expand(q.expr * factor), moved)} in sectors")
-                where = f"{stride} = {s}" if not stride.is_Number else f"{s}"
                 message = (f"`{k.name}`: consecutive threads (threadIdx.x) access `{r.array}` {where} elements "
-                           f"apart ({arr.elem_bytes}-byte elements): a warp of {lanes} touches {sectors} sectors of "
+                           f"apart ({arr.elem_bytes}-byte elements): {condition}a warp of {lanes} touches {sectors} "
+                           f"sectors of "
                            f"{GPU_SECTOR} B for {lanes * arr.elem_bytes} B of data, {number(factor)}x the traffic of a "
                            f"coalesced access{traffic}")
                 yield Finding("RF203", message, r.location or stmt.location or k.location, k.name, (k.location,))
