@@ -520,6 +520,9 @@ def test_usage_errors_exit_2(tmp_path):
     assert r.exit_code == 2 and "SR007" in r.output
     r = CliRunner().invoke(main, ["lint"])
     assert r.exit_code == 2
+    (Path(tmp_path) / "blob.c").write_bytes(b"\x7fELF\x00\x00\x01" * 20)  # a binary file: unreadable input
+    r = CliRunner().invoke(main, ["lint", str(Path(tmp_path) / "blob.c")])
+    assert r.exit_code == 2 and "SR003" in r.output and "RF902" not in r.output
 
 
 def test_unsupported_files_are_skipped(tmp_path):

@@ -16,6 +16,11 @@ from .registry import Finding, load, matches
 from .settings import Options, Settings
 
 
+# Unreadable input (a binary file) and a -D value a size cannot take: usage errors (exit 2), as
+# `analyze` treats them, not findings.
+USAGE = ("SR003", "SR007")
+
+
 def selected_rules(settings: Settings) -> list:
     return [r for code, r in load().items() if matches(code, settings.select) and not matches(code, settings.ignore)]
 
@@ -53,7 +58,7 @@ def check_file(path: Path, options: Options, settings: Settings, rules: list) ->
         except Exception as e:  # a rule's bug costs its findings, never the run
             findings.append(Finding("RF902", f"lint rule {r.code} failed on this file: {type(e).__name__}: {e}",
                                     Location(str(path))))
-    usage = [d for d in report.file_diagnostics if d.code == "SR007"]
+    usage = [d for d in report.file_diagnostics if d.code in USAGE]
     names = load()
     return [replace(f, name=names[f.code].name) for f in findings], usage
 

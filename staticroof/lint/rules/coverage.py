@@ -66,7 +66,7 @@ Pass the include folders (`-I`, `include = [...]`) and macros (`-D`) the file ne
 kernel on its line with `// staticroof: ignore[RF902]`.""")
 def not_modelled(ctx: FileContext):
     for d in ctx.file_diagnostics:
-        if d.severity == "error":
+        if d.severity == "error" and d.code not in ("SR003", "SR007"):  # usage errors: exit 2, not findings
             yield Finding("RF902", f"file not analyzed: {d.code} {d.message}", d.location or Location(ctx.path))
     for k in ctx.kernels:
         if not k.failed:
