@@ -1,0 +1,150 @@
+"""Lowering helpers every front end shares: the statement being assembled, loop-condition and
+affinity checks on sympy expressions, symbolic integer arithmetic, and the result of lowering a file.
+
+Nothing here knows a source language's syntax: the C, CUDA and Python front ends all build on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import sympy
+
+from ..ir import Guard, Loop, Stmt
+
+
+class Unsupported(Exception):
+    def __init__(self, message: str, node=None):
+        super().__init__(message)
+        self.node = node
+
+
+@dataclass
+class Acc:
+    """The statement being assembled: operations and references in evaluation order."""
+
+    flops: dict = field(default_factory=dict)
+    special: dict = field(default_factory=dict)
+    refs: list = field(default_factory=list)
+    scalars: list = field(default_factory=list)  # (key, "read" | "write") of floating-point locals
+
+    def empty(self) -> bool:
+        """No work and no memory traffic (scalar uses alone do not count)."""
+        return not (self.flops or self.special or self.refs)
+
+    def reset(self) -> None:
+        self.flops, self.special, self.refs, self.scalars = {}, {}, [], []
+
+    def use_scalar(self, var, kind: str) -> None:
+        if var is not None and var.key is not None:
+            self.scalars.append((var.key, kind))
+
+    def flop(self, prec: str, n: int = 1) -> None:
+        self.flops[prec] = self.flops.get(prec, 0) + n
+
+
+def substitute(nodes, subs: dict) -> None:
+    """Replace symbols throughout an IR body, in place."""
+    for n in nodes:
+        if isinstance(n, Loop):
+            n.start, n.cond = n.start.xreplace(subs), n.cond.xreplace(subs)
+            substitute(n.body, subs)
+        elif isinstance(n, Guard):
+            if n.cond is not None:
+                n.cond = n.cond.xreplace(subs)
+            substitute(n.then, subs)
+            substitute(n.orelse, subs)
+        elif isinstance(n, Stmt):
+            for r in n.refs:
+                if r.index is not None:
+                    r.index = tuple(sympy.sympify(e).xreplace(subs) for e in r.index)
+
+
+def monotone(cond, var, step):
+    """Check (and normalise `!=`) so the condition holds for a prefix of the iterations."""
+    conjuncts = list(cond.args) if isinstance(cond, sympy.And) else [cond]
+    out = []
+    for c in conjuncts:
+        if not isinstance(c, sympy.Rel) or var not in c.free_symbols:
+            if isinstance(c, (sympy.Or, sympy.Not)) and var in c.free_symbols:
+                return None
+            out.append(c)
+            continue
+        diff = sympy.expand(c.lhs - c.rhs)
+        a = diff.coeff(var)
+        if not a.is_Integer or a == 0 or var in (diff - a * var).free_symbols:
+            return None
+        rel = c.rel_op
+        if rel == "!=":
+            if abs(step) != 1 or abs(a) != 1:
+                return None
+            rel = "<" if (a > 0) == (step > 0) else ">"
+        if rel == "==":
+            return None
+        upper = (rel in ("<", "<=")) == (a > 0)  # bounds the variable from above
+        if upper != (step > 0):
+            return None
+        out.append(sympy.Rel(diff, 0, rel))
+    return sympy.And(*out) if len(out) > 1 else out[0]
+
+
+def affine(expr, loop_syms, allow_size_products=False, allow_linearized=False) -> bool:
+    expr = sympy.expand(sympy.sympify(expr))
+    for term in sympy.Add.make_args(expr):
+        factors = sympy.Mul.make_args(term)
+        loops = [f for f in factors if f.free_symbols & loop_syms]
+        others = [f for f in factors if not f.is_Number and not (f.free_symbols & loop_syms)]
+        if len(loops) > 1:
+            return False
+        if loops:
+            f = loops[0]
+            if isinstance(f, (sympy.floor, sympy.Mod)):
+                if not affine(f.args[0], loop_syms) or (isinstance(f, sympy.Mod) and not f.args[1].is_Integer):
+                    return False
+            elif not f.is_Symbol:
+                return False
+            if others and not allow_linearized:
+                return False
+        elif others and len(others) > 1 and not allow_size_products:
+            return False
+    return True
+
+
+def int_op(op, a, b):
+    x, y = a.expr, b.expr
+    if x is None or y is None:
+        return None, a.why or b.why
+    if op == "+":
+        return x + y, ""
+    if op == "-":
+        return x - y, ""
+    if op == "*":
+        return sympy.expand(x * y), ""
+    if op == "/":
+        if y.is_Integer and y > 0:
+            return sympy.floor(x / y), ""
+        if x.is_Integer and y.is_Integer and y != 0:
+            return sympy.Integer(int(x / y)), ""
+        return None, "division by a non-constant"
+    if op == "%":
+        if y.is_Integer and y > 0:
+            return sympy.Mod(x, y), ""
+        return None, "remainder by a non-constant"
+    if op in ("<<", ">>") and y.is_Integer and not 0 <= y < 64:  # undefined in C: never evaluated
+        return None, f"shift by {y} bits (undefined for a 64-bit integer)"
+    if op == "<<" and y.is_Integer and y >= 0:
+        return x * 2 ** int(y), ""
+    if op == ">>" and y.is_Integer and y >= 0:
+        return sympy.floor(x / 2 ** int(y)), ""
+    if op == "&" and y.is_Integer and y > 0 and (int(y) + 1) & int(y) == 0:
+        return sympy.Mod(x, int(y) + 1), ""
+    return None, f"`{op}` on integers"
+
+
+@dataclass
+class FrontendResult:
+    kernels: list = field(default_factory=list)  # Kernel
+    failed: list = field(default_factory=list)  # (name, Location, Diagnostic) for unsupported kernels
+    diagnostics: list = field(default_factory=list)  # file-level
+    drivers: set = field(default_factory=set)  # names of `main` and other drivers (see drivers.py)
+
