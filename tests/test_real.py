@@ -67,8 +67,6 @@ TRACE_LAUNCH = {
 TRACE_XFAIL = {
     **{k: "the trace does not run kernels that use structs yet (trace/records.py refuses them)"
        for k in ("cuda/nbody.cu:body_force", "cuda/nbody.cu:integrate_bodies", "cuda/stencils.cu:heat2d_step")},
-    "cuda/stencils.cu:conv1d_const": "the trace does not count reads of a __constant__ array (c_weights: "
-                                     "36 B read statically, 0 traced)",
     "cuda/idioms.cu:scale_half2": "the trace cannot pass a __half2 argument by value (the instrumented C "
                                   "does not compile: incompatible type for argument 2)",
 }

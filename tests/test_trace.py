@@ -617,3 +617,37 @@ int main(void)
                 assert t.arrays["y"].reached == (y_from, y_from + n - 1)
                 assert not _disagreements(path, kernel, {"n": n}, t)
             program.close()
+
+
+def test_const_file_scope_arrays_keep_their_values_and_are_counted(tmp_path):
+    # A const (read-only) file-scope table crashed the trace: it wrote fill values into it before
+    # the first read.  Tables with an initializer now keep their values.  Three-point smoothing with
+    # weights w[3]: A = max(0, n - 2) outputs i = 1 .. n-2, each 3 fp32 multiplies and 2 adds.  In C
+    # w[0], w[1], w[2] do not change in the i loop: one load each per loop execution (12 B once
+    # A >= 1); in CUDA every thread loads all three (12 A bytes).  w is read whole (12 B) once A >= 1.
+    # Sizes on both sides of 3 (n = 2: nothing runs; n = 3: one output) and of the block of 128.
+    from staticroof.trace.c_executor import CProgram
+    from staticroof.trace.cuda_executor import CudaProgram
+
+    c = tmp_path / "smooth.c"
+    c.write_text("static const float w[3] = {0.25f, 0.5f, 0.25f};\n\n"
+                 "void smooth(int n, const float *in, float *out)\n{\n    for (int i = 1; i < n - 1; i++)\n"
+                 "        out[i] = w[0] * in[i - 1] + w[1] * in[i] + w[2] * in[i + 1];\n}\n")
+    cu = tmp_path / "smooth.cu"
+    cu.write_text("constexpr float w[3] = {0.25f, 0.5f, 0.25f};\n\n"
+                  "__global__ void smooth(const float *in, float *out, int n)\n{\n"
+                  "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                  "    if (i > 0 && i < n - 1)\n"
+                  "        out[i] = w[0] * in[i - 1] + w[1] * in[i] + w[2] * in[i + 1];\n}\n\n"
+                  "int main(void)\n{\n    int n = 4096;\n    float *in, *out;\n"
+                  "    smooth<<<(n + 127) / 128, 128>>>(in, out, n);\n    return 0;\n}\n")
+    for path, make, per_thread in ((c, CProgram, False), (cu, CudaProgram, True)):
+        program = make(str(path), "smooth", {})
+        for n in (2, 3, 50, 300):
+            a = max(0, n - 2)
+            t = program.run({"n": n})
+            assert t.flops == ({"fp32": 5 * a} if a else {})
+            assert _bytes(t, "w") == (12 if a else 0, 0, 12 * a if per_thread else 12 if a else 0, 0)
+            assert _bytes(t, "in") == (4 * n if a else 0, 0, 12 * a, 0)
+            assert not _disagreements(path, "smooth", {"n": n}, t)
+        program.close()

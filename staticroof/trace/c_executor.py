@@ -18,7 +18,7 @@ from ..inputs import InputError, read_text
 from ..resources import grammars_dir
 from . import Trace, TraceError, executor
 from .instrument import Instrumenter, file_constants
-from .program import ALLOCATION, RUNTIME_DIR, Program, _rank, driver, names_read, params_of, parse
+from .program import ALLOCATION, RUNTIME_DIR, Program, _rank, driver, names_read, own_values, params_of, parse
 
 USER_MAIN = "__sr_user_main"
 
@@ -97,13 +97,13 @@ class CProgram:
                 register = None
                 if node is fn:
                     register = [(n, r, "0") for n, k, r, _ in self.params if k == "ptr"]
-                    register += [(n, r, f"sizeof({n})") for n, r in file_arrays]
+                    register += [(n, r, f"sizeof({n})", None, keep) for n, r, keep in file_arrays]
                 lines.append(inst.function(node, register))
             elif isinstance(node, c_ast.Decl) and isinstance(node.type, c_ast.FuncDecl) and node.name == "main":
                 continue  # its prototype
             else:
                 if isinstance(node, c_ast.Decl) and isinstance(node.type, c_ast.ArrayDecl) and node.name:
-                    file_arrays.append((node.name, _rank(node.type)))
+                    file_arrays.append((node.name, _rank(node.type), own_values(node)))
                 lines.append(gen.visit(node) + ";")
         main, self.sizes = driver(fn.decl.name, self.params)
         self.specials = inst.specials

@@ -23,7 +23,7 @@ from ..resources import grammars_dir
 from . import Trace, TraceError, executor
 from .cuda_rewrite import instance, instantiate, overloads, shared_memory, textures
 from .instrument import Instrumenter, file_constants
-from .program import ALLOCATION, RUNTIME_DIR, Program, _rank, driver, params_of, parse
+from .program import ALLOCATION, RUNTIME_DIR, Program, _rank, driver, own_values, params_of, parse
 
 _DIMS = ("x", "y", "z")
 
@@ -72,7 +72,7 @@ class CudaProgram:
             v.update({k: macro_sizes[k] for k in v if k in macro_sizes})
         # file-scope arrays in device memory (`__constant__`, `__device__`) are DRAM arrays, as the
         # analysis counts them; `__shared__` ones (storage `register` until shared_memory) are on-chip
-        file_arrays = [(n.name, _rank(n.type)) for n in ext
+        file_arrays = [(n.name, _rank(n.type), own_values(n)) for n in ext
                        if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.ArrayDecl) and n.name
                        and not {"register", "extern"} & set(n.storage or []) and n.type.dim is not None]
         shared_memory(ext)
@@ -99,7 +99,7 @@ class CudaProgram:
                     raise TraceError(f"`{name}`: the element type of this texture object is not known "
                                      "(no single tex1Dfetch<T> reads it)")
                 register.append((name, 0, "0", f"((({next(iter(elem))} *)({name}))[0])"))
-        register += [(n, r, f"sizeof({n})") for n, r in file_arrays]
+        register += [(n, r, f"sizeof({n})", None, keep) for n, r, keep in file_arrays]
         prototypes = [gen.visit(f.decl) + ";" for f in funcs if f.decl.name.partition("__sr_overload")[2]]
         for node in ext:
             if isinstance(node, c_ast.FuncDef):

@@ -55,13 +55,14 @@ class Instrumenter:
 
     # -- functions -------------------------------------------------------------------------
     def function(self, fn: c_ast.FuncDef, register: list | None = None) -> str:
-        """The instrumented definition of `fn`; `register` lists (name, rank, bytes[, element]) of the
-        arrays to register on entry (the traced kernel's pointer parameters and file-scope arrays;
-        bytes 0 for a parameter's region; `element` an expression of the element type)."""
+        """The instrumented definition of `fn`; `register` lists (name, rank, bytes[, element[, keep]])
+        of the arrays to register on entry (the traced kernel's pointer parameters and file-scope
+        arrays; bytes 0 for a parameter's region; `element` an expression of the element type, or
+        None; `keep` for an array whose values are its own)."""
         head = self.gen.visit(fn.decl)
         self.ranks = {p.name: _rank(p.type) for p in (fn.decl.type.args.params if fn.decl.type.args else [])
                       if isinstance(p, c_ast.Decl)}
-        body = [self.register(name, rank, nbytes, *element) for name, rank, nbytes, *element in register or []]
+        body = [self.register(name, rank, nbytes, *rest) for name, rank, nbytes, *rest in register or []]
         body += [self.stmt(s) for s in (fn.body.block_items or [])]
         return head + "\n{\n" + "\n".join(body) + "\n}\n"
 
@@ -140,10 +141,12 @@ class Instrumenter:
         d.init = saved
         return text.replace("__SR_INIT__", self.expr(saved)) + "; " + after
 
-    def register(self, name: str, rank: int, nbytes: str = "0", elem: str | None = None) -> str:
-        """Register an array (a pointer parameter's region, an allocation: bytes 0) under its name."""
+    def register(self, name: str, rank: int, nbytes: str = "0", elem: str | None = None, keep: bool = False) -> str:
+        """Register an array (a pointer parameter's region, an allocation: bytes 0) under its name;
+        `keep`: its elements keep their values (an initialized or const file-scope array)."""
         elem = elem or name + "[0]" * rank
-        return f'__sr_register("{name}", (void *){name}, sizeof({elem}), {nbytes}, __SR_FILL({elem}));'
+        fill = "-1" if keep else f"__SR_FILL({elem})"
+        return f'__sr_register("{name}", (void *){name}, sizeof({elem}), {nbytes}, {fill});'
 
     def allocated(self, node) -> str:
         """The registration after a statement that allocates into a named pointer (`p = malloc(n)`,

@@ -101,6 +101,12 @@ def params_of(fn, ext, spelled: dict | None = None) -> list:
     return out
 
 
+def own_values(decl: c_ast.Decl) -> bool:
+    """Does a file-scope array keep its own values (initialized, or const and so maybe read-only)?
+    The trace fills the other arrays' elements before their first read."""
+    return decl.init is not None or "const" in (decl.quals or [])
+
+
 def _type_text(t) -> str:
     t = copy.deepcopy(t)
     inner = t

@@ -102,8 +102,10 @@ static long index_of(array_t *a, const char *c) {
     return off >= 0 ? off / e : -((-off + e - 1) / e);
 }
 
-/* A random value, never zero, written into an element just before its first access. */
+/* A random value, never zero, written into an element just before its first access (fill -1:
+ * an initialized or const file-scope array, which keeps its values and may be read-only). */
 static void fill_element(array_t *a, size_t e) {
+    if (a->fill < 0) return;
     double r = 0.5 + (double)(next_random() % 1000003) / 1000003.0;
     char *p = a->lo + e * a->elem;
     if (a->fill == 1) *(double *)p = r;
