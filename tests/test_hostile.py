@@ -308,7 +308,11 @@ def test_pcpp_macro_bomb_stops_within_its_limits(tmp_path, monkeypatch, limit, v
 
     from staticroof.cli import main
 
+    import tempfile
+
     monkeypatch.setenv("STATICROOF_NO_CPP", "1")
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))  # the child's job folder: ours
     monkeypatch.setattr(pp_mod, "CPP_TIMEOUT", 30)
     monkeypatch.setattr(pp_mod, limit, value)
     bomb = _bomb(tmp_path, 30)
@@ -319,7 +323,8 @@ def test_pcpp_macro_bomb_stops_within_its_limits(tmp_path, monkeypatch, limit, v
     assert r.exit_code == 1 and f"bomb.c: SR005 the C preprocessor (pcpp) {expected}" in r.output, r.output
     assert "ok.c:1:6: k  [c, exact]" in r.output and " n FLOP   (fp32)" in r.output  # the other file is intact
     out = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
-    assert str(tmp_path) not in out and "pcpp_child" not in out
+    assert str(tmp_path) not in out  # the child (its arguments name its job folder) is gone
+    assert list((tmp_path / "tmp").iterdir()) == []
 
 
 def test_pcpp_output_is_capped(tmp_path, monkeypatch):
