@@ -100,11 +100,12 @@ def options_from(cfg, defines=(), include_dirs=(), costs=(), grids=(), blocks=()
 
 
 def _run(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(), machine_name=None, unit=None,
-         machine_files=(), cache=None, config_file=None, all_functions=False):
+         machine_files=(), cache=None, config_file=None, all_functions=False, use_cache=False):
     """Config, options and files to a report (placed under a machine's roofline when one is named):
-    what `analyze` and `plot` share.  Exits 2 on usage errors."""
+    what `analyze` and `plot` share.  Exits 2 on usage errors.  `use_cache`: read and fill the
+    content-hash cache (staticroof/cache) beside the configuration file."""
+    from .cache.runner import run
     from .config import ConfigError, load
-    from .pipeline import run
 
     try:
         cfg = load(Path(config_file) if config_file else None)
@@ -120,8 +121,14 @@ def _run(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(), m
     machine = o.machine
     cache_bytes = o.cache_bytes or (machine.l2_bytes if machine is not None else None)
     l1_bytes = machine.smem_bytes_per_sm if machine is not None else None
+    store = None
+    if use_cache:
+        from .cache import Cache
+
+        store = Cache.beside(cfg.path)
     report = run(files, o.defines, o.include_dirs, o.weights, set(kernels), o.launches, cache_bytes,
-                 l1_bytes, all_functions or getattr(cfg, "all_functions", False), o.kernel_sizes)
+                 l1_bytes, all_functions or getattr(cfg, "all_functions", False), o.kernel_sizes, cache=store,
+                 config_path=cfg.path)
     if machine is not None:
         from .roofline import MachineError
         from .roofline.place import place
@@ -242,11 +249,14 @@ def _exit_on_sigterm() -> None:
 @click.option("--color/--no-color", default=None, help="Color the text report (default: when a terminal).")
 @click.option("--all-functions", is_flag=True, default=False,
               help="Also report drivers (`main`, setup functions: no floating-point work, no loop over arrays).")
+@click.option("--use-cache/--no-cache", "use_cache", default=False, show_default=True,
+              help="Read and fill the content-hash cache in .staticroof_cache/ (off by default: a plain analyze "
+                   "writes nothing outside its temporary folder).")
 def analyze(paths, defines, include_dirs, kernels, fmt, costs, grids, blocks, machine_name, unit, machine_files,
-            cache, config_file, color, all_functions):
+            cache, config_file, color, all_functions, use_cache):
     """Analyze the kernels in PATHS (files or folders)."""
     report, errors, _machine_used = _run(paths, defines, include_dirs, kernels, costs, grids, blocks, machine_name,
-                                         unit, machine_files, cache, config_file, all_functions)
+                                         unit, machine_files, cache, config_file, all_functions, use_cache)
     if kernels and not report.kernels:
         click.echo(f"staticroof: no kernel named {', '.join(kernels)}", err=True)
         sys.exit(2)

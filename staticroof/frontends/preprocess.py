@@ -249,6 +249,17 @@ def _user_headers(path: Path, text: str, search, stubs) -> dict:
     return found
 
 
+def included_headers(path: str, text: str, include_dirs=(), stub_dirs=()) -> list:
+    """[(the header's name as the preprocessor names it, its text)] for every user header that
+    `text` (the contents of `path`) reaches, as `preprocess` finds them: what a result depends on
+    besides the file itself (the cache's key, staticroof/cache).  Every `#include` line counts,
+    also one inside an `#if` that is false, so the list may be longer than what is compiled."""
+    p = Path(path)
+    stubs = [Path(d) for d in stub_dirs] + [_stub_dir()]
+    found = _user_headers(p, text, [p.parent, *map(Path, include_dirs), *stubs], stubs)
+    return [found[real] for real in sorted(found)]
+
+
 def _redirect(includer: Path, text: str, search, stubs, copies: dict) -> str:
     """Point `#include`s of user headers at their rewritten copies."""
     def sub(m):
