@@ -349,3 +349,25 @@ def test_codec_refuses_unknown_things():
     n = sympy.Symbol("n", integer=True, positive=True)
     e = sympy.Max(sympy.floor(n / 4) + 1, 2 * n) + sympy.Rational(1, 3)
     assert codec.load(json.loads(json.dumps(codec.dump([e, (1, None)])))) == [e, (1, None)]
+
+
+def test_lint_rules_read_a_decoded_entry_as_a_fresh_result():
+    """Lint's rules read the summaries and the loop IR they keep: on a hit (a decoded entry) every
+    rule reports exactly what it reports on a fresh analysis (the memory accumulator of
+    gemm_accum.c, the uncoalesced transpose, the fusion of the L2-norm kernels, ...)."""
+    from staticroof.lint.context import FileContext
+    from staticroof.lint.engine import selected_rules
+    from staticroof.lint.settings import Settings
+
+    rules = selected_rules(Settings())
+    seen = set()
+    for sample in ("gemm_accum.c", "transpose.cu", "l2norm.cu"):
+        report = pipeline.run([SAMPLES / sample], {})
+        back = runner.decode_report(json.loads(json.dumps(runner.encode_report(report))))
+        fresh = [f for r in rules for f in r.check(FileContext(sample, report.kernels, report.file_diagnostics,
+                                                                  Settings()))]
+        cached = [f for r in rules for f in r.check(FileContext(sample, back.kernels, back.file_diagnostics,
+                                                                   Settings()))]
+        assert cached == fresh
+        seen |= {f.code for f in fresh}
+    assert {"RF202", "RF203"} <= seen  # the comparison covers rules that walk the IR

@@ -8,7 +8,8 @@ one is a miss.
 
 A dump is ``{"x": expressions, "v": value}``.  The expressions are a table, each distinct
 subexpression once, whose nodes name earlier nodes by index (``["Add", [0, 3]]``, ``["Symbol",
-"N", {"integer": true}]``).  In the value, every JSON object is one tagged node: ``{"c": class,
+"N", {"integer": true}]``); a `Dummy` (a loop variable of the IR) is one node, rebuilt as a fresh
+Dummy, so within one entry every use is the same variable and no variable of this process is.  In the value, every JSON object is one tagged node: ``{"c": class,
 "f": fields}``, ``{"e": table index}``, ``{"t": tuple}``, ``{"d": [[key, value], ...]}``,
 ``{"q": [numerator, denominator]}``, ``{"s": set}``; lists, strings, numbers, booleans and null
 stand for themselves.  A piecewise count keeps its pieces as formulas and conditions (`FrozenPieces`):
@@ -49,9 +50,12 @@ def _classes() -> dict:
     from ..analysis.result import Quantity
     from ..analysis.summary import ArraySummary, KernelSummary, Level, PartSummary
     from ..diagnostics import Diagnostic, Location
+    from ..ir import Array, Guard, Kernel, Loop, Ref, Size, Stmt
 
     return {c.__name__: c for c in (KernelSummary, PartSummary, ArraySummary, Level, Quantity, Location, Diagnostic,
-                                    FrozenPieces, FrozenPiece)}
+                                    FrozenPieces, FrozenPiece,
+                                    # the loop IR a summary keeps (`ir`) for lint's rules
+                                    Kernel, Array, Size, Loop, Guard, Stmt, Ref)}
 
 
 # -- sympy expressions -------------------------------------------------------------------------
@@ -103,6 +107,8 @@ class _Encoder:
             node = ["Float", f]
         elif type(e) is sympy.Symbol:
             node = ["Symbol", e.name, dict(sorted(e._assumptions_orig.items()))]
+        elif type(e) is sympy.Dummy:  # a loop variable: one node per variable, rebuilt as a fresh Dummy
+            node = ["Dummy", e.name, dict(sorted(e._assumptions_orig.items()))]
         elif name in _SINGLETONS and e.is_Atom:
             node = ["S", name]
         elif name in _FUNCTIONS:
@@ -174,10 +180,10 @@ class _Decoder:
             return sympy.Rational(node[1], node[2])
         if tag == "Float" and len(node) == 2 and isinstance(node[1], float):
             return sympy.Float(node[1])
-        if tag == "Symbol" and len(node) == 3 and isinstance(node[1], str) and isinstance(node[2], dict):
+        if tag in ("Symbol", "Dummy") and len(node) == 3 and isinstance(node[1], str) and isinstance(node[2], dict):
             if not all(k in _assume_defined and isinstance(v, bool) for k, v in node[2].items()):
                 raise ValueError("unknown assumption")
-            return sympy.Symbol(node[1], **node[2])
+            return (sympy.Symbol if tag == "Symbol" else sympy.Dummy)(node[1], **node[2])
         if tag == "S" and len(node) == 2 and node[1] in _SINGLETONS:
             return {"BooleanTrue": sympy.true, "BooleanFalse": sympy.false}.get(node[1]) or getattr(sympy.S, node[1])
         if tag in _FUNCTIONS and len(node) == 2 and isinstance(node[1], list):
