@@ -651,3 +651,29 @@ def test_const_file_scope_arrays_keep_their_values_and_are_counted(tmp_path):
             assert _bytes(t, "in") == (4 * n if a else 0, 0, 12 * a, 0)
             assert not _disagreements(path, "smooth", {"n": n}, t)
         program.close()
+
+
+def test_file_scope_shared_arrays_are_on_chip():
+    # shared_filescope.cu stages through `__shared__ float tile[TILE]` (TILE = 32) and `extern
+    # __shared__ float dyn[]` declared at file scope, outside the kernels: on-chip, as a `__shared__`
+    # inside a kernel is, never DRAM traffic (the analysis counted them as DRAM arrays, the trace did
+    # not: DIFFER).  Grid ceil(n/32) blocks of 32; threads i < n read in[i] into the tile, the others
+    # store 0, then threads i < n add two tile values and halve them (1 add + 1 multiply, fp32) into
+    # out[i].  W = 2n; in read 4n B, out written 4n B: Q = 8n; shared: loads 2 per thread i < n (8n B),
+    # stores one per thread of the grid (128 ceil(n/32) B).  Sizes on both sides of the tile (31, 32,
+    # 33) and several blocks (100).
+    path = TRACE_DATA / "shared_filescope.cu"
+    for kernel in ("mirror_static", "mirror_dynamic"):
+        program = _cuda("shared_filescope.cu", kernel)
+        for n in (31, 32, 33, 100):
+            t = program.run({"n": n})
+            assert t.flops == {"fp32": 2 * n}
+            assert set(t.arrays) == {"in", "out"}  # the tile is not a DRAM array in the trace
+            assert _bytes(t, "in") == (4 * n, 0, 4 * n, 0) and _bytes(t, "out") == (0, 4 * n, 0, 4 * n)
+            kernels, _ = analyze_file(path, {"n": str(n)})
+            k = kernels[kernel]
+            assert k.exact and set(k.total.arrays) == {"in", "out"}
+            assert k.total.compulsory.value == 8 * n and k.total.access.value == 8 * n
+            assert k.total.shared.value == 8 * n + 128 * (-(-n // 32))
+            assert not _disagreements(path, kernel, {"n": n}, t)
+        program.close()

@@ -415,6 +415,11 @@ class CudaLowering(CL.ClassLowering, C.FunctionLowering):
         return C.structs.member(self, node, base, acc)  # a struct's member (structs.py)
 
     def _global(self, name):
+        decl, t = self.tu.globals[name]
+        if "register" in (decl.storage or []):  # a file-scope `__shared__` (see to_c): on-chip, per block
+            var = self._shared(name, t, decl)
+            self.gscope[name] = var
+            return var
         var = super()._global(name)
         if name in self.constants and var.array is None:
             decl, t = self.tu.globals[name]
@@ -427,18 +432,20 @@ class CudaLowering(CL.ClassLowering, C.FunctionLowering):
 
     def declaration(self, d: c_ast.Decl):
         if "register" in (d.storage or []) and d.name:  # `__shared__` (see to_c)
-            t = self.tu.types.resolve(d.type)
-            if t.kind == "array":
-                name = self.new_array(d.name, t, "shared", d)
-                self.bind(d.name, C.Var(t, array=name))
-            else:
-                arr = self.new_array(d.name, CType("array", base=t, dims=()), "shared", d)
-                self.kernel.arrays[arr].dims = (sympy.Integer(1),)
-                var = C.Var(t, array=arr)
-                var.scalar_array = True
-                self.bind(d.name, var)
+            self.bind(d.name, self._shared(d.name, self.tu.types.resolve(d.type), d))
             return
         super().declaration(d)
+
+    def _shared(self, name: str, t: CType, d) -> "C.Var":
+        """A `__shared__` variable, in the kernel or at file scope: an on-chip array (a scalar is an
+        array of one element), never DRAM traffic."""
+        if t.kind == "array":
+            return C.Var(t, array=self.new_array(name, t, "shared", d))
+        arr = self.new_array(name, CType("array", base=t, dims=()), "shared", d)
+        self.kernel.arrays[arr].dims = (sympy.Integer(1),)
+        var = C.Var(t, array=arr)
+        var.scalar_array = True
+        return var
 
     def _e_FuncCall(self, node, acc):
         name = node.name.name if isinstance(node.name, c_ast.ID) else None
