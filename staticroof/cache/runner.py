@@ -44,12 +44,12 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
     options = options_of(*args)
     report = Report()
     for path in files:
-        stubs = _stub_dirs(path)
+        stubs = stub_dirs(path)
         key = file_key(path, KIND, options, include_dirs, config_path, stubs)
         part = cache.get(KIND, key, decode=decode_report) if key else None
         if part is None:
             part = pipeline.run([path], *args)
-            if key and not _transient(part) and file_key(path, KIND, options, include_dirs, config_path,
+            if key and not transient(part) and file_key(path, KIND, options, include_dirs, config_path,
                                                           stubs) == key:
                 try:
                     cache.put(KIND, key, encode_report(part))
@@ -78,12 +78,14 @@ def decode_report(data) -> Report:
     return Report(kernels, diags, failed)
 
 
-def _transient(part: Report) -> bool:
+def transient(part: Report) -> bool:
+    """Did the result come from an internal error or a preprocessor past its limits (not stored)?"""
     diags = list(part.file_diagnostics) + [d for k in part.kernels for d in k.diagnostics]
     return any(d.code in _TRANSIENT for d in diags)
 
 
-def _stub_dirs(path) -> list:
+def stub_dirs(path) -> list:
+    """The stub header folders the preprocessor searches for `path` (a key covers those headers)."""
     from ..frontends import language_of
     from ..resources import grammars_dir
 

@@ -51,8 +51,10 @@ def _explain(code: str) -> None:
 @click.option("--cache", "cache", metavar="SIZE", default=None, help="Cache size for the cache-bounded Q.")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
               help="Read the configuration from this file (default: the nearest staticroof.toml or pyproject.toml).")
+@click.option("--no-cache", is_flag=True, default=False,
+              help="Neither read nor fill the content-hash cache (.staticroof_cache/ beside the configuration).")
 def lint(paths, select, ignore, fmt, statistics, explain, defines, include_dirs, costs, grids, blocks, machine_name,
-         unit, machine_files, cache, config_file):
+         unit, machine_files, cache, config_file, no_cache):
     """Report kernels with an intensity problem in PATHS (files or folders), like ruff or flake8."""
     if explain:
         _explain(explain)
@@ -61,6 +63,7 @@ def lint(paths, select, ignore, fmt, statistics, explain, defines, include_dirs,
         raise click.UsageError("give one or more files or folders (or --explain CODE)")
     from .. import cli
     from ..config import ConfigError, load
+    from . import cached
     from .engine import Suppressions, check_file, keep, selected_rules
     from .registry import valid_pattern
     from .settings import Settings
@@ -89,14 +92,28 @@ def lint(paths, select, ignore, fmt, statistics, explain, defines, include_dirs,
     errors = [d for d in errors if "unsupported file type" not in d.message]  # a hook passes every file
     for d in errors:
         click.echo(f"{d.location}: {d.code} {d.message}", err=True)
-    rules = selected_rules(settings)
+    store = None
+    if not no_cache:
+        from ..cache import Cache
+
+        store = Cache.beside(cfg.path)
+    rules = None  # loaded on the first file the cache does not hold
     suppress = Suppressions()
     findings, usage = [], []
     for path in files:
         if not supported(path):
             continue
-        found, bad = check_file(path, options, settings, rules)
-        findings.extend(keep(found, str(path), settings, suppress))
+        key = _key(path, options, settings, cfg.path) if store is not None else None
+        hit = store.get(cached.KIND, key, decode=cached.decode) if key else None
+        if hit is None:
+            rules = selected_rules(settings) if rules is None else rules
+            raw, bad, keepable = check_file(path, options, settings, rules, store, cfg.path)
+            found = keep(raw, str(path), settings, suppress)
+            if key and keepable and _key(path, options, settings, cfg.path) == key:  # unchanged meanwhile
+                store.put(cached.KIND, key, cached.encode(found, bad))
+        else:
+            found, bad = hit
+        findings.extend(found)
         usage.extend(bad)
     from .output import render
 
@@ -107,3 +124,12 @@ def lint(paths, select, ignore, fmt, statistics, explain, defines, include_dirs,
         sys.exit(2)
     sys.exit(1 if findings else 0)
 
+
+def _key(path, options, settings, config_path):
+    """The lint entry's key for `path` (cache.file_key: the file, its headers, the configuration's
+    bytes, staticroof itself), or None when the file cannot be read as text."""
+    from ..cache import file_key
+    from ..cache.runner import stub_dirs
+    from .cached import KIND, key_options
+
+    return file_key(path, KIND, key_options(options, settings), options.include_dirs, config_path, stub_dirs(path))

@@ -15,7 +15,6 @@ from ..diagnostics import Location
 from .registry import Finding, load, matches
 from .settings import Options, Settings
 
-
 # Unreadable input (a binary file) and a -D value a size cannot take: usage errors (exit 2), as
 # `analyze` treats them, not findings.
 USAGE = ("SR003", "SR007")
@@ -25,14 +24,15 @@ def selected_rules(settings: Settings) -> list:
     return [r for code, r in load().items() if matches(code, settings.select) and not matches(code, settings.ignore)]
 
 
-def analyze_file(path: Path, options: Options):
-    """One file through the pipeline, placed under the machine's roofline when there is one."""
-    from ..pipeline import run
+def analyze_file(path: Path, options: Options, store=None, config_path=None):
+    """One file through the pipeline (and the analysis cache `store`, when given), placed under the
+    machine's roofline when there is one."""
+    from ..cache.runner import run
 
     l1 = options.machine.smem_bytes_per_sm if options.machine is not None else None
     cache = options.cache_bytes or (options.machine.l2_bytes if options.machine is not None else None)
     report = run([path], options.defines, options.include_dirs, options.weights, None, options.launches, cache, l1,
-                 False, options.kernel_sizes)
+                 False, options.kernel_sizes, cache=store, config_path=config_path)
     if options.machine is not None:
         from ..roofline import MachineError
         from ..roofline.place import place
@@ -45,11 +45,14 @@ def analyze_file(path: Path, options: Options):
     return report
 
 
-def check_file(path: Path, options: Options, settings: Settings, rules: list) -> tuple[list, list]:
-    """(findings before suppressions, the file's usage errors such as SR007)."""
+def check_file(path: Path, options: Options, settings: Settings, rules: list, store=None,
+               config_path=None) -> tuple[list, list, bool]:
+    """(findings before suppressions, the file's usage errors such as SR007, whether the result is
+    worth keeping: not after an internal error or a preprocessor that ran out of time or memory)."""
+    from ..cache.runner import transient
     from .context import FileContext
 
-    report = analyze_file(path, options)
+    report = analyze_file(path, options, store, config_path)
     ctx = FileContext(str(path), report.kernels, report.file_diagnostics, settings, options.machine, options.unit)
     findings = []
     for r in rules:
@@ -60,7 +63,7 @@ def check_file(path: Path, options: Options, settings: Settings, rules: list) ->
                                     Location(str(path))))
     usage = [d for d in report.file_diagnostics if d.code in USAGE]
     names = load()
-    return [replace(f, name=names[f.code].name) for f in findings], usage
+    return [replace(f, name=names[f.code].name) for f in findings], usage, not transient(report)
 
 
 def ignored_by_file(code: str, path: str, settings: Settings) -> bool:
