@@ -54,7 +54,10 @@ def decode(payload) -> tuple[list, list]:
         text = [f["code"], f["message"], f["name"]]
         if not all(isinstance(t, str) for t in text) or not (f["kernel"] is None or isinstance(f["kernel"], str)):
             raise ValueError("not a finding")
-        findings.append(Finding(f["code"], f["message"], _unloc(f["location"]), f["kernel"],
+        where = _unloc(f["location"])
+        if where is None:
+            raise ValueError("a finding has a location")
+        findings.append(Finding(f["code"], f["message"], where, f["kernel"],
                                 tuple(_unloc(a) for a in f["also"]), f["name"]))
     usage = []
     for d in payload["usage"]:

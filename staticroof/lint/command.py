@@ -104,12 +104,13 @@ def lint(paths, select, ignore, fmt, statistics, explain, defines, include_dirs,
         if not supported(path):
             continue
         key = _key(path, options, settings, cfg.path) if store is not None else None
-        hit = store.get(cached.KIND, key, decode=cached.decode) if key else None
+        hit = store.get(cached.KIND, key, decode=cached.decode) if store is not None and key else None
         if hit is None:
             rules = selected_rules(settings) if rules is None else rules
             raw, bad, keepable = check_file(path, options, settings, rules, store, cfg.path)
             found = keep(raw, str(path), settings, suppress)
-            if key and keepable and _key(path, options, settings, cfg.path) == key:  # unchanged meanwhile
+            if store is not None and key and keepable and _key(path, options, settings, cfg.path) == key:
+                # (the file and its headers unchanged while it was analyzed)
                 store.put(cached.KIND, key, cached.encode(found, bad))
         else:
             found, bad = hit
