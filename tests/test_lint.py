@@ -576,3 +576,58 @@ def test_rf203_stride_in_an_unknown_size(tmp_path):
     assert ("access `out` `rows` elements apart (4-byte elements): for rows >= 8, a warp of 32 touches 32 sectors "
             "of 32 B for 128 B of data, 8x") in found[0][3]
     assert "(4*cols*rows B at the access level) move about 32*cols*rows B in sectors" in found[0][3]
+
+
+TWO_READERS = """\
+#include <cuda_runtime.h>
+
+__global__ void square(const float* __restrict__ x, float* __restrict__ sq, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        sq[i] = x[i] * x[i];
+}
+
+__global__ void sum_squares(const float* __restrict__ sq, float* __restrict__ sum, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        atomicAdd(sum, sq[i]);
+}
+
+__global__ void twice(const float* __restrict__ sq, float* __restrict__ y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        y[i] = 2.0f * sq[i];
+}
+
+int main()
+{
+    const int n = 1 << 20;
+    float *d_x, *d_sq, *d_sum, *d_y;
+    cudaMalloc(&d_x, n * sizeof(float));
+    cudaMalloc(&d_sq, n * sizeof(float));
+    cudaMalloc(&d_sum, sizeof(float));
+    cudaMalloc(&d_y, n * sizeof(float));
+    square<<<(n + 255) / 256, 256>>>(d_x, d_sq, n);
+    sum_squares<<<(n + 255) / 256, 256>>>(d_sq, d_sum, n);
+    twice<<<(n + 255) / 256, 256>>>(d_sq, d_y, n);
+    cudaDeviceSynchronize();
+    return 0;
+}
+"""
+
+
+def test_rf401_one_producer_two_consumers_counts_its_write_once(tmp_path):
+    # n = 1 << 20.  square (W n, Q 8n) writes d_sq; sum_squares (W n, Q 4n + 8) and twice (W n,
+    # Q 8n) both read it back.  Saved: the write once and both reads, 4n + 4n + 4n = 12n =
+    # 12,582,912 B.  W = 3n = 3,145,728 over Q = 20n + 8 = 20,971,528: I = 3n/(4(5n + 2)) = 0.15
+    # before, 3n/(20n + 8 - 12n) = 3n/(8(n + 1)) = 0.375 after.
+    status, found, _ = lint(tmp_path, {"sq.cu": TWO_READERS}, "--select", "RF401")
+    assert status == 1 and codes(found) == ["RF401"]
+    msg = found[0][3]
+    assert ("`d_sq` (4*n = 4,194,304 B written by `square`, 4*n = 4,194,304 B read back by `sum_squares` and "
+            "4*n = 4,194,304 B read back by `twice`)") in msg
+    assert "saving 12*n = 12,582,912 B; W 3*n = 3,145,728 FLOP over Q 20*n + 8 = 20,971,528 B" in msg
+    assert "I 3*n/(4*(5*n + 2)) = 0.15 -> 3*n/(8*(n + 1)) = 0.375 FLOP/B" in msg

@@ -78,15 +78,19 @@ def _chains(ctx_steps, where_kernel):
             continue
         nodes = sorted(component)
         steps = [ctx_steps[n] for n in nodes]
-        saved_expr, saved_vals, parts = sympy.Integer(0), [], []
+        # each intermediate once per producer: its write, and every later step's read of it
+        readers: dict = {}
         for i, j in sorted(g.subgraph(nodes).edges):
             for buf in g.edges[i, j]["buffers"]:
-                w = ctx_steps[i].part.arrays[ctx_steps[i].buffers[buf]].write
-                r = ctx_steps[j].part.arrays[ctx_steps[j].buffers[buf]].read
-                saved_expr += w.expr + r.expr
-                saved_vals += [w.value, r.value]
-                parts.append(f"`{buf}` ({amount(w.expr, w.value)} written by {ctx_steps[i].label}, "
-                             f"{amount(r.expr, r.value)} read back by {ctx_steps[j].label})")
+                readers.setdefault((i, buf), []).append(j)
+        saved_expr, saved_vals, parts = sympy.Integer(0), [], []
+        for (i, buf), js in readers.items():
+            w = ctx_steps[i].part.arrays[ctx_steps[i].buffers[buf]].write
+            reads = [(j, ctx_steps[j].part.arrays[ctx_steps[j].buffers[buf]].read) for j in js]
+            saved_expr += w.expr + sum((r.expr for _, r in reads), sympy.Integer(0))
+            saved_vals += [w.value] + [r.value for _, r in reads]
+            back = _listed([f"{amount(r.expr, r.value)} read back by {ctx_steps[j].label}" for j, r in reads])
+            parts.append(f"`{buf}` ({amount(w.expr, w.value)} written by {ctx_steps[i].label}, {back})")
         w_expr = sum((s.part.flops.expr for s in steps), sympy.Integer(0))
         q_expr = sum((s.part.compulsory.expr for s in steps), sympy.Integer(0))
         w_val = _sum([s.part.flops.value for s in steps])
