@@ -414,9 +414,12 @@ def rules():
 
 
 def _register() -> None:
+    from .diff.command import baseline, diff
     from .lint.command import lint  # imports only click: `--help` stays instant
 
     main.add_command(lint)
+    main.add_command(diff)
+    main.add_command(baseline)
 
 
 _register()

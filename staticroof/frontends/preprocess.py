@@ -38,6 +38,7 @@ SIZE_MARK = "__SR_SIZE"
 
 _DEFINE = re.compile(r"^(\s*#\s*define\s+)([A-Za-z_]\w*)([ \t]+)(.*?)\s*$")
 _INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
+INCLUDE_LINE = _INCLUDE  # (kind `<` or `"`, name) of each #include line, for readers of other trees (diff)
 _DIRECTIVE_NAMES = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|elifdef|elifndef)\b(.*)$", re.M)
 _DEFINED = re.compile(r"\bdefined\s*(?:\(\s*[A-Za-z_]\w*\s*\)|[A-Za-z_]\w*)")
 _IDENT = re.compile(r"[A-Za-z_]\w*")

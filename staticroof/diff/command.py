@@ -1,0 +1,153 @@
+"""`staticroof diff BASE [HEAD]` and `staticroof baseline PATH...` (click commands; cli.py adds them).
+
+diff's exit status: 1 when a kernel regresses past `--fail-under`, 0 otherwise, 2 for usage errors
+(no git repository, an unknown revision, a bad option or configuration).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+FORMATS = ["text", "markdown", "json", "sarif", "github"]
+
+
+def _analysis_options(f):
+    """The options `analyze` takes for the analysis itself (same names, same meaning)."""
+    for option in reversed([
+        click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]",
+                     help="Bind a size (function parameter or #define'd size) or define a preprocessor macro."),
+        click.option("-I", "include_dirs", multiple=True, type=click.Path(file_okay=False), metavar="DIR",
+                     help="Search DIR for #include \"...\" headers (inside the repository: the revision's own)."),
+        click.option("--cost", "costs", multiple=True, metavar="NAME=W", help="Weight of a special function in W."),
+        click.option("--grid", "grids", multiple=True, metavar="[KERNEL=]X[,Y[,Z]]", help="CUDA launch grid."),
+        click.option("--block", "blocks", multiple=True, metavar="[KERNEL=]X[,Y[,Z]]", help="CUDA block size."),
+        click.option("--machine", "machine_name", metavar="NAME",
+                     help="Place the kernels under this machine's roofline (default: the configuration's)."),
+        click.option("--unit", type=click.Choice(["cuda", "tensor"]), default=None),
+        click.option("--machine-file", "machine_files", multiple=True, type=click.Path(dir_okay=False)),
+        click.option("--cache", "cache", metavar="SIZE", default=None,
+                     help="Cache size for the cache-bounded Q (default: the machine's L2)."),
+        click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
+                     help="The configuration (default: the nearest staticroof.toml or pyproject.toml)."),
+        click.option("--use-cache/--no-cache", "use_cache", default=True, show_default=True,
+                     help="Read and fill the content-hash cache in .staticroof_cache/."),
+    ]):
+        f = option(f)
+    return f
+
+
+def _setup(config_file, defines, include_dirs, costs, grids, blocks, machine_name, unit, machine_files, cache,
+           use_cache):
+    """(configuration, analysis options, cache or None, configuration path), or exit 2."""
+    from .. import cli
+    from ..cache import Cache, cache_root
+    from ..config import ConfigError, load
+
+    try:
+        cfg = load(Path(config_file).resolve() if config_file else None)
+    except ConfigError as e:
+        click.echo(f"staticroof: {e}", err=True)
+        sys.exit(2)
+    options = cli.options_from(cfg, defines, include_dirs, costs, grids, blocks, machine_name, unit, machine_files,
+                               cache)
+    config_path = Path(cfg.path).resolve() if cfg.path else None
+    store = Cache(cache_root(config_path).resolve()) if use_cache else None
+    return cfg, options, store, config_path
+
+
+@click.command()
+@click.argument("base")
+@click.argument("head", required=False)
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
+@click.option("--fail-under", "fail_under", type=click.FloatRange(0, 100), default=10.0, show_default=True,
+              metavar="PERCENT",
+              help="Exit 1 when a kernel's I or attainable performance drops by more than PERCENT "
+                   "(or it turns from compute- to memory-bound).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write the report to this file (default: standard output).")
+@_analysis_options
+def diff(base, head, fmt, fail_under, output, defines, include_dirs, costs, grids, blocks, machine_name, unit,
+         machine_files, cache, config_file, use_cache):
+    """Compare the kernels of files changed between BASE and HEAD (default: the working tree).
+
+    Per kernel: W, Q, I, the bound and the attainable performance before and after, with the
+    change in percent; new and removed kernels are listed."""
+    from ..cache import CACHE_DIR
+    from ..reports import diff as diff_report
+    from . import git
+    from .run import run
+
+    _cfg, options, store, config_path = _setup(config_file, defines, include_dirs, costs, grids, blocks,
+                                               machine_name, unit, machine_files, cache, use_cache)
+    try:
+        if store is not None and _tracked(store.root):
+            click.echo(f"staticroof: {store.root} is tracked by git: not using it (a committed cache could be "
+                       f"forged; add {CACHE_DIR}/ to .gitignore)", err=True)
+            store = None
+        result = run(base, head, options, Path.cwd(), store, config_path, fail_under)
+    except git.GitError as e:
+        click.echo(f"staticroof: {e}", err=True)
+        sys.exit(2)
+    if fmt == "markdown":
+        from ..reports.markdown import render_diff as render
+    elif fmt == "sarif":
+        from ..reports.sarif import render_diff as render
+    elif fmt == "github":
+        from ..reports import github
+
+        def render(r):
+            return github.render(diff_report.annotations(r))
+    elif fmt == "json":
+        render = diff_report.render_json
+    else:
+        render = diff_report.render_text
+    text = render(result)
+    if output:
+        Path(output).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+    else:
+        click.echo(text, nl=not text.endswith("\n"))
+    sys.exit(1 if result.regressions else 0)
+
+
+def _tracked(folder: Path) -> bool:
+    """Does git track anything under `folder` (the cache)?  False outside a repository."""
+    import subprocess
+
+    if not folder.exists():
+        return False
+    try:
+        p = subprocess.run(["git", "ls-files", "--", str(folder)], cwd=folder.parent, capture_output=True,
+                           text=True, timeout=60, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return p.returncode == 0 and bool(p.stdout.strip())
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default="staticroof-baseline.json",
+              show_default=True, help="The baseline file to write.")
+@_analysis_options
+def baseline(paths, output, defines, include_dirs, costs, grids, blocks, machine_name, unit, machine_files, cache,
+             config_file, use_cache):
+    """Write the kernels' W, Q, I and roofline position in PATHS to a baseline file, which
+    `staticroof lint --baseline FILE` compares against (a review without git history)."""
+    from .. import cli
+    from .baseline import write
+
+    _cfg, options, store, config_path = _setup(config_file, defines, include_dirs, costs, grids, blocks,
+                                               machine_name, unit, machine_files, cache, use_cache)
+    files, errors = cli._collect(paths)
+    for d in errors:
+        click.echo(f"{d.location}: {d.code} {d.message}", err=True)
+    if errors and not files:
+        sys.exit(2)
+    from .baseline import analyze
+
+    kernels = analyze(files, options, store, config_path)
+    n = write(Path(output), kernels, options)
+    click.echo(f"{output}: {n} kernel{'s' * (n != 1)}")
+    sys.exit(2 if errors else 0)

@@ -1,0 +1,127 @@
+"""`staticroof diff`'s work: pick the files, lay out BASE (and HEAD) in a temporary folder,
+analyze both sides, pair the kernels.
+
+A file is analyzed when git reports it changed (a rename pairs its old and new names), and also
+when it includes, directly or not, a header that changed.  BASE's files (the changed sources and
+every file they may include) are written from git's objects into a temporary folder, removed
+afterwards; HEAD is the working tree unless a revision is named.  Each side is analyzed from its
+own root with repo-relative names, so the reports show `src/gemm.c`, headers resolve inside the
+side's own tree, and the content-hash cache recognises a side it has seen before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import tempfile
+from pathlib import Path
+
+from . import git
+from .compare import DEFAULT_FAIL_UNDER, DiffResult, compare, match, metrics
+
+
+def _supported(path: str | None) -> bool:
+    from ..frontends import supported
+
+    return path is not None and supported(Path(path))
+
+
+def pairs_to_analyze(changes: list, old: git.Tree, new: git.Tree, include_dirs: list) -> list:
+    """[(BASE path or None, HEAD path or None)] of the sources whose results may differ."""
+    pairs = []
+    for c in changes:
+        old_path = c.old if _supported(c.old) else None
+        new_path = c.new if _supported(c.new) else None
+        if old_path or new_path:
+            pairs.append((old_path, new_path))
+    headers = {p for c in changes for p in (c.old, c.new) if p and not _supported(p)}
+    if headers:
+        taken = {p for pair in pairs for p in pair if p}
+        cache_old, cache_new = {}, {}
+        for s in sorted(p for p in old.paths & new.paths if _supported(p) and p not in taken):
+            if (git.includes(old, s, include_dirs, cache_old) | git.includes(new, s, include_dirs, cache_new)) \
+                    & headers:
+                pairs.append((s, s))
+    return pairs
+
+
+def _analyze_side(root: Path, paths: list, options, include_dirs: list, store, config_path) -> tuple[dict, list]:
+    """({path: [Metrics]}, file-level notes) of `paths` analyzed from `root`."""
+    from ..cache import runner
+
+    machine = options.machine
+    cache_bytes = options.cache_bytes or (machine.l2_bytes if machine is not None else None)
+    l1_bytes = machine.smem_bytes_per_sm if machine is not None else None
+    out, notes = {p: [] for p in paths}, []
+    if not paths:
+        return out, notes
+    with contextlib.chdir(root):
+        report = runner.run([Path(p) for p in paths], options.defines, include_dirs, options.weights, None,
+                            options.launches, cache_bytes, l1_bytes, False, options.kernel_sizes, cache=store,
+                            config_path=config_path)
+    if machine is not None:
+        from ..roofline import MachineError
+        from ..roofline.place import place
+
+        for k in report.kernels:
+            try:
+                k.roofline = place(k, machine, options.unit)
+            except MachineError:
+                k.roofline = None
+    for k in report.kernels:
+        out.setdefault(Path(k.file).as_posix(), []).append(metrics(k))
+    for d in report.file_diagnostics:
+        if d.severity == "error":
+            notes.append(f"{d.location}: {d.code} {d.message}")
+    return out, notes
+
+
+def run(base: str, head: str | None, options, cwd: Path, store=None, config_path=None,
+        fail_under: float = DEFAULT_FAIL_UNDER) -> DiffResult:
+    """Compare the kernels of BASE and HEAD (None: the working tree).  GitError for a bad
+    repository or revision."""
+    root = git.repo_root(cwd)
+    base_commit = git.resolve(root, base)
+    head_commit = git.resolve(root, head) if head is not None else None
+    result = DiffResult(base, head or "working tree", base_commit, head_commit or "",
+                        options.machine.name if options.machine is not None else None, fail_under)
+    inside, outside = git.relative_dirs(root, options.include_dirs)
+    old_tree, new_tree = git.Tree(root, base_commit), git.Tree(root, head_commit)
+    work = Path(tempfile.mkdtemp(prefix="staticroof-diff-"))
+    try:
+        pairs = pairs_to_analyze(git.changes(root, base_commit, head_commit), old_tree, new_tree, inside)
+        old_paths = sorted({o for o, _ in pairs if o and o in old_tree.paths})
+        new_paths = sorted({n for _, n in pairs if n and n in new_tree.paths})
+        old_root = work / "base"
+        _lay_out(old_tree, old_paths, inside, old_root)
+        new_root = root
+        if head_commit is not None:
+            new_root = work / "head"
+            _lay_out(new_tree, new_paths, inside, new_root)
+        old_tree.close()
+        new_tree.close()
+        dirs = inside + outside
+        old_kernels, old_notes = _analyze_side(old_root, old_paths, options, dirs, store, config_path)
+        new_kernels, new_notes = _analyze_side(new_root, new_paths, options, dirs, store, config_path)
+    finally:
+        old_tree.close()
+        new_tree.close()
+        shutil.rmtree(work, ignore_errors=True)
+    result.notes = [f"{base}: {n}" for n in old_notes] + new_notes
+    result.files = [n or o for o, n in pairs]
+    for o, n in pairs:
+        for old_m, new_m in match(old_kernels.get(o, []) if o else [], new_kernels.get(n, []) if n else []):
+            d = compare(old_m, new_m, fail_under)
+            if o and n and o != n:
+                d.old_file = o
+            result.kernels.append(d)
+    return result
+
+
+def _lay_out(tree: git.Tree, paths: list, include_dirs: list, dest: Path) -> None:
+    needed = set(paths)
+    cache: dict = {}
+    for p in paths:
+        needed |= git.includes(tree, p, include_dirs, cache)
+    dest.mkdir(parents=True, exist_ok=True)
+    tree.write(needed, dest)
