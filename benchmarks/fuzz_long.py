@@ -136,13 +136,13 @@ def parent(args) -> int:
         for rec in d.values():
             for n in rec.get("notes", []):
                 notes.setdefault(n, []).append(rec["i"])
-        times = sorted(rec["s"] for rec in d.values())
+        times = sorted(rec["s"] for rec in d.values() if rec.get("s") is not None)  # None: killed (timeout)
         rec = {"command": " ".join(sys.argv), "seed": args.seed, "target": args.n, "inputs": len(d),
                "failures": len(failed), "failed_indices": failed[:1000],
                "notes": {k: {"count": len(v), "indices": sorted(v)[:200]} for k, v in notes.items()},
                "seconds": round(elapsed_before + time.time() - started, 1),
                "median_case_s": times[len(times) // 2] if times else None, "max_case_s": times[-1] if times else None,
-               "peak_rss_bytes": max([r.get("rss", 0) for r in d.values()] + [peak_children]),
+               "peak_rss_bytes": max([r.get("rss") or 0 for r in d.values()] + [peak_children]),
                "finished": final and len(d) >= args.n, "updated": dt.datetime.now().isoformat(timespec="seconds")}
         record_path.write_text(json.dumps(rec, indent=1))
         return rec

@@ -57,10 +57,15 @@ def materialize(case: Case, root: Path) -> Layout:
             os.mkfifo(lay.src / rel)
     subst = {"{src}": str(lay.src), "{outside}": str(lay.outside), "{main}": str(lay.src / case.main),
              "{tag}": tag}
+    last = []  # `{--main}`: the file after `--`, which must follow every option
     for a in case.args:
+        if a == "{--main}":
+            last = ["--", str(lay.src / case.main)]
+            continue
         for k, v in subst.items():
             a = a.replace(k, v)
         lay.args.append(a)
+    lay.args += last
     # the include tricks name {outside} and {tag} inside the sources too
     for rel, data in case.files.items():
         if b"{outside}" in data or b"{tag}" in data:

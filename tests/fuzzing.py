@@ -338,7 +338,7 @@ def op_odd_name(rng: random.Random, case: Case) -> None:
     case.files[name] = case.files.pop(old)
     case.main = name
     how = rng.choice(["absolute", "relative", "dashdash", "folder", "dotslash"])
-    case.args = [a for a in case.args if a != "{main}" and a != "{src}"]
+    case.args = [a for a in case.args if a not in ("{main}", "{src}", "{--main}")]
     if how == "absolute":
         case.args.append("{main}")
     elif how == "relative" or how == "dotslash":
@@ -348,7 +348,7 @@ def op_odd_name(rng: random.Random, case: Case) -> None:
         if how == "relative" and name.startswith("-"):
             case.expect = 2  # an unknown option (`-lead.c`): a usage error
     elif how == "dashdash":
-        case.args += ["--", "{main}"]
+        case.args.append("{--main}")  # `-- PATH`, after every option (see fuzz_oracle.materialize)
     else:
         case.args.append("{src}")
 

@@ -101,13 +101,32 @@ def render(tokens: list[Token]) -> str:
         if t.col > cur_col:
             parts.append(" " * (t.col - cur_col))
             cur_col = t.col
-        elif parts and not parts[-1].endswith((" ", "\n")):
+        elif parts and _glue(parts[-1], t.text):
+            # two tokens that would lex as one: a space, and every later token on this line is
+            # one column late (a new line marker).  Only a space where it is needed: with one
+            # after every token, `x[x[x[...]]]` restarted its line at each token, each time padded
+            # to the column: a line of 40 KB grew to 900 MB.
             parts.append(" ")
             cur_col += 1
         parts.append(t.text)
         cur_col += len(t.text)
     parts.append("\n")
     return "".join(parts)
+
+
+_WORD = re.compile(r"[A-Za-z0-9_$]")
+_MERGING = set("+-*/%<>=!&|^~?:.#")
+
+
+def _glue(before: str, after: str) -> bool:
+    """Would `before` and `after`, written with nothing between them, lex differently (`a` `b`,
+    `-` `-`, `/` `*`, `1` `.`, `L` `"s"`)?"""
+    if not before or not after or before[-1] in " \n":
+        return False
+    a, b = before[-1], after[0]
+    if _WORD.match(a):
+        return bool(_WORD.match(b)) or b in "\"'" or (a.isdigit() and b == ".")
+    return (a in _MERGING and b in _MERGING) or (a == "." and b.isdigit())
 
 
 def match_close(tokens: list[Token], i: int) -> int:
