@@ -243,3 +243,20 @@ def test_computed_include_of_dev_zero_stays_under_a_gib(tmp_path):
     assert os.waitstatus_to_exitcode(status) == 1, out
     assert "z.c: SR005 the C preprocessor ran out of its 1 GiB of memory" in out and "signal -1" not in out, out
     assert usage.ru_maxrss * 1024 < oracle.MEMORY_LIMIT
+
+
+def test_deep_brackets_in_cuda_stay_linear():
+    # x[x[x[...]]] 20,000 deep in a .cu kernel: the lowering wrote a space after every token, so
+    # each later token of the line was one column late and restarted the line (a #line marker and
+    # padding to its column): 40 KB of source became 900 MB of C and ran for minutes.  Now the
+    # text stays the size of the source, and only that kernel is lost (nested too deeply).
+    from staticroof.frontends.cuda import cuda_source
+
+    deep = "x[" * 20000 + "0" + "]" * 20000
+    src = (f"__global__ void deep(float *x) {{ {deep} = 1.0f; }}\n"
+           "__global__ void ok(float *x) { x[threadIdx.x] *= 2.0f; }\n")
+    t0 = time.perf_counter()
+    text = cuda_source("deep.cu", src, {}).ctext
+    assert len(text) < 2 * len(src) + 20000, len(text)
+    assert "x[x[x[0" in text  # no space (nor line break) where none is needed
+    assert time.perf_counter() - t0 < 30
