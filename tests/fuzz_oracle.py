@@ -50,9 +50,9 @@ def materialize(case: Case, root: Path) -> Layout:
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_bytes(data)
     for rel in case.fifos:
-        if rel.endswith("@symlink"):
-            name = rel[:-len("@symlink")]
-            os.symlink(name, lay.src / name)  # a link to itself: a loop
+        if "@symlink" in rel:  # NAME@symlink: a link to itself (a loop); NAME@symlink=TARGET
+            name, _, target = rel.partition("@symlink")
+            os.symlink(target[1:].replace("{outside}", str(lay.outside)) if target else name, lay.src / name)
         elif hasattr(os, "mkfifo"):
             os.mkfifo(lay.src / rel)
     subst = {"{src}": str(lay.src), "{outside}": str(lay.outside), "{main}": str(lay.src / case.main),
@@ -209,6 +209,7 @@ def judge(case: Case, lay: Layout, res) -> list[str]:
         if not isinstance(doc, dict) or doc.get("version") != 1:
             problems.append("JSON output without version 1")
             return problems
+        problems += _locations(doc, lay, case.cwd_src)
         errors = [d for d in doc.get("diagnostics", []) if d.get("severity") == "error"]
         unsupported = [k for k in doc.get("kernels", []) if k.get("status") != "ok"]
         drivers_shown = ("--all-functions" in lay.args or "--kernel" in lay.args
@@ -220,6 +221,34 @@ def judge(case: Case, lay: Layout, res) -> list[str]:
     elif code == 1 and not any(re.search(rf"\b{c}\b", output) for c in error_codes()) and "not analyzed" not in output:
         problems.append("exit status 1 without an error diagnostic")
     return problems
+
+
+def _locations(doc: dict, lay: Layout, cwd_src: bool) -> list[str]:
+    """Every location names a file the run was given (or reached: a header, a stub) and a line
+    within it: an internal alias, a name cut at a quote or a `#line` an input injected is wrong."""
+    from staticroof.resources import grammars_dir
+
+    out, lines = [], {}
+    stubs = str(grammars_dir())
+    items = [("file", d) for d in doc.get("diagnostics", [])]
+    for k in doc.get("kernels", []):
+        items += [("kernel", k)] + [("kernel diagnostic", d) for d in k.get("diagnostics", [])]
+    for what, d in items:
+        f = d.get("file")
+        if not f or f.startswith("<"):
+            continue
+        p = Path(f) if os.path.isabs(f) else Path(lay.src if cwd_src else lay.cwd, f)
+        if not (str(p).startswith((str(lay.src), stubs, str(lay.outside))) or f.startswith("/dev/")):
+            out.append(f"{what} location in a file the run was not given: {f!r}")
+            continue
+        if p not in lines:
+            try:
+                lines[p] = p.read_bytes().count(b"\n") + 1 if p.is_file() else None
+            except OSError:
+                lines[p] = None
+        if lines[p] is not None and not 0 <= int(d.get("line") or 0) <= lines[p] + 1:
+            out.append(f"{what} location {f}:{d.get('line')} past the end of the file ({lines[p]} lines)")
+    return out
 
 
 def peak_rss() -> tuple[int, int]:

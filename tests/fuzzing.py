@@ -271,7 +271,7 @@ def op_include(rng: random.Random, case: Case) -> None:
     kind = rng.choice(["abs_quote", "abs_angle", "parent_angle", "parent_quote", "dev_zero", "dev_urandom",
                        "dev_null", "fifo", "folder", "missing_user", "missing_system", "self", "mutual",
                        "deep_missing_system", "header_sizes", "computed_missing", "angle_dot", "backslash",
-                       "empty", "many"])
+                       "empty", "many", "symlink_zero", "symlink_loop", "symlink_out", "macro_bomb"])
     text = case.files[case.main].decode("utf-8", "surrogateescape")
     stem = Path(case.main).name
     lines = {
@@ -295,6 +295,10 @@ def op_include(rng: random.Random, case: Case) -> None:
         "backslash": '#include "..\\\\escape_{tag}\\\\x.h"',
         "empty": '#include ""',
         "many": "\n".join(f'#include "h{k % 3}.h"' for k in range(200)),
+        "symlink_zero": '#include "zlink.h"',
+        "symlink_loop": '#include "looplink.h"',
+        "symlink_out": '#include "outlink.h"',
+        "macro_bomb": "",
     }
     line = lines[kind]
     if kind == "fifo":
@@ -312,6 +316,18 @@ def op_include(rng: random.Random, case: Case) -> None:
                                               "#define N 1\n/* caf\u00e9 */\n".encode("latin-1"),
                                               "#define N 8\n".encode("utf-16"), b"\x00\x01\x02binary\xff",
                                               b"#define N 16\n#if N\n#endif\n" * 50])
+    elif kind == "symlink_zero":
+        case.fifos.append("zlink.h@symlink=/dev/zero")
+    elif kind == "symlink_loop":
+        case.fifos.append("looplink.h@symlink")
+    elif kind == "symlink_out":
+        case.fifos.append("outlink.h@symlink={outside}/gone.h")  # dangling, outside the tree
+    elif kind == "macro_bomb":
+        # each macro twice the one before: 2**k statements (2**16 and more: see test_fuzz.py, macro bomb)
+        k = rng.choice([4, 8, 12])
+        line = "\n".join(["#define FZB0 x[0] = x[0] * 2.0f;"] + [f"#define FZB{j} FZB{j - 1} FZB{j - 1}"
+                                                               for j in range(1, k + 1)])
+        line += f"\nvoid fz_bomb(float *x) {{ FZB{k} }}"
     elif kind == "many":
         for k in range(3):
             case.files[f"h{k}.h"] = f"#ifndef H{k}\n#define H{k}\n#define HV{k} {k + 1}\n#endif\n".encode()

@@ -148,6 +148,14 @@ def test_oracle_catches_what_it_must(tmp_path, monkeypatch):
     monkeypatch.setattr(pipeline, "run", real)
     case.expect = 2
     assert any("expected 2" in p for p in oracle.check(case).problems)
+    # a location in a file the run was not given, or past the end of the one it was
+    lay = oracle.Layout(tmp_path, tmp_path / "src", tmp_path / "cwd", tmp_path / "tmp", tmp_path / "out", "t", [])
+    lay.src.mkdir()
+    (lay.src / "k.c").write_text("one\ntwo\n")
+    doc = {"diagnostics": [{"file": "/elsewhere/k.c", "line": 1}, {"file": str(lay.src / "k.c"), "line": 9},
+                           {"file": str(lay.src / "k.c"), "line": 2}]}
+    found = oracle._locations(doc, lay, False)
+    assert len(found) == 2 and "not given" in found[0] and "past the end" in found[1], found
 
 
 def test_worker_process_judges_peak_memory(tmp_path):
@@ -260,3 +268,28 @@ def test_deep_brackets_in_cuda_stay_linear():
     assert len(text) < 2 * len(src) + 20000, len(text)
     assert "x[x[x[0" in text  # no space (nor line break) where none is needed
     assert time.perf_counter() - t0 < 30
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="a function of 2**18 statements (5 MB of preprocessed text, from a macro "
+                   "bomb or a generated file) is parsed and analyzed whole: ~1 GiB and minutes before any budget "
+                   "applies; needs a bound on the preprocessed text or statements per function (see the fuzz report)")
+def test_macro_bomb_of_a_quarter_million_statements_is_bounded(tmp_path):
+    # Each macro twice the one before: FZB18 is 2**18 copies of `x[0] = x[0] * 2.0f;` (20 bytes):
+    # 5 MB after preprocessing, below the 256 MiB output cap, so the parser and the analysis get it.
+    lines = ["#define FZB0 x[0] = x[0] * 2.0f;"] + [f"#define FZB{j} FZB{j - 1} FZB{j - 1}" for j in range(1, 19)]
+    (tmp_path / "bomb.c").write_text("\n".join(lines) + "\nvoid k(float *x) { FZB18 }\n" + KERNEL)
+    proc = subprocess.Popen([sys.executable, "-m", "staticroof", "analyze", "bomb.c"], cwd=tmp_path,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.time() > deadline:
+            proc.kill()
+            os.wait4(proc.pid, 0)
+            pytest.fail("ran past 120 s")
+        time.sleep(0.5)
+    assert os.waitstatus_to_exitcode(status) in (0, 1)
+    assert usage.ru_maxrss * 1024 < oracle.MEMORY_LIMIT
