@@ -63,8 +63,7 @@ def lint(paths, select, ignore, fmt, statistics, explain, defines, include_dirs,
         raise click.UsageError("give one or more files or folders (or --explain CODE)")
     from .. import cli
     from ..config import ConfigError, load
-    from . import cached
-    from .engine import Suppressions, check_file, keep, selected_rules
+    from .engine import lint_files
     from .registry import valid_pattern
     from .settings import Settings
 
@@ -97,25 +96,7 @@ def lint(paths, select, ignore, fmt, statistics, explain, defines, include_dirs,
         from ..cache import Cache
 
         store = Cache.beside(cfg.path)
-    rules = None  # loaded on the first file the cache does not hold
-    suppress = Suppressions()
-    findings, usage = [], []
-    for path in files:
-        if not supported(path):
-            continue
-        key = _key(path, options, settings, cfg.path) if store is not None else None
-        hit = store.get(cached.KIND, key, decode=cached.decode) if store is not None and key else None
-        if hit is None:
-            rules = selected_rules(settings) if rules is None else rules
-            raw, bad, keepable = check_file(path, options, settings, rules, store, cfg.path)
-            found = keep(raw, str(path), settings, suppress)
-            if store is not None and key and keepable and _key(path, options, settings, cfg.path) == key:
-                # (the file and its headers unchanged while it was analyzed)
-                store.put(cached.KIND, key, cached.encode(found, bad))
-        else:
-            found, bad = hit
-        findings.extend(found)
-        usage.extend(bad)
+    findings, usage = lint_files([f for f in files if supported(f)], options, settings, store, cfg.path)
     from .output import render
 
     click.echo(render(findings, fmt, statistics), nl=False)
@@ -125,12 +106,3 @@ def lint(paths, select, ignore, fmt, statistics, explain, defines, include_dirs,
         sys.exit(2)
     sys.exit(1 if findings else 0)
 
-
-def _key(path, options, settings, config_path):
-    """The lint entry's key for `path` (cache.file_key: the file, its headers, the configuration's
-    bytes, staticroof itself), or None when the file cannot be read as text."""
-    from ..cache import file_key
-    from ..cache.runner import stub_dirs
-    from .cached import KIND, key_options
-
-    return file_key(path, KIND, key_options(options, settings), options.include_dirs, config_path, stub_dirs(path))

@@ -123,3 +123,39 @@ def keep(findings: list, path: str, settings: Settings, suppressions: Suppressio
             continue
         out.append(f)
     return sorted(out, key=lambda f: (str(f.location.file), f.location.line, f.location.col, f.code))
+
+
+def lint_files(files: list, options: Options, settings: Settings, store=None, config_path=None) -> tuple[list, list]:
+    """(findings to report, usage errors) for `files`, each read from the cache `store` (a
+    cache.Cache, or None) when it holds the file's entry, else analyzed, checked and stored.  The
+    rules, and with them the analysis, are imported only on the first file the cache misses."""
+    from . import cached
+
+    rules = None
+    suppress = Suppressions()
+    findings, usage = [], []
+    for path in files:
+        key = _key(path, options, settings, config_path) if store is not None else None
+        hit = store.get(cached.KIND, key, decode=cached.decode) if store is not None and key else None
+        if hit is None:
+            rules = selected_rules(settings) if rules is None else rules
+            raw, bad, keepable = check_file(path, options, settings, rules, store, config_path)
+            found = keep(raw, str(path), settings, suppress)
+            # stored only if the file and its headers did not change while it was analyzed
+            if store is not None and key and keepable and _key(path, options, settings, config_path) == key:
+                store.put(cached.KIND, key, cached.encode(found, bad))
+        else:
+            found, bad = hit
+        findings.extend(found)
+        usage.extend(bad)
+    return findings, usage
+
+
+def _key(path, options: Options, settings: Settings, config_path):
+    """The lint entry's key for `path` (cache.file_key: the file, its headers, the configuration's
+    bytes, staticroof itself, and the options here), or None when the file cannot be read as text."""
+    from ..cache import file_key
+    from ..cache.runner import stub_dirs
+    from .cached import KIND, key_options
+
+    return file_key(path, KIND, key_options(options, settings), options.include_dirs, config_path, stub_dirs(path))
