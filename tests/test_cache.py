@@ -12,13 +12,13 @@ import pytest
 from click.testing import CliRunner
 
 import staticroof
-from helpers import SAMPLES
 from staticroof import pipeline
 from staticroof.cache import Cache, codec, file_key, fingerprint, runner
 from staticroof.cache.store import CACHEDIR_TAG
 from staticroof.cli import main
-from staticroof.reports import json as json_report
-from staticroof.reports import text as text_report
+from staticroof.reports import json as json_report, text as text_report
+
+from helpers import SAMPLES
 
 # A header of sizes and a kernel with a timer and a driver, as such files are written.
 PARAMS_H = "#ifndef PARAMS_H\n#define PARAMS_H\n#define N 1000\ntypedef float real;\n#endif\n"
@@ -132,8 +132,8 @@ def test_header_earlier_on_the_search_path_is_a_miss(tmp_path):
     assert file_key(src, "analysis", {}, [a, b]) == before
 
 
-OPTIONS = dict(defines={}, include_dirs=[], weights={}, only=set(), launches={}, cache_bytes=None, l1_bytes=None,
-               all_functions=False, kernel_sizes={})
+OPTIONS = {"defines": {}, "include_dirs": [], "weights": {}, "only": set(), "launches": {}, "cache_bytes": None,
+           "l1_bytes": None, "all_functions": False, "kernel_sizes": {}}
 CHANGES = {
     "defines": {"N": "64"}, "include_dirs": ["inc"], "weights": {"expf": 4}, "only": {"scale_add"},
     "launches": {None: {"grid": (4,), "block": (256,)}}, "cache_bytes": 40 * 2**20, "l1_bytes": 196608,
@@ -329,7 +329,7 @@ def test_codec_round_trip_reports_the_same(sample):
         json_report.render(report.kernels, report.file_diagnostics)
     assert text_report.render(back.kernels, back.file_diagnostics, False) == \
         text_report.render(report.kernels, report.file_diagnostics, False)
-    for k, b in zip(report.kernels, back.kernels):
+    for k, b in zip(report.kernels, back.kernels, strict=True):
         assert b.total.flops.expr == k.total.flops.expr and b.total.compulsory.expr == k.total.compulsory.expr
 
 

@@ -308,5 +308,5 @@ def test_diff_uses_the_cache_and_refuses_a_committed_one(repo, tmp_path, monkeyp
     (repo / ".staticroof_cache").mkdir()
     (repo / ".staticroof_cache" / "forged.json").write_text("{}")
     git(repo, "add", "-f", ".staticroof_cache/forged.json")
-    status, out = diff("HEAD", "--format", "json")
+    _status, out = diff("HEAD", "--format", "json")
     assert "is tracked by git: not using it" in out

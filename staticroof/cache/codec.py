@@ -9,8 +9,9 @@ one is a miss.
 A dump is ``{"x": expressions, "v": value}``.  The expressions are a table, each distinct
 subexpression once, whose nodes name earlier nodes by index (``["Add", [0, 3]]``, ``["Symbol",
 "N", {"integer": true}]``); a `Dummy` (a loop variable of the IR) is one node, rebuilt as a fresh
-Dummy, so within one entry every use is the same variable and no variable of this process is.  In the value, every JSON object is one tagged node: ``{"c": class,
-"f": fields}``, ``{"e": table index}``, ``{"t": tuple}``, ``{"d": [[key, value], ...]}``,
+Dummy, so within one entry every use is the same variable and no variable of this process is.  In
+the value, every JSON object is one tagged node: ``{"c": class, "f": fields}``, ``{"e": table
+index}``, ``{"t": tuple}``, ``{"d": [[key, value], ...]}``,
 ``{"q": [numerator, denominator]}``, ``{"s": set}``; lists, strings, numbers, booleans and null
 stand for themselves.  A piecewise count keeps its pieces as formulas and conditions (`FrozenPieces`):
 what the reports read, without the isl sets they were computed from.
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 
 
 class EncodeError(Exception):
@@ -73,7 +74,7 @@ _SINGLETONS = ("Infinity", "NegativeInfinity", "NaN", "ComplexInfinity", "Boolea
 _NO_EVALUATE_FLAG = ("ExprCondPair", "Interval")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _function(name: str):
     import sympy
     from sympy.functions.elementary.piecewise import ExprCondPair

@@ -54,7 +54,7 @@ class Cache:
         self.write_error: str | None = None
 
     @classmethod
-    def beside(cls, config_path: Path | None = None, cwd: Path | None = None) -> "Cache":
+    def beside(cls, config_path: Path | None = None, cwd: Path | None = None) -> Cache:
         return cls(cache_root(config_path, cwd))
 
     def entry_path(self, kind: str, key: str) -> Path:
@@ -69,7 +69,7 @@ class Cache:
         if value is not None and decode is not None:
             try:
                 value = decode(value)
-            except Exception:  # noqa: BLE001 - a foreign or corrupt payload is a miss, never a traceback
+            except Exception:
                 value = None
         if value is None:
             self.misses += 1
@@ -141,7 +141,7 @@ class Cache:
                 _write_atomic(f, text.encode("utf-8"))
 
 
-def _safe_name(name: str) -> bool:
+def _safe_name(name: object) -> bool:
     """Kinds and keys become file names: letters, digits, `-` and `_` only."""
     return isinstance(name, str) and 0 < len(name) <= 128 and all(c.isascii() and (c.isalnum() or c in "-_")
                                                                    for c in name)

@@ -49,11 +49,12 @@ def place_all(kernels, machine, unit) -> None:
 
 
 def _relative(file: str, folder: Path) -> str:
-    p = Path(os.path.abspath(file))
+    """`file` relative to the baseline's folder (`../src/gemm.c`), so a baseline moves with its
+    repository; absolute only where no relative path exists (another drive)."""
     try:
-        return p.relative_to(folder.resolve()).as_posix()
+        return Path(os.path.relpath(os.path.abspath(file), os.path.abspath(folder))).as_posix()
     except ValueError:
-        return p.as_posix()
+        return Path(os.path.abspath(file)).as_posix()
 
 
 def write(path: Path, kernels, options) -> int:
@@ -66,6 +67,7 @@ def write(path: Path, kernels, options) -> int:
         m = metrics(k)
         m.file = _relative(m.file, folder)
         rec = side(m)
+        assert rec is not None
         rec["exact_values"] = codec.dump([m.W, m.Q, m.I, m.W_expr, m.Q_expr, m.I_expr, m.attainable])
         records.append(rec)
     from .. import __version__
@@ -120,17 +122,20 @@ def against(baseline: dict, folder: Path, kernels, fail_under: float = DEFAULT_F
     return out
 
 
-def lint_findings(baseline_path: Path, kernels, fail_under: float = DEFAULT_FAIL_UNDER) -> list:
-    """lint Findings (RD101-RD103) for the kernels that regressed against the baseline file."""
+def lint_findings(baseline_path: Path, files, options, store=None, config_path=None,
+                  fail_under: float = DEFAULT_FAIL_UNDER) -> list:
+    """lint Findings (RD101-RD103) for the kernels of `files` that regressed against the baseline
+    file (BaselineError when it is not one).  The files are analyzed through the cache."""
     from ..diagnostics import Location
     from ..lint.registry import Finding
-    from ..reports.diff import annotations
-    from .compare import DiffResult
+    from ..reports.diff import diff_annotations
+    from .compare import RULES, DiffResult
 
     base = load(baseline_path)
+    kernels = analyze(files, options, store, config_path)
     diffs = against(base, Path(os.path.abspath(baseline_path)).parent, kernels, fail_under)
     out = []
-    for a in annotations(DiffResult("baseline", "now", kernels=[d for d in diffs if d.regression])):
+    for a in diff_annotations(DiffResult("baseline", "now", kernels=[d for d in diffs if d.regression])):
         out.append(Finding(a.code, f"{a.message} (against {baseline_path})", Location(a.file, a.line, a.col),
-                           a.message.split(":")[0]))
+                           a.message.split(":")[0], name=RULES[a.code][0]))
     return out

@@ -92,21 +92,25 @@ def diff(base, head, fmt, fail_under, output, defines, include_dirs, costs, grid
         click.echo(f"staticroof: {e}", err=True)
         sys.exit(2)
     if fmt == "markdown":
-        from ..reports.markdown import render_diff as render
+        from ..reports.markdown import render_diff
+
+        text = render_diff(result)
     elif fmt == "sarif":
-        from ..reports.sarif import render_diff as render
+        from ..reports.sarif import render_diff
+
+        text = render_diff(result)
     elif fmt == "github":
         from ..reports import github
 
-        def render(r):
-            return github.render(diff_report.annotations(r))
-    elif fmt == "json":
-        render = diff_report.render_json
+        text = github.render(diff_report.diff_annotations(result))
     else:
-        render = diff_report.render_text
-    text = render(result)
+        text = diff_report.render_json(result) if fmt == "json" else diff_report.render_text(result)
     if output:
-        Path(output).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+        try:
+            Path(output).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+        except OSError as e:
+            click.echo(f"staticroof: {output}: {e.strerror or e}", err=True)
+            sys.exit(2)
     else:
         click.echo(text, nl=not text.endswith("\n"))
     sys.exit(1 if result.regressions else 0)
@@ -135,9 +139,14 @@ def baseline(paths, output, defines, include_dirs, costs, grids, blocks, machine
              config_file, use_cache):
     """Write the kernels' W, Q, I and roofline position in PATHS to a baseline file, which
     `staticroof lint --baseline FILE` compares against (a review without git history)."""
+    import os
+
     from .. import cli
     from .baseline import write
 
+    folder = Path(output).resolve().parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise click.BadParameter(f"`{output}`: the folder {folder} does not exist or is not writable", param_hint="-o")
     _cfg, options, store, config_path = _setup(config_file, defines, include_dirs, costs, grids, blocks,
                                                machine_name, unit, machine_files, cache, use_cache)
     files, errors = cli._collect(paths)
@@ -148,6 +157,10 @@ def baseline(paths, output, defines, include_dirs, costs, grids, blocks, machine
     from .baseline import analyze
 
     kernels = analyze(files, options, store, config_path)
-    n = write(Path(output), kernels, options)
+    try:
+        n = write(Path(output), kernels, options)
+    except OSError as e:
+        click.echo(f"staticroof: {output}: {e.strerror or e}", err=True)
+        sys.exit(2)
     click.echo(f"{output}: {n} kernel{'s' * (n != 1)}")
     sys.exit(2 if errors else 0)

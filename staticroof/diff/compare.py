@@ -41,7 +41,7 @@ class Metrics:
     exact: bool = True
     W: object = None  # int/Fraction, None when a size is unknown
     Q: object = None
-    I: object = None
+    I: object = None  # noqa: E741 - the roofline's name for the intensity
     W_expr: object = None  # sympy
     Q_expr: object = None
     I_expr: object = None
@@ -115,7 +115,7 @@ def _formula_delta(old, new) -> Delta:
         return Delta(_pct(1, _exact(ratio)), "formulas") if ratio.is_number and ratio.is_finite else Delta()
     # the limit as every size grows together, for a ratio of polynomials (a cheap, exact case)
     t = sympy.Symbol("t", positive=True)
-    r = ratio.subs({s: t for s in ratio.free_symbols})
+    r = ratio.subs(dict.fromkeys(ratio.free_symbols, t))
     num, den = sympy.fraction(sympy.cancel(r))
     try:
         pn, pd = sympy.Poly(num, t), sympy.Poly(den, t)
@@ -154,6 +154,7 @@ class KernelDiff:
 
 def compare(old: Metrics | None, new: Metrics | None, fail_under: float = DEFAULT_FAIL_UNDER) -> KernelDiff:
     if old is None:
+        assert new is not None
         return KernelDiff(new.file, new.name, "new", None, new)
     if new is None:
         return KernelDiff(old.file, old.name, "removed", old, None)
@@ -187,7 +188,8 @@ def compare(old: Metrics | None, new: Metrics | None, fail_under: float = DEFAUL
 def match(old: list, new: list) -> list:
     """Pairs (old Metrics or None, new Metrics or None) of one file's kernels, by name (several
     kernels of one name, such as overloads, pair in order)."""
-    pairs, left = [], {}
+    pairs: list = []
+    left: dict = {}
     for m in old:
         left.setdefault(m.name, []).append(m)
     for m in new:

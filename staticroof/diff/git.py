@@ -89,7 +89,7 @@ class Tree:
     def __init__(self, root: Path, rev: str | None):
         self.root, self.rev = root, rev
         self._blobs: dict = {}
-        self._batch = None
+        self._batch: subprocess.Popen | None = None
         if rev is None:
             names = _git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard").split("\0")
             self.paths = {n for n in names if n and (root / n).is_file() and not (root / n).is_symlink()}
@@ -116,21 +116,25 @@ class Tree:
         if self._batch is None:
             self._batch = subprocess.Popen(["git", "cat-file", "--batch"], cwd=self.root, stdin=subprocess.PIPE,
                                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        self._batch.stdin.write(self._blobs[path].encode() + b"\n")
-        self._batch.stdin.flush()
-        header = self._batch.stdout.readline().split()
+        stdin, stdout = self._batch.stdin, self._batch.stdout
+        assert stdin is not None and stdout is not None
+        stdin.write(self._blobs[path].encode() + b"\n")
+        stdin.flush()
+        header = stdout.readline().split()
         if len(header) != 3:
             raise GitError(f"git cat-file could not read {path} at {self.rev}")
         size = int(header[2])
-        data = self._batch.stdout.read(size)
-        self._batch.stdout.read(1)  # the newline after the contents
+        data = stdout.read(size)
+        stdout.read(1)  # the newline after the contents
         return data if size <= SOURCE_LIMIT else None
 
     def close(self) -> None:
         if self._batch is not None:
-            self._batch.stdin.close()
+            if self._batch.stdin is not None:
+                self._batch.stdin.close()
             self._batch.wait(30)
-            self._batch.stdout.close()
+            if self._batch.stdout is not None:
+                self._batch.stdout.close()
             self._batch = None
 
     def write(self, paths, dest: Path) -> None:

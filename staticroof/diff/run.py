@@ -37,7 +37,8 @@ def pairs_to_analyze(changes: list, old: git.Tree, new: git.Tree, include_dirs: 
     headers = {p for c in changes for p in (c.old, c.new) if p and not _supported(p)}
     if headers:
         taken = {p for pair in pairs for p in pair if p}
-        cache_old, cache_new = {}, {}
+        cache_old: dict = {}
+        cache_new: dict = {}
         for s in sorted(p for p in old.paths & new.paths if _supported(p) and p not in taken):
             if (git.includes(old, s, include_dirs, cache_old) | git.includes(new, s, include_dirs, cache_new)) \
                     & headers:
@@ -52,7 +53,8 @@ def _analyze_side(root: Path, paths: list, options, include_dirs: list, store, c
     machine = options.machine
     cache_bytes = options.cache_bytes or (machine.l2_bytes if machine is not None else None)
     l1_bytes = machine.smem_bytes_per_sm if machine is not None else None
-    out, notes = {p: [] for p in paths}, []
+    out: dict = {p: [] for p in paths}
+    notes: list = []
     if not paths:
         return out, notes
     with contextlib.chdir(root):

@@ -53,8 +53,10 @@ def _explain(code: str) -> None:
               help="Read the configuration from this file (default: the nearest staticroof.toml or pyproject.toml).")
 @click.option("--no-cache", is_flag=True, default=False,
               help="Neither read nor fill the content-hash cache (.staticroof_cache/ beside the configuration).")
+@click.option("--baseline", "baseline", type=click.Path(dir_okay=False), default=None,
+              help="Also report kernels that regressed against this file (`staticroof baseline`): RD101-RD103.")
 def lint(paths, select, ignore, fmt, statistics, explain, defines, include_dirs, costs, grids, blocks, machine_name,
-         unit, machine_files, cache, config_file, no_cache):
+         unit, machine_files, cache, config_file, no_cache, baseline):
     """Report kernels with an intensity problem in PATHS (files or folders), like ruff or flake8."""
     if explain:
         _explain(explain)
@@ -97,6 +99,15 @@ def lint(paths, select, ignore, fmt, statistics, explain, defines, include_dirs,
 
         store = Cache.beside(cfg.path)
     findings, usage = lint_files([f for f in files if supported(f)], options, settings, store, cfg.path)
+    if baseline:  # staticroof/diff/baseline.py: the comparison `diff` makes, against a file
+        from ..diff.baseline import BaselineError, lint_findings
+
+        try:
+            findings.extend(lint_findings(Path(baseline), [p for p in files if supported(p)], options, store,
+                                          cfg.path))
+        except BaselineError as e:
+            click.echo(f"staticroof: {e}", err=True)
+            sys.exit(2)
     from .output import render
 
     click.echo(render(findings, fmt, statistics), nl=False)

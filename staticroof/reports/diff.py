@@ -63,11 +63,11 @@ def title(result) -> str:
 
 
 def summary(result) -> str:
-    counts = [(len(result.regressions), "regressed"), (sum(1 for k in result.kernels if k.improved), "improved"),
-              (result.count("changed") - len(result.regressions) - sum(1 for k in result.kernels if k.improved),
-               "changed"),
-              (result.count("unchanged"), "unchanged"), (result.count("new"), "new"), (result.count("removed"), "removed"),
-              (result.count("unanalyzable"), "no longer analyzable")]
+    improved = sum(1 for k in result.kernels if k.improved)
+    counts = [(len(result.regressions), "regressed"), (improved, "improved"),
+              (result.count("changed") - len(result.regressions) - improved, "changed"),
+              (result.count("unchanged"), "unchanged"), (result.count("new"), "new"),
+              (result.count("removed"), "removed"), (result.count("unanalyzable"), "no longer analyzable")]
     parts = [f"{n} {what}" for n, what in counts if n]
     files = len(result.files)
     return (f"{files} file{'s' * (files != 1)}, {len(result.kernels)} kernel{'s' * (len(result.kernels) != 1)}"
@@ -171,7 +171,7 @@ def render_json(result) -> str:
 
 # -- annotations (SARIF, GitHub) ---------------------------------------------------------------
 
-def annotations(result) -> list:
+def diff_annotations(result) -> list:
     """One annotation per regression reason, at the kernel's line in HEAD; a kernel that can no
     longer be analyzed is a note (its numbers are gone from the review)."""
     out = []

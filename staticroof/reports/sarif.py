@@ -56,7 +56,7 @@ def render(annotations, rules: dict, properties: dict | None = None) -> str:
 
 def render_diff(result) -> str:
     from ..diff.compare import RULES
-    from .diff import annotations
+    from .diff import diff_annotations
 
     rules = dict(RULES)
     rules["RD901"] = ("not-analyzed", "The kernel was analyzed in the base revision and cannot be analyzed now, so "
@@ -64,4 +64,4 @@ def render_diff(result) -> str:
     props = {"base": result.base, "baseCommit": result.base_commit, "head": result.head,
              "headCommit": result.head_commit or None, "machine": result.machine, "failUnder": result.fail_under,
              "regressions": len(result.regressions)}
-    return render(annotations(result), rules, props)
+    return render(diff_annotations(result), rules, props)
