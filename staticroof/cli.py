@@ -416,8 +416,10 @@ def rules():
 def _register() -> None:
     from .diff.command import baseline, diff
     from .lint.command import lint  # imports only click: `--help` stays instant
+    from .validate.command import validate
 
     main.add_command(lint)
+    main.add_command(validate)
     main.add_command(diff)
     main.add_command(baseline)
 

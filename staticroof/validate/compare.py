@@ -1,0 +1,246 @@
+"""Predicted against measured, per profiled launch.
+
+Each launch is matched to a source kernel by name (staticroof.ncu.names) and analyzed at the sizes
+given (-D, config) under the launch shape the report recorded, so grid-dependent counts use the
+grid that ran.  The rows compare W, compulsory DRAM reads and writes (apart), the access-level bytes
+with L1, the L2-level bytes with L2, and place the attained point under the roofs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..ncu.measured import Measured, measure
+from ..ncu.names import parse as parse_name
+from .render import pct
+from .roofs import Roofs, roofs_for
+
+NEAR = 0.6  # a point at 60% or more of the roof under it is "near" that roof
+
+
+@dataclass
+class Row:
+    quantity: str
+    predicted: float | None
+    measured: float | None
+    note: str = ""
+
+    @property
+    def ratio(self) -> float | None:
+        if self.predicted and self.measured is not None:
+            return self.measured / self.predicted
+        return None
+
+
+@dataclass
+class Validation:
+    launch: object  # ncu.Launch
+    measured: Measured
+    kernel: object = None  # KernelSummary, None when no source kernel matches
+    rows: list = field(default_factory=list)
+    roofs: Roofs | None = None
+    roofs_from: str = ""
+    point: dict = field(default_factory=dict)
+    problems: list = field(default_factory=list)  # why something is not compared
+
+
+def _dram_reads(k) -> int | None:
+    vals = [a.read.value for a in k.total.arrays.values()]
+    return sum(vals) if all(v is not None for v in vals) else None
+
+
+def _dram_writes(k) -> int | None:
+    vals = [a.write.value for a in k.total.arrays.values()]
+    return sum(vals) if all(v is not None for v in vals) else None
+
+
+def _level(k, name: str):
+    for lv in k.total.levels:
+        if lv.name == name:
+            return lv.bytes.value
+    return None
+
+
+def _explain_w(pred, meas, m: Measured) -> str:
+    if meas is None:
+        return "no FP instruction counters in the report (collect sm__sass_thread_inst_executed_op_*)"
+    if pred is None:
+        return ""
+    bound = "" if m.flops_exact else " (measured: warp instructions x 32, an upper bound)"
+    if meas == pred:
+        return "equal" + bound
+    if meas > pred:
+        return ("the GPU executed more FP operations than the source states: special functions expand into "
+                "FMA sequences (the static count gives each call its --cost weight), divisions and square roots "
+                "run Newton steps, and library code (RNGs, index math in floating point) adds its own" + bound)
+    return ("the GPU executed fewer FP operations than the source states: the compiler folded or removed some "
+            "(constants, dead results), or work ran on units these counters do not count" + bound)
+
+
+def _explain_reads(ratio: float | None, pred, l2_bytes) -> str:
+    if ratio is None:
+        return ""
+    if abs(ratio - 1) <= 0.01:
+        return "within 1%: the kernel reads its data once from DRAM"
+    if ratio > 1:
+        if pred is not None and pred < 1_000_000:
+            return ("a kernel this small pays fixed traffic beside its data (instruction and constant fetches, "
+                    "page-table walks; it shrinks on the next launches as those stay cached)")
+        fits = (f"; its data ({pred:,.0f} B) fits in the {l2_bytes:,} B L2, so the excess is not capacity misses"
+                if l2_bytes and pred and pred <= l2_bytes else "")
+        return ("reads beyond the compulsory: reuse that missed the caches (the cache-bounded Q says how much a "
+                "cache of that size must miss), sector and line granularity, or conflict misses" + fits)
+    return "below the compulsory reads: data left in L2 by an earlier kernel or launch was read from there"
+
+
+def _explain_writes(ratio: float | None, pred, l2_bytes) -> str:
+    if ratio is None:
+        return ""
+    lower = "measured writes are a lower bound of what the kernel wrote"
+    if ratio < 0.99:
+        fits = f" (the output, {pred:,.0f} B, fits in the {l2_bytes:,} B L2)" if l2_bytes and pred and \
+            pred <= l2_bytes else ""
+        return f"{lower}: dirty lines still in L2 when the kernel ended are written back later{fits}"
+    if ratio > 1.01:
+        return f"{lower}, yet above the compulsory: lines evicted and written back more than once, or partial sectors"
+    return f"within 1% ({lower})"
+
+
+def compare(v: Validation) -> None:
+    k, m = v.kernel, v.measured
+    t = k.total
+    pred_w = t.flops.value
+    v.rows.append(Row("W (FLOP)", pred_w, m.W, _explain_w(pred_w, m.W, m)))
+    for prec in sorted(set(t.by_precision) | set(m.flops)) if m.flops else ():
+        q = t.by_precision.get(prec)
+        v.rows.append(Row(f"W {prec}", q.value if q is not None else 0, m.flops.get(prec)))
+    l2 = v.roofs.l2_bytes if v.roofs else None
+    reads, writes = _dram_reads(k), _dram_writes(k)
+    if m.dram_read is not None:
+        r = Row("DRAM reads (B)", reads, m.dram_read)
+        r.note = _explain_reads(r.ratio, reads, l2)
+        v.rows.append(r)
+    if m.dram_write is not None:
+        r = Row("DRAM writes (B)", writes, m.dram_write)
+        r.note = _explain_writes(r.ratio, writes, l2)
+        v.rows.append(r)
+    if m.dram_read is None and m.dram_total is not None:
+        v.rows.append(Row("DRAM reads + writes (B)", t.compulsory.value, m.dram_total,
+                          f"the report does not separate reads and writes ({m.dram_source}); measured writes may "
+                          "lag behind (dirty lines left in L2)"))
+        if reads is not None:
+            v.rows.append(Row("DRAM reads + writes vs compulsory reads (B)", reads, m.dram_total,
+                              "for kernels whose output stays in L2, the DRAM total is mostly the reads"))
+    if m.dram_total is None:
+        v.problems.append("no DRAM byte counts in the report (collect dram__bytes_read.sum and dram__bytes_write.sum)")
+    if m.l2_bytes is not None:
+        v.rows.append(Row("L2 bytes (B)", _level(k, "L2"), m.l2_bytes,
+                          "L2 traffic counts 32-byte sectors requested by L1 misses and all writes"))
+    if m.l1_bytes is not None:
+        v.rows.append(Row("L1 bytes vs access level (B)", t.access.value, m.l1_bytes,
+                          f"{m.l1_source}: L1 counts the sectors each warp request touches, so a coalesced access "
+                          "equals the access-level bytes, a warp-wide broadcast counts one sector for 32 accesses "
+                          "and a strided one a sector per thread"))
+    if m.time is not None:
+        v.rows.append(Row("time (s)", None, m.time))
+    _place(v, pred_w)
+
+
+def _place(v: Validation, pred_w) -> None:
+    m, roofs = v.measured, v.roofs
+    w = m.W if m.W is not None else pred_w
+    if m.time is None or w is None:
+        v.problems.append("no duration in the report: no attained performance")
+        return
+    p = w / m.time
+    point = {"P": p, "W_from": "measured" if m.W is not None else "predicted (the report has no FP counters)"}
+    if m.dram_total:
+        point["I"] = w / m.dram_total
+        point["dram_bandwidth"] = m.dram_total / m.time
+    for level, q in (("L2", m.l2_bytes), ("L1", m.l1_bytes)):
+        if q:
+            point[f"I_{level}"] = w / q
+    v.point = point
+    if roofs is None:
+        v.problems.append(v.roofs_from)
+        return
+    prec = max(m.flops, key=m.flops.get) if m.flops else (max(v.kernel.total.by_precision,
+                                                               key=lambda p: v.kernel.total.by_precision[p].value or 0)
+                                                          if v.kernel.total.by_precision else "fp32")
+    peak = roofs.peaks.get(prec)
+    bw = roofs.bandwidth
+    point["precision"], point["peak"], point["bandwidth"] = prec, peak, bw
+    if "dram_bandwidth" in point:
+        point["bandwidth_fraction"] = point["dram_bandwidth"] / bw
+    if peak is None or "I" not in point:
+        return
+    memory_roof = point["I"] * bw
+    attainable = min(peak, memory_roof)
+    bound = "memory" if memory_roof < peak else "compute"
+    frac = p / attainable if attainable else 0.0
+    point.update(attainable=attainable, bound=bound, fraction=frac)
+    if frac >= NEAR:
+        which = "DRAM bandwidth" if bound == "memory" else f"{prec} compute"
+        point["verdict"] = f"near the {which} roof: {pct(frac)} of the attainable {attainable:,.4g} FLOP/s"
+    else:
+        point["verdict"] = (f"far below both roofs: {pct(frac)} of the attainable {attainable:,.4g} FLOP/s "
+                            f"({bound}-bound at I = {point['I']:.4g} FLOP/B); the limit is how the kernel runs "
+                            "(too few threads or waves, latency, launch overhead, uncoalesced or conflicting "
+                            "accesses), not the hardware's peaks")
+
+
+def match(report, only: set) -> list:
+    """(launch, KernelName) of every launch to validate (`--kernel` keeps those named)."""
+    out = []
+    for launch in report.launches:
+        name = parse_name(launch.kernel)
+        if only and name.base not in only and launch.kernel not in only:
+            continue
+        out.append((launch, name))
+    return out
+
+
+def analyze_for(source, name, launch, run_analysis) -> tuple[object, str | None]:
+    """The source kernel for one launch, analyzed under the launch's shape: (KernelSummary or
+    None, why not)."""
+    shape = {}
+    if launch.grid:
+        shape["grid"] = tuple(launch.grid)
+    if launch.block:
+        shape["block"] = tuple(launch.block)
+    kernels = run_analysis({name.base}, {name.base: shape} if shape else {})
+    if not kernels:
+        return None, f"no kernel `{name.base}` in {source}"
+    if name.template:
+        want = f"{name.base}<{', '.join(name.template)}>"
+        exact = [k for k in kernels if k.name.replace(" ", "") == want.replace(" ", "")]
+        kernels = exact or kernels
+    k = kernels[0]
+    if k.failed:
+        return None, f"`{k.name}` could not be analyzed (see `staticroof analyze`)"
+    unbound = sorted(n for n, v in k.sizes.items() if v is None)
+    if unbound or k.total is None or k.total.flops.value is None:
+        return None, (f"`{k.name}` needs sizes: give -D {unbound[0] if unbound else 'NAME'}=VALUE (the report's launch "
+                      "shape fixes only the grid and block)")
+    return k, None
+
+
+def validate(source, report, only: set, run_analysis, machine, db) -> list[Validation]:
+    out = []
+    cache: dict = {}
+    for launch, name in match(report, only):
+        v = Validation(launch, measure(launch))
+        v.roofs, v.roofs_from = roofs_for(launch, machine, db)
+        key = (name, launch.grid, launch.block)
+        if key not in cache:
+            cache[key] = analyze_for(source, name, launch, run_analysis)
+        v.kernel, why = cache[key]
+        if why:
+            v.problems.append(why)
+            _place(v, None)
+        else:
+            compare(v)
+        if launch.grid is not None and len(launch.grid) == 1:
+            v.problems.append("the report gives the grid and block as totals only: taken as 1-D")
+        v.problems.extend(v.measured.notes)
+        out.append(v)
+    return out
