@@ -44,7 +44,8 @@ class Measured:
 
     @property
     def W(self) -> float | None:
-        return sum(self.flops.values()) if self.flops else None
+        """None when the report counts no FP instructions (0 when it counts them and there are none)."""
+        return sum(self.flops.values()) if self.flops_source else None
 
     @property
     def P(self) -> float | None:
@@ -75,12 +76,13 @@ def measure(launch: Launch) -> Measured:
         vals = [launch.value(n) for n in names]
         if any(v is not None for v in vals):
             fma, add, mul = (v or 0 for v in vals)
-            out.flops[prec] = 2 * fma + add + mul
+            if 2 * fma + add + mul:
+                out.flops[prec] = 2 * fma + add + mul
             out.flops_source = "SASS thread instructions (2 FMA + ADD + MUL)"
     if out.flops.get("fp16"):
         out.notes.append("fp16 counts instructions: a packed HFMA2/HADD2 does two lanes' work, so fp16 W may be "
                          "low by up to 2x")
-    if not out.flops:
+    if out.flops_source is None:
         for _, text in launch.notes:
             for fused, plain, prec in _RULE_FP.findall(text):
                 key = {"FP32": "fp32", "FP64": "fp64", "FP16": "fp16"}[prec]

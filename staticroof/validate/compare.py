@@ -110,7 +110,7 @@ def compare(v: Validation) -> None:
     t = k.total
     pred_w = t.flops.value
     v.rows.append(Row("W (FLOP)", pred_w, m.W, _explain_w(pred_w, m.W, m)))
-    for prec in sorted(set(t.by_precision) | set(m.flops)) if m.flops else ():
+    for prec in sorted(set(t.by_precision) | set(m.flops)) if m.flops_source else ():
         q = t.by_precision.get(prec)
         v.rows.append(Row(f"W {prec}", q.value if q is not None else 0, m.flops.get(prec)))
     l2 = v.roofs.l2_bytes if v.roofs else None
@@ -148,9 +148,11 @@ def compare(v: Validation) -> None:
 def _place(v: Validation, pred_w) -> None:
     m, roofs = v.measured, v.roofs
     w = m.W if m.W is not None else pred_w
-    if m.time is None or w is None:
+    if m.time is None:
         v.problems.append("no duration in the report: no attained performance")
         return
+    if w is None:
+        return  # no FP counters and no prediction: no point (the reason is already given)
     p = w / m.time
     point = {"P": p, "W_from": "measured" if m.W is not None else "predicted (the report has no FP counters)"}
     if m.dram_total:
@@ -171,6 +173,14 @@ def _place(v: Validation, pred_w) -> None:
     point["precision"], point["peak"], point["bandwidth"] = prec, peak, bw
     if "dram_bandwidth" in point:
         point["bandwidth_fraction"] = point["dram_bandwidth"] / bw
+    if w == 0 and "bandwidth_fraction" in point:  # no floating-point work: only the bandwidth roof applies
+        frac = point["bandwidth_fraction"]
+        point.update(bound="memory", fraction=frac)
+        point["verdict"] = (f"no floating-point work: judged by DRAM bandwidth alone, {pct(frac)} of "
+                            f"{bw / 1e9:.4g} GB/s; " + ("near the bandwidth roof" if frac >= NEAR else
+                                                       "far below it: the limit is how the kernel moves its data "
+                                                       "(uncoalesced accesses, too few bytes in flight)"))
+        return
     if peak is None or "I" not in point:
         return
     memory_roof = point["I"] * bw
@@ -202,26 +212,42 @@ def match(report, only: set) -> list:
 def analyze_for(source, name, launch, run_analysis) -> tuple[object, str | None]:
     """The source kernel for one launch, analyzed under the launch's shape: (KernelSummary or
     None, why not)."""
-    shape = {}
-    if launch.grid:
-        shape["grid"] = tuple(launch.grid)
-    if launch.block:
-        shape["block"] = tuple(launch.block)
-    kernels = run_analysis({name.base}, {name.base: shape} if shape else {})
-    if not kernels:
+    def pick(kernels):
+        if name.template:
+            want = f"{name.base}<{', '.join(name.template)}>".replace(" ", "")
+            exact = [k for k in kernels if k.name.replace(" ", "") == want]
+            kernels = exact or kernels
+        return kernels[0] if kernels else None
+
+    k = pick(run_analysis({name.base}, {}))  # first under the source's own launch, at the sizes given
+    if k is None:
         return None, f"no kernel `{name.base}` in {source}"
-    if name.template:
-        want = f"{name.base}<{', '.join(name.template)}>"
-        exact = [k for k in kernels if k.name.replace(" ", "") == want.replace(" ", "")]
-        kernels = exact or kernels
-    k = kernels[0]
+    note = None
+    ran = _full(launch.grid), _full(launch.block)
+    own = tuple(k.launch.get("grid") or ()), tuple(k.launch.get("block") or ())
+    if (ran[0] and ran[0] != own[0]) or (ran[1] and ran[1] != own[1]):
+        shape = {key: v for key, v in (("grid", ran[0]), ("block", ran[1])) if v}
+        k = pick(run_analysis({name.base}, {name.base: shape}))
+        if own[0] or own[1]:
+            note = (f"the run's launch (grid {_dims(ran[0])}, block {_dims(ran[1])}) is not the source's at the sizes "
+                    f"in force (grid {_dims(own[0])}, block {_dims(own[1])}): analyzed under the run's; if the run "
+                    "used other sizes, give them with -D")
     if k.failed:
         return None, f"`{k.name}` could not be analyzed (see `staticroof analyze`)"
-    unbound = sorted(n for n, v in k.sizes.items() if v is None)
+    unbound = sorted(n for n in k.size_origins if k.sizes.get(n) is None)
     if unbound or k.total is None or k.total.flops.value is None:
         return None, (f"`{k.name}` needs sizes: give -D {unbound[0] if unbound else 'NAME'}=VALUE (the report's launch "
                       "shape fixes only the grid and block)")
-    return k, None
+    return k, note
+
+
+def _full(shape) -> tuple:
+    """A report's launch shape as (x, y, z); a total alone is taken as 1-D."""
+    return tuple((list(shape) + [1, 1, 1])[:3]) if shape else ()
+
+
+def _dims(t) -> str:
+    return " x ".join(str(d) for d in t) if t else "?"
 
 
 def validate(source, report, only: set, run_analysis, machine, db) -> list[Validation]:
@@ -234,10 +260,12 @@ def validate(source, report, only: set, run_analysis, machine, db) -> list[Valid
         if key not in cache:
             cache[key] = analyze_for(source, name, launch, run_analysis)
         v.kernel, why = cache[key]
-        if why:
+        if v.kernel is None:
             v.problems.append(why)
             _place(v, None)
         else:
+            if why:
+                v.problems.append(why)
             compare(v)
         if launch.grid is not None and len(launch.grid) == 1:
             v.problems.append("the report gives the grid and block as totals only: taken as 1-D")
