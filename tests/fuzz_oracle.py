@@ -202,7 +202,7 @@ def judge(case: Case, lay: Layout, res) -> list[str]:
     fmt_json = "--format" in lay.args and lay.args[lay.args.index("--format") + 1:][:1] == ["json"]
     if fmt_json and res.stdout.strip():
         try:
-            doc = json.loads(res.stdout)
+            doc = json.loads(res.stdout, parse_constant=_not_json)  # NaN, Infinity: not JSON
         except ValueError as e:
             problems.append(f"JSON output does not parse: {e}")
             return problems
@@ -221,6 +221,10 @@ def judge(case: Case, lay: Layout, res) -> list[str]:
     elif code == 1 and not any(re.search(rf"\b{c}\b", output) for c in error_codes()) and "not analyzed" not in output:
         problems.append("exit status 1 without an error diagnostic")
     return problems
+
+
+def _not_json(token: str):
+    raise ValueError(f"{token} is not a JSON value")
 
 
 def _locations(doc: dict, lay: Layout, cwd_src: bool) -> list[str]:

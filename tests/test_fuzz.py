@@ -293,3 +293,18 @@ def test_macro_bomb_of_a_quarter_million_statements_is_bounded(tmp_path):
         time.sleep(0.5)
     assert os.waitstatus_to_exitcode(status) in (0, 1)
     assert usage.ru_maxrss * 1024 < oracle.MEMORY_LIMIT
+
+
+def test_self_check_walk_stops_on_empty_iterations(tmp_path):
+    # The self-check's walk of the loop IR had a budget of statement instances only: a loop of
+    # 10**11 iterations whose body is guarded away never reached a statement and never ended
+    # (the fuzzer's case: a launch of 2**64-thread blocks under a guard that no thread passes).
+    # Loop iterations now count too; the static count (W = 0, no access) is reported at once.
+    (tmp_path / "hang.c").write_text("void k(float *x) { for (long i = 0; i < 100000000000; i++) "
+                                     "if (i < 0) x[i] = 1.0f; }\n")
+    t0 = time.perf_counter()
+    r = _cli("analyze", tmp_path / "hang.c", "--format", "json")
+    assert r.exit_code == 0, r.output
+    (k,) = json.loads(r.stdout)["kernels"]
+    assert k["flops"]["total"] == 0 and k["bytes"]["compulsory"] == 0 and k["exact"]
+    assert time.perf_counter() - t0 < 60

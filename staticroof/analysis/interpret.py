@@ -6,7 +6,7 @@ IR with exact integer arithmetic and keeps sets of the elements it touched.  It 
 counting rules (first access read or written, the register rule of the access level, identical
 references of one statement counted once) but shares none of the machinery, so a disagreement
 points at a bug in one of them.  Only small size points are affordable: a budget of statement
-instances stops it early.
+instances and loop iterations stops it early.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from ..ir import DRAM_SPACES, Guard, Kernel, Loop, Stmt
 
 
 class TooLarge(Exception):
-    """The enumeration exceeded its budget of statement instances."""
+    """The enumeration exceeded its budget of statement instances and loop iterations."""
 
 
 @dataclass
@@ -127,6 +127,7 @@ class _Walker:
         self.kernel = kernel
         self.weights = weights
         self.budget = budget
+        self.iterations = 10 * budget  # loop iterations (cheaper than statements, but never endless)
         self.comp = _Compiler()
         self.values: list = []
         self.counts = Counts()
@@ -198,6 +199,11 @@ class _Walker:
                 self._set(node.var, v)
                 if not self._eval(node.cond):
                     break
+                # an iteration is work too: a loop whose body is empty or guarded away (a bound
+                # of 9...9, 25 digits) never reaches a statement, and must still stop
+                self.iterations -= 1
+                if self.iterations < 0:
+                    raise TooLarge()
                 self._nodes(node.body, loops + ((node, v),), path)
                 v += node.step
         finally:
