@@ -90,11 +90,12 @@ def options_from(cfg, defines=(), include_dirs=(), costs=(), grids=(), blocks=()
     weights = dict(cfg.costs)
     weights.update(_parse_costs(costs))
     launches = _parse_launches(grids, blocks, cfg.launch)
-    machine_name = machine_name or cfg.machine
-    machine = _machine(machine_name, machine_files, cfg.path) if machine_name else None
+    # an option given empty (`--machine ''`, `--cache ''`) is an error, not the option left out
+    machine_name = cfg.machine if machine_name is None else machine_name
+    machine = _machine(machine_name, machine_files, cfg.path) if machine_name is not None else None
     if cache is None and cfg.cache is not None:
         cache = str(cfg.cache)
-    cache_bytes = _parse_size(cache) if cache else None
+    cache_bytes = _parse_size(cache) if cache is not None else None
     return Options(defs, list(include_dirs) + cfg.include, weights, launches, kernel_sizes, cache_bytes, machine,
                    unit or cfg.unit)
 

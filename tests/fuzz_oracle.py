@@ -185,8 +185,8 @@ def judge(case: Case, lay: Layout, res) -> list[str]:
     if "Traceback (most recent call last)" in output:
         problems.append("a traceback in the output")
     if "SR099" in output:
-        line = next(ln for ln in output.splitlines() if "SR099" in ln)
-        problems.append(f"SR099: {line[:500]}")
+        at = output.index("SR099")
+        problems.append(f"SR099: {' '.join(output[at:at + 400].split())}")  # the message follows (text or JSON)
     code = res.exit_code
     if code not in (0, 1, 2):
         problems.append(f"exit status {code}")

@@ -308,3 +308,22 @@ def test_self_check_walk_stops_on_empty_iterations(tmp_path):
     (k,) = json.loads(r.stdout)["kernels"]
     assert k["flops"]["total"] == 0 and k["bytes"]["compulsory"] == 0 and k["exact"]
     assert time.perf_counter() - t0 < 60
+
+
+def test_body_without_a_parameter_list_is_a_syntax_error(tmp_path):
+    # A byte flip turned `struct bench_timer {` into `smer {`: pycparser reads `smer { ... }` as a
+    # function definition of implicit int with no parameter list (a TypeDecl, not a FuncDecl), and
+    # lowering it raised AttributeError: SR099 for the file, every kernel lost.  Now SR001 at its
+    # line, and the other kernels are reported.
+    (tmp_path / "smer.c").write_text("struct t { int a; };\nsmer { double t0; };\n" + KERNEL)
+    r = _cli("analyze", tmp_path / "smer.c")
+    assert r.exit_code == 1 and "SR099" not in r.output, r.output
+    assert "smer.c:2:1: SR001 syntax error: `smer {`: a body without a parameter list" in r.output
+    assert "k  [c, exact]" in r.output
+
+
+@pytest.mark.parametrize("option", ["--machine", "--cache"])
+def test_an_empty_option_value_is_a_usage_error(option):
+    # `--machine ''` and `--cache ''` were taken as the option left out (exit 0, no roofline).
+    r = _cli("analyze", ROOT / "samples" / "saxpy.c", option, "")
+    assert r.exit_code == 2 and ("unknown machine ''" in r.output or "expected a size" in r.output), r.output

@@ -72,9 +72,12 @@ class TranslationUnit:
         self.pragma_sizes: dict = {}
         self.bindings: dict = {}  # the user's size values (-D), for compile-time folding
         self.callsite_sizes: dict = {}  # func -> param -> (value, Location)
+        self.malformed: list = []  # function bodies without a declarator of a function
         for node in ext:
             if isinstance(node, c_ast.Typedef):
                 self.types.typedefs[node.name] = node.type
+            elif isinstance(node, c_ast.FuncDef) and not isinstance(node.decl.type, c_ast.FuncDecl):
+                self.malformed.append(node)  # `name { ... }`: pycparser's implicit int, no parameter list
             elif isinstance(node, c_ast.FuncDef):
                 self.funcs[node.decl.name] = node
                 self.protos[node.decl.name] = self.types.resolve(node.decl.type.type)
@@ -262,6 +265,9 @@ def lower_translation_unit(path: str, text: str, size_macros: dict, grammars_dir
     res.failed.extend(failed)
     tu = TranslationUnit(path, ext, size_macros, grammars_dir)
     tu.bindings = dict(bindings or {})
+    for fn in tu.malformed:
+        res.diagnostics.append(Diagnostic("SR001", f"syntax error: `{fn.decl.name} {{`: a body without a parameter "
+                                          "list is not a function definition", _loc(fn.decl, path)))
     for name, fn in tu.funcs.items():
         if fn.coord is not None and fn.coord.file and fn.coord.file.startswith(grammars_dir):
             continue
