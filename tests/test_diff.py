@@ -310,3 +310,28 @@ def test_diff_uses_the_cache_and_refuses_a_committed_one(repo, tmp_path, monkeyp
     git(repo, "add", "-f", ".staticroof_cache/forged.json")
     _status, out = diff("HEAD", "--format", "json")
     assert "is tracked by git: not using it" in out
+
+
+def test_report_modules_take_lint_findings():
+    """reports/sarif, github and markdown are not diff's alone: lint's findings go through them as
+    annotations (reports.annotation.from_findings)."""
+    from staticroof.diagnostics import Location
+    from staticroof.lint.registry import Finding
+    from staticroof.reports import github, markdown, sarif
+    from staticroof.reports.annotation import from_findings
+
+    found = [Finding("RF202", "C[i][j] accumulates in memory inside the k loop: 8*N**3 B of loads and stores",
+                     Location("src/my gemm.c", 12, 17), "gemm", name="memory-accumulator"),
+             Finding("RF301", "I = 1/6 FLOP/B, below the configured 0.5", Location("src/saxpy.c"), "saxpy")]
+    anns = from_findings(found)
+    doc = sarif_valid(sarif.render(anns, {"RF202": ("memory-accumulator", "An accumulator kept in memory."),
+                                          "RF301": ("low-intensity", "Intensity below the threshold.")}))
+    r0, r1 = doc["runs"][0]["results"]
+    assert r0["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "src/my%20gemm.c"
+    assert "region" not in r1["locations"][0]["physicalLocation"]  # no line: no region
+    assert github.render(anns).splitlines() == [
+        "::warning file=src/my gemm.c,line=12,col=17,title=staticroof RF202 memory-accumulator::C[i][j] "
+        "accumulates in memory inside the k loop: 8*N**3 B of loads and stores",
+        "::warning file=src/saxpy.c,title=staticroof RF301::I = 1/6 FLOP/B, below the configured 0.5"]
+    md = markdown.render_findings(anns)
+    assert "| `src/my gemm.c:12:17` | RF202 (memory-accumulator) | C[i][j] accumulates" in md
