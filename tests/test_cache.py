@@ -346,6 +346,9 @@ def test_codec_refuses_unknown_things():
         codec.load({"x": [["Add", [0]]], "v": {"e": 0}})  # a node may refer only to earlier nodes
     with pytest.raises(KeyError):
         codec.load({"x": [], "v": {"c": "Path", "f": {}}})
+    deep = [["Symbol", "n", {}]] + [["Add", [k, 0]] for k in range(1000)]  # printing it would recurse
+    with pytest.raises(ValueError):
+        codec.load({"x": deep, "v": {"e": 1000}})
     n = sympy.Symbol("n", integer=True, positive=True)
     e = sympy.Max(sympy.floor(n / 4) + 1, 2 * n) + sympy.Rational(1, 3)
     assert codec.load(json.loads(json.dumps(codec.dump([e, (1, None)])))) == [e, (1, None)]

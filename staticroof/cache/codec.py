@@ -154,11 +154,16 @@ class _Encoder:
         raise EncodeError(f"no encoding for {type(value).__name__}")
 
 
+# Deeper than any count's formula; a forged entry nested deeper would make printing recurse.
+MAX_DEPTH = 400
+
+
 class _Decoder:
     def __init__(self, table):
         if not isinstance(table, list):
             raise ValueError("no expression table")
         self.exprs: list = []
+        self.depths: list = []
         for node in table:  # a node refers only to nodes before it: no cycles, no recursion
             self.exprs.append(self._node(node))
         self.classes = _classes()
@@ -175,6 +180,12 @@ class _Decoder:
         if not isinstance(node, list) or not node or not isinstance(node[0], str):
             raise ValueError("not an expression")
         tag = node[0]
+        depth = 1
+        if tag in _FUNCTIONS and len(node) == 2 and isinstance(node[1], list) and node[1]:
+            depth += max(self.depths[i] if _is_int(i) and 0 <= i < len(self.depths) else 0 for i in node[1])
+            if depth > MAX_DEPTH:
+                raise ValueError("an expression nested too deeply")
+        self.depths.append(depth)
         if tag == "Integer" and len(node) == 2 and _is_int(node[1]):
             return sympy.Integer(node[1])
         if tag == "Rational" and len(node) == 3 and _is_int(node[1]) and _is_int(node[2]) and node[2] > 0:
