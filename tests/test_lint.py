@@ -128,6 +128,35 @@ def test_rf101_a_double_kernel_is_not_promoted(tmp_path):
     assert lint(tmp_path, {"daxpy.c": src})[:2] == (0, [])
 
 
+def test_rf101_cuda_overloads_float_math(tmp_path):
+    # CUDA is C++: sqrt(x) and std::sqrt(x) of a float call `float sqrt(float)`, so nothing is
+    # promoted.  Per thread: sqrt, expf, std::sqrt (3 specials, fp32) and 2 adds: W = 5n, all fp32.
+    # sqrt(n) of an int is the double function (1 fp64 special per thread): the float x[i] it
+    # multiplies and the float sum it is added to are promoted: RF101 on that `*` and that `+`.
+    src = """\
+#include <cmath>
+__global__ void act(const float* __restrict__ x, float* __restrict__ y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        y[i] = sqrt(x[i]) + expf(x[i]) + std::sqrt(x[i]);
+}
+"""
+    from helpers import analyze_source
+
+    k = analyze_source(src, tmp_path, name="act.cu")["act"]
+    assert set(k.total.by_precision) == {"fp32"} and str(k.total.flops.expr) == "5*n"
+    assert lint(tmp_path, {"act.cu": src})[:2] == (0, [])
+    bad = src.replace("std::sqrt(x[i])", "sqrt(n) * x[i]")
+    k = analyze_source(bad, tmp_path, name="act.cu")["act"]
+    # sqrt(n): 1 fp64 special; (double) * x[i]: fp64 multiply; the fp32 sum + that double: fp64 add
+    assert {p: str(q.expr) for p, q in k.total.by_precision.items()} == {"fp32": "3*n", "fp64": "3*n"}
+    status, found, _ = lint(tmp_path, {"act.cu": bad}, "--select", "RF101")
+    assert status == 1 and codes(found) == ["RF101", "RF101"]
+    assert {msg.split(": ")[1].split(" runs")[0] for _, _, _, msg in found} == {
+        "`*` on fp32 and a double operand", "`+` on fp32 and a double operand"}
+
+
 # ---------------------------------------------------------------------------------------------
 # RF201: array of structures
 

@@ -138,6 +138,10 @@ class ExpressionLowering:
         if entry is not None:
             if ret is None or not ret.is_float:
                 ret = _guess_math_type(name, vals)
+            floats = [v.ctype.prec for v in vals if v.ctype.is_float]
+            if self.kernel.language == "cuda" and ret.prec == "fp64" and floats and set(floats) == {"fp32"} \
+                    and len(floats) == len(vals) and costs.classify(name + "f") is not None:
+                ret = FLOAT["fp32"]  # C++ (CUDA) overloads `sqrt(float)`, `std::exp(float)`: the float function
             if folding.call(self, vals, ret) is not None:  # `sqrtf(2.0f / M_PI)`
                 return folding.call(self, vals, ret)
             # (C only: CUDA's C++ math library overloads `sqrt(float)` to the float function)
