@@ -238,3 +238,23 @@ def test_unmatched_kernels_missing_sizes_and_bad_reports(tmp_path):
         r = _validate(K5070, "--ncu", bad)
         assert r.exit_code == 2 and str(bad) in r.output and "Traceback" not in r.output
         assert len(r.output.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_gemm_tiled_rtx5070_the_template_instantiation_and_its_l1_bytes():
+    # gemm_tiled_kernel<32>, m = n = k = 2048: W = 2 m n k = 17,179,869,184 (no padding: 2048 is a
+    # multiple of 32).  Each of the 64 x 64 blocks loads, for each of its 64 k-steps, one 32 x 32 tile
+    # of A and one of B: 4,096 x 64 x 2 x 4 KiB = 2,147,483,648 B, plus C once, 16,777,216 B: the
+    # access level 2,164,260,864 B, coalesced, equal to the measured L1 sectors x 32.  Reads: the
+    # compulsory 33,554,432 B against 53,261,312 measured (1.587x: tiles of A and B re-read from DRAM
+    # after leaving L2); writes 3,377,920 of 16,777,216 (a lower bound).
+    out = _json(K5070, "--ncu", NCU / "rtx5070-details-csv" / "gemm_tiled.csv", "-D", "m=2048", "-D", "n=2048",
+                "-D", "k=2048", "--machine", "rtx-5070")
+    (launch,) = out["launches"]
+    assert launch["kernel"].startswith("gemm_tiled_kernel")
+    rows = _rows(launch)
+    assert rows["W (FLOP)"]["predicted"] == 17_179_869_184
+    assert rows["L1 bytes vs access level (B)"]["predicted"] == rows["L1 bytes vs access level (B)"]["measured"] \
+        == 2_164_260_864
+    assert rows["DRAM reads (B)"]["predicted"] == 33_554_432 and rows["DRAM reads (B)"]["measured"] == 53_261_312
+    assert "lower bound" in rows["DRAM writes (B)"]["note"]
