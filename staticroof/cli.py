@@ -412,6 +412,11 @@ def rules():
     for code, rule in load().items():
         needs = f" (needs {rule.needs.split(':')[0]})" if rule.needs else ""
         click.echo(f"{code}  {rule.name}: {rule.summary}{needs}")
+    from .diff.compare import RULES as DIFF_RULES
+
+    click.echo("\nRegressions (`staticroof diff`, `staticroof lint --baseline`):\n")
+    for code, (name, doc) in DIFF_RULES.items():
+        click.echo(f"{code}  {name}: {doc}")
 
 
 def _register() -> None:

@@ -335,3 +335,25 @@ def test_report_modules_take_lint_findings():
         "::warning file=src/saxpy.c,title=staticroof RF301::I = 1/6 FLOP/B, below the configured 0.5"]
     md = markdown.render_findings(anns)
     assert "| `src/my gemm.c:12:17` | RF202 (memory-accumulator) | C[i][j] accumulates" in md
+
+
+def test_a_kernel_that_can_no_longer_be_analyzed_is_listed_not_failed(repo):
+    """A syntax error in the kernel costs the review its numbers: listed (a SARIF note, RD901), and
+    not a regression by itself (exit 0)."""
+    (repo / "src" / "gemm.c").write_text(REGISTER.replace("s += A[i][k] * B[k][j];", "s += A[i][k] * ;"))
+    status, out = diff("HEAD", "--format", "json")
+    k = kernels(out)["gemm"]
+    assert status == 0 and k["status"] == "unanalyzable" and k["new"]["status"] == "unsupported"
+    text = diff("HEAD")[1]
+    assert ": gemm  no longer analyzable" in text and "  after   not analyzed: syntax error" in text
+    status, md = diff("HEAD", "--format", "markdown")
+    assert "| no longer analyzable | `gemm` in `src/gemm.c` | not analyzed:" in md
+    status, sarif = diff("HEAD", "--format", "sarif")
+    (result,) = sarif_valid(sarif)["runs"][0]["results"]
+    assert (result["ruleId"], result["level"]) == ("RD901", "note")
+
+
+def test_rules_lists_the_regression_codes():
+    out = CliRunner().invoke(main, ["rules"]).output
+    for code, name in (("RD101", "intensity-drop"), ("RD102", "became-memory-bound"), ("RD103", "attainable-drop")):
+        assert f"{code}  {name}: " in out
