@@ -55,15 +55,18 @@ SR005). Drivers such as `main` and setup functions are never reported.""",
 A kernel without counts has no place on the roofline: no other rule can check it.""",
       example="""
 ```c
-void kernel(int n, float *x)
+#include "solver_params.h"   /* in include/, not beside the file: RF902 (SR005) for the whole file */
+
+void relax(int n, const real_t *restrict b, real_t *restrict x)
 {
-    for (int i = 0; i < n; i++)
-        x[i] = lookup(x, i)(x[i]);   /* RF902 if the call cannot be modelled */
+    for (int i = 1; i < n - 1; i++)
+        x[i] = OMEGA * (b[i] - x[i - 1] - x[i + 1]);
 }
 ```""",
       fix="""
-Pass the include folders (`-I`, `include = [...]`) and macros (`-D`) the file needs, or silence the
-kernel on its line with `// staticroof: ignore[RF902]`.""")
+Pass the include folders (`-I include`, or `include = ["include"]` in the configuration) and the
+macros (`-D`) the file needs. A kernel that cannot be modelled however it is built is silenced on
+its line with `// staticroof: ignore[RF902]`.""")
 def not_modelled(ctx: FileContext):
     for d in ctx.file_diagnostics:
         if d.severity == "error" and d.code not in ("SR003", "SR007"):  # usage errors: exit 2, not findings
