@@ -660,3 +660,27 @@ def test_rf401_one_producer_two_consumers_counts_its_write_once(tmp_path):
             "4*n = 4,194,304 B read back by `twice`)") in msg
     assert "saving 12*n = 12,582,912 B; W 3*n = 3,145,728 FLOP over Q 20*n + 8 = 20,971,528 B" in msg
     assert "I 3*n/(4*(5*n + 2)) = 0.15 -> 3*n/(8*(n + 1)) = 0.375 FLOP/B" in msg
+
+
+def test_sarif_and_github_formats(tmp_path):
+    import jsonschema
+
+    p = Path(tmp_path) / "gemm_accum.c"
+    p.write_text((SAMPLES / "gemm_accum.c").read_text())
+    r = CliRunner().invoke(main, ["lint", "gemm_accum.c", "--format", "sarif"])  # relative, as a hook passes it
+    assert r.exit_code == 1
+    doc = json.loads(r.stdout)
+    schema = json.loads((Path(__file__).resolve().parent / "data" / "sarif-schema-2.1.0.json").read_text())
+    jsonschema.Draft7Validator(schema).validate(doc)
+    (result,) = doc["runs"][0]["results"]
+    assert result["ruleId"] == "RF202" and result["message"]["text"].startswith("`gemm_accum`: `C` is accumulated")
+    assert result["locations"][0]["physicalLocation"] == {
+        "artifactLocation": {"uri": "gemm_accum.c", "uriBaseId": "%SRCROOT%"},
+        "region": {"startLine": 41, "startColumn": 17}}
+    rules = {d["id"]: d for d in doc["runs"][0]["tool"]["driver"]["rules"]}
+    assert rules["RF202"]["name"] == "memory-accumulator" and {"RF101", "RF401", "RF902"} <= set(rules)
+    r = CliRunner().invoke(main, ["lint", "gemm_accum.c", "--format", "github"])
+    assert r.exit_code == 1
+    assert r.stdout.startswith("::warning file=gemm_accum.c,line=41,col=17,title=staticroof RF202 memory-accumulator"
+                               "::`gemm_accum`: `C` is accumulated in memory")
+    assert CliRunner().invoke(main, ["lint", "gemm_accum.c", "--format", "sarif", "--statistics"]).exit_code == 2

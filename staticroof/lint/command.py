@@ -35,8 +35,10 @@ def _explain(code: str) -> None:
               help="Only these rule codes or prefixes (comma-separated; replaces the configuration's `select`).")
 @click.option("--ignore", "ignore", multiple=True, metavar="CODES",
               help="Also ignore these rule codes or prefixes (comma-separated; added to the configuration's).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--statistics", is_flag=True, default=False, help="Print how often each rule fired instead.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "github"]), default="text",
+              show_default=True, help="text (file:line:col: CODE message), json, SARIF 2.1.0, GitHub annotations.")
+@click.option("--statistics", is_flag=True, default=False,
+              help="Print how often each rule fired instead (with text or json).")
 @click.option("--explain", "explain", metavar="CODE", default=None, help="Print the documentation of a rule.")
 @click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]",
               help="Bind a size (function parameter or #define'd size) or define a preprocessor macro.")
@@ -63,6 +65,8 @@ def lint(paths, select, ignore, fmt, statistics, explain, defines, include_dirs,
         return
     if not paths:
         raise click.UsageError("give one or more files or folders (or --explain CODE)")
+    if statistics and fmt in ("sarif", "github"):
+        raise click.UsageError("--statistics prints counts as text or json, not as " + fmt)
     from .. import cli
     from ..config import ConfigError, load
     from .engine import lint_files

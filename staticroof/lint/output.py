@@ -1,5 +1,5 @@
 """Lint findings as text (`file:line:col: CODE message`, as ruff and flake8 print them), JSON,
-or per-rule counts (`--statistics`)."""
+SARIF 2.1.0 (code scanning), GitHub Actions annotations, or per-rule counts (`--statistics`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,28 @@ def _where(f) -> tuple:
     return shown(loc.file), loc.line or 1, loc.col or 1
 
 
+FORMATS = ("text", "json", "sarif", "github")
+
+
+def _descriptions() -> dict:
+    """{code: (name, description)} of every rule a lint run may report (its own, and the baseline
+    comparison's RD codes), for SARIF's rule table."""
+    from ..diff.compare import RULES as BASELINE_RULES
+    from .registry import load
+
+    out = {code: (r.name, f"{r.summary[0].upper()}{r.summary[1:]}: {' '.join(r.what.split())}")
+           for code, r in load().items()}
+    out.update(BASELINE_RULES)
+    return out
+
+
 def render(findings: list, fmt: str = "text", statistics: bool = False) -> str:
+    if fmt in ("sarif", "github"):
+        from ..reports import github, sarif
+        from ..reports.annotation import from_findings
+
+        annotations = from_findings(findings)
+        return github.render(annotations) if fmt == "github" else sarif.render(annotations, _descriptions()) + "\n"
     if statistics:
         counts = Counter((f.code, f.name) for f in findings)
         if fmt == "json":
