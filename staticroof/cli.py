@@ -353,8 +353,10 @@ def trace(path, defines, include_dirs, kernels, grids, blocks, fmt):
 @click.option("--grid", "grids", multiple=True, metavar="[KERNEL=]X[,Y[,Z]]")
 @click.option("--block", "blocks", multiple=True, metavar="[KERNEL=]X[,Y[,Z]]")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None)
+@click.option("--ncu", "ncu_report", metavar="REPORT", default=None,
+              help="Also draw the launches Nsight Compute measured (see `staticroof validate`).")
 def plot(paths, machine_name, output, defines, include_dirs, kernels, unit, cache, machine_files, grids, blocks,
-         config_file):
+         config_file, ncu_report):
     """Draw the kernels of PATHS under MACHINE's roofline (one point per kernel and level)."""
     if Path(output).suffix.lower() not in (".png", ".svg", ".pdf"):
         raise click.BadParameter("the output must end in .png, .svg or .pdf", param_hint="-o")
@@ -371,15 +373,28 @@ def plot(paths, machine_name, output, defines, include_dirs, kernels, unit, cach
                                     machine_files, cache, config_file)
     from .reports.plot import draw, points
 
-    pts = draw(report.kernels, machine, output)
-    shown_kernels = {p["kernel"] for p in pts}
+    measured = []
+    if ncu_report:
+        from .ncu import ReportError
+        from .validate.points import measured_points
+
+        try:
+            measured, notes = measured_points(ncu_report, report.kernels)
+        except ReportError as e:
+            click.echo(f"staticroof: {e}", err=True)
+            sys.exit(2)
+        for note in notes:
+            click.echo(note, err=True)
+    pts = draw(report.kernels, machine, output, measured)
+    shown_kernels = {p["kernel"] for p in pts if not p["level"].startswith("measured")}
     for k in report.kernels:  # say which kernels have no point, and why
         if k.name not in shown_kernels:
             why = ("could not be analyzed" if k.failed else "has no numeric W and Q (give its sizes with -D)"
                    if not points([k]) else "has no point")
             click.echo(f"{k.location}: {k.name}: not plotted: it {why}", err=True)
     nk, npts = len(shown_kernels), len(pts)
-    click.echo(f"{output}: {nk:,} kernel{'' if nk == 1 else 's'}, {npts:,} point{'' if npts == 1 else 's'}")
+    shown = f" ({len(measured):,} measured)" if measured else ""
+    click.echo(f"{output}: {nk:,} kernel{'' if nk == 1 else 's'}, {npts:,} point{'' if npts == 1 else 's'}{shown}")
 
 
 @main.command()

@@ -272,3 +272,50 @@ def test_ncu_rep_through_ncu_on_path(tmp_path, monkeypatch):
 def test_kernel_names(written, base, targs):
     n = parse_name(written)
     assert (n.base, n.template) == (base, targs)
+
+
+def test_ncu_rep_through_the_ncu_report_module(tmp_path, monkeypatch):
+    # A stand-in for NVIDIA's ncu_report module with the documented interface (load_report ->
+    # IContext.num_ranges/range_by_idx -> IRange.num_actions/action_by_idx -> IAction.name,
+    # metric_names, metric_by_name -> IMetric.as_double/as_string/unit), used when ncu is not on PATH.
+    import importlib.util
+    import shutil
+    import sys
+    import types
+
+    class Metric:
+        def __init__(self, value, unit=""):
+            self.v, self.u = value, unit
+
+        def unit(self):
+            return self.u
+
+        def as_double(self):
+            if isinstance(self.v, str):
+                raise TypeError("a string metric")
+            return float(self.v)
+
+        def as_string(self):
+            return str(self.v)
+
+    metrics = {"dram__bytes_read.sum": Metric(1.5, "Mbyte"), "gpu__time_duration.sum": Metric(2.0, "usecond"),
+               "launch__grid_dim_x": Metric(8), "launch__grid_dim_y": Metric(1), "launch__grid_dim_z": Metric(1),
+               "launch__block_dim_x": Metric(128), "launch__block_dim_y": Metric(1), "launch__block_dim_z": Metric(1),
+               "device__attribute_display_name": Metric("NVIDIA GeForce RTX 3070")}
+    action = types.SimpleNamespace(name=lambda: "saxpy", metric_names=lambda: list(metrics),
+                                   metric_by_name=metrics.__getitem__)
+    rng = types.SimpleNamespace(num_actions=lambda: 1, action_by_idx=lambda i: action)
+    ctx = types.SimpleNamespace(num_ranges=lambda: 1, range_by_idx=lambda i: rng)
+    module = types.ModuleType("ncu_report")
+    module.load_report = lambda path: ctx
+    monkeypatch.setitem(sys.modules, "ncu_report", module)
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: object() if name == "ncu_report" else real(name, *a))
+    rep = tmp_path / "run.ncu-rep"
+    rep.write_bytes(b"\x00binary")
+    (launch,) = read(rep).launches
+    assert launch.kernel == "saxpy" and launch.grid == (8, 1, 1) and launch.block == (128, 1, 1)
+    assert launch.value("dram__bytes_read.sum") == approx(1.5e6) and launch.value("gpu__time_duration.sum") == approx(2e-6)
+    assert launch.device == "NVIDIA GeForce RTX 3070"

@@ -258,3 +258,27 @@ def test_gemm_tiled_rtx5070_the_template_instantiation_and_its_l1_bytes():
         == 2_164_260_864
     assert rows["DRAM reads (B)"]["predicted"] == 33_554_432 and rows["DRAM reads (B)"]["measured"] == 53_261_312
     assert "lower bound" in rows["DRAM writes (B)"]["note"]
+
+
+def test_plot_draws_the_measured_points_beside_the_predicted(tmp_path):
+    # vecAdd on the GTX 1080, n = 100: three launches, no FP counters (the predicted W = 100 is used),
+    # DRAM reads + writes 7,936 / 3,520 / 2,432 B in 2,720 ns each: I = 100 / 7,936 = 0.0126 FLOP/B,
+    # P = 100 / 2.72 us = 3.68e7 FLOP/s for launch 0.
+    pytest.importorskip("matplotlib")
+    from staticroof.pipeline import run
+    from staticroof.validate.points import measured_points
+
+    report = run([NCU / "vecadd_gtx1080.cu"], {"n": "100"})
+    pts, notes = measured_points(NCU / "gtx1080-raw-csv" / "nsight_vectoradd_100_32_metrics_all.csv", report.kernels)
+    assert [(p["launch"], p["level"]) for p in pts] == [(i, "measured DRAM") for i in range(3)]
+    assert [p["intensity"] for p in pts] == [approx(100 / 7936), approx(100 / 3520), approx(100 / 2432)]
+    assert all(p["attainable"] == approx(100 / 2720e-9) for p in pts) and len(notes) == 3
+    out = tmp_path / "roof.png"
+    r = CliRunner().invoke(main, ["plot", str(NCU / "vecadd_gtx1080.cu"), "--machine", "gtx-1080", "-o", str(out),
+                                  "-D", "n=100", "--ncu", str(NCU / "gtx1080-raw-csv" /
+                                                               "nsight_vectoradd_100_32_metrics_all.csv")])
+    assert r.exit_code == 0, r.output
+    assert "(3 measured)" in r.output and out.stat().st_size > 0
+    r = CliRunner().invoke(main, ["plot", str(NCU / "vecadd_gtx1080.cu"), "--machine", "gtx-1080", "-o", str(out),
+                                  "-D", "n=100", "--ncu", str(tmp_path / "none.csv")])
+    assert r.exit_code == 2 and "none.csv" in r.output

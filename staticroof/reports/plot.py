@@ -32,16 +32,21 @@ def points(kernels) -> list[dict]:
     return [p for p in out if p["intensity"] > 0 and p["attainable"] > 0]  # log axes: no FLOPs, no point
 
 
-def draw(kernels, machine, path: str) -> list[dict]:
+MEASURED_MARKERS = {"measured DRAM": "*", "measured L2": "P", "measured L1": "X"}
+
+
+def draw(kernels, machine, path: str, measured=()) -> list[dict]:
+    """`measured`: points from an ncu report (validate/points.py), drawn beside the predicted ones."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     pts = points(kernels)
+    measured = [p for p in measured if p["intensity"] > 0 and p["attainable"] > 0]
     bw = machine.bandwidth
     roofs = sorted({k.roofline["roof"] for k in kernels if k.roofline} or {"fp32"})
-    xs = [p["intensity"] for p in pts] + [machine.peak(r) / bw for r in roofs]
+    xs = [p["intensity"] for p in pts + measured] + [machine.peak(r) / bw for r in roofs]
     lo, hi = min(xs + [0.1]) / 4, max(xs + [10.0]) * 4
     fig, ax = plt.subplots(figsize=(9, 6))
     ax.set_xscale("log")
@@ -71,6 +76,11 @@ def draw(kernels, machine, path: str) -> list[dict]:
             label = "W/Q compulsory" if level == "DRAM compulsory" else f"{level} level (hierarchical)"
             ax.scatter([p["intensity"] for p in sel], [p["attainable"] for p in sel], marker=marker, s=36,
                        zorder=3, label=label)
+    for level, marker in MEASURED_MARKERS.items():
+        sel = [p for p in measured if p["level"] == level]
+        if sel:
+            ax.scatter([p["intensity"] for p in sel], [p["attainable"] for p in sel], marker=marker, s=70,
+                       color="black", zorder=4, label=f"{level} (ncu)")
     labelled = [p for p in pts if p["level"] == "DRAM compulsory"]
     for n, p in enumerate(sorted(labelled, key=lambda q: q["intensity"])):
         ax.annotate(p["kernel"], (p["intensity"], p["attainable"]), textcoords="offset points",
@@ -78,7 +88,7 @@ def draw(kernels, machine, path: str) -> list[dict]:
                     arrowprops={"arrowstyle": "-", "lw": 0.3, "color": "0.5"})
     ax.set_xlim(lo, hi)
     top = max(machine.peak(r) for r in roofs) * 4
-    bottom = min([p["attainable"] for p in pts] + [bw * lo]) / 4
+    bottom = min([p["attainable"] for p in pts + measured] + [bw * lo]) / 4
     ax.set_ylim(bottom, top)
     ax.set_xlabel("arithmetic intensity (FLOP/byte)")
     ax.set_ylabel("attainable performance (FLOP/s)")
@@ -88,4 +98,4 @@ def draw(kernels, machine, path: str) -> list[dict]:
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
-    return pts
+    return pts + measured
