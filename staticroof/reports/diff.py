@@ -47,6 +47,13 @@ def bound(m) -> str:
     return "compute" if m.bound == "compute" else f"memory ({m.bound})"
 
 
+def bound_phrase(m) -> str:
+    """`compute-bound` or `memory-bound at DRAM`, as the roofline line says it."""
+    if m.bound is None:
+        return "bound ?"
+    return "compute-bound" if m.bound == "compute" else f"memory-bound at {m.bound}"
+
+
 def percent(d) -> str:
     """`+33.3%`, `-25%`, `0%`; `?` when it cannot be told; `-25% as sizes grow` for a limit."""
     if d is None or d.pct is None:
@@ -122,7 +129,7 @@ def _one_side(m) -> str:
         return f"not analyzed: {m.why}"
     text = f"W {value(m, 'W')}, Q {value(m, 'Q')}, I {value(m, 'I')}"
     if m.machine:
-        text += f", {bound(m)}-bound, attainable {attainable(m)}"
+        text += f", {bound_phrase(m)}, attainable {attainable(m)}"
     return text
 
 

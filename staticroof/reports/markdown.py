@@ -7,7 +7,7 @@ code spans).
 
 from __future__ import annotations
 
-from .diff import attainable, bound, label, percent, summary
+from .diff import attainable, bound, bound_phrase, label, percent, summary
 
 
 def cell(text: str) -> str:
@@ -86,7 +86,7 @@ def render_diff(result) -> str:
             if m.failed:
                 lines.append(f"- {code(k.name)} in {code(k.file)}: not analyzed: {m.why}")
                 continue
-            extra = f", {bound(m)}-bound, attainable {attainable(m)}" if m.machine else ""
+            extra = f", {bound_phrase(m)}, attainable {attainable(m)}" if m.machine else ""
             lines.append(f"- {code(k.name)} in {code(k.file)}: W {_value(m, 'W')}, Q {_value(m, 'Q')}, "
                          f"I {_value(m, 'I')}{extra}")
         lines.append("")
