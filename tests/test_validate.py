@@ -282,3 +282,17 @@ def test_plot_draws_the_measured_points_beside_the_predicted(tmp_path):
     r = CliRunner().invoke(main, ["plot", str(NCU / "vecadd_gtx1080.cu"), "--machine", "gtx-1080", "-o", str(out),
                                   "-D", "n=100", "--ncu", str(tmp_path / "none.csv")])
     assert r.exit_code == 2 and "none.csv" in r.output
+
+
+def test_sizes_from_the_reports_launch_shape(tmp_path):
+    # A kernel whose work is its grid (no size parameter, no guard, no launch site in the file): the
+    # report's launch, 977 blocks of 1,024 threads (RTX 3070 console), fixes it: W = 2 x 977 x 1,024
+    # = 2,000,896 FLOP, predicted DRAM reads 8 x 1,000,448 = 8,003,584 B.
+    src = tmp_path / "saxpy.cu"
+    src.write_text("__global__ void saxpy(const float *x, const float *y, float *out, float a)\n{\n"
+                   "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    out[i] = a * x[i] + y[i];\n}\n")
+    out = _json(src, "--ncu", NCU / "rtx3070-console" / "ncu_console_basic.txt", "--machine", "rtx-3070")
+    (launch,) = out["launches"]
+    assert _rows(launch)["W (FLOP)"]["predicted"] == 2_000_896
+    assert launch["point"]["P"] == approx(2_000_896 / 31.23e-6)
+    assert any("no DRAM byte counts" in p for p in launch["problems"])

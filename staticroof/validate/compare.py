@@ -41,6 +41,7 @@ class Validation:
     roofs_from: str = ""
     point: dict = field(default_factory=dict)
     problems: list = field(default_factory=list)  # why something is not compared
+    name: str = ""  # the kernel's name as the source would declare it
 
 
 def _dram_reads(k) -> int | None:
@@ -254,7 +255,7 @@ def validate(source, report, only: set, run_analysis, machine, db) -> list[Valid
     out = []
     cache: dict = {}
     for launch, name in match(report, only):
-        v = Validation(launch, measure(launch))
+        v = Validation(launch, measure(launch), name=name.base)
         v.roofs, v.roofs_from = roofs_for(launch, machine, db)
         key = (name, launch.grid, launch.block)
         if key not in cache:

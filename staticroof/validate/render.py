@@ -27,7 +27,7 @@ def _shape(t) -> str:
 
 def _title(v, report_path) -> str:
     la = v.launch
-    where = f"{v.kernel.location}: {v.kernel.name}" if v.kernel is not None else "(no source kernel)"
+    where = f"{v.kernel.location}: {v.kernel.name}" if v.kernel is not None else f"{v.name} (not analyzed)"
     return (f"{where}  <-  launch {la.index} of {report_path} (line {la.line}): {la.kernel}, "
             f"grid {_shape(la.grid)}, block {_shape(la.block)}")
 
