@@ -438,9 +438,11 @@ def _register() -> None:
     from .diff.command import baseline, diff
     from .lint.command import lint  # imports only click: `--help` stays instant
     from .validate.command import validate
+    from .validate.profile import profile
 
     main.add_command(lint)
     main.add_command(validate)
+    main.add_command(profile)
     main.add_command(diff)
     main.add_command(baseline)
 

@@ -296,3 +296,44 @@ def test_sizes_from_the_reports_launch_shape(tmp_path):
     assert _rows(launch)["W (FLOP)"]["predicted"] == 2_000_896
     assert launch["point"]["P"] == approx(2_000_896 / 31.23e-6)
     assert any("no DRAM byte counts" in p for p in launch["problems"])
+
+
+# ---------------------------------------------------------------------------------------------
+# profile: ncu with the metrics validate compares, then validate
+
+def test_profile_without_ncu_says_how_to_run_it(monkeypatch):
+    import shutil
+
+    from staticroof.ncu.collect import METRICS
+
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    r = CliRunner().invoke(main, ["profile", str(NCU / "vecadd_gtx1080.cu"), "--", "./vecadd", "100"])
+    assert r.exit_code == 2 and "needs Nsight Compute's `ncu` on PATH" in r.output
+    assert f"--metrics {','.join(METRICS)} ./vecadd 100 > report.csv" in r.output
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").replace("\\\n", "")
+    assert f"ncu --csv --page raw --metrics {','.join(METRICS)} ./app args" in readme  # documented as run
+
+
+def test_profile_runs_ncu_and_validates(tmp_path, monkeypatch):
+    # A stand-in `ncu` that checks its command line (CSV raw page, the metrics, the application and its
+    # arguments last) and prints the GTX 1080 run as ncu would, program output and ==PROF== lines included.
+    import os
+
+    from staticroof.ncu.collect import METRICS
+
+    fake = tmp_path / "bin" / "ncu"
+    fake.parent.mkdir()
+    src = NCU / "gtx1080-raw-csv" / "nsight_vectoradd_100_32_metrics_all.txt"
+    fake.write_text("#!/bin/sh\n"
+                    f'[ "$1 $2 $3 $4 $5" = "--csv --page raw --metrics {",".join(METRICS)}" ] || exit 9\n'
+                    '[ "$6 $7" = "./vecadd 100" ] || exit 8\n'
+                    f'cat "{src}"\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
+    out = tmp_path / "run.csv"
+    r = CliRunner().invoke(main, ["profile", str(NCU / "vecadd_gtx1080.cu"), "-D", "n=100", "-o", str(out),
+                                  "--format", "json", "--", "./vecadd", "100"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert [_rows(x)["DRAM reads (B)"]["measured"] for x in data["launches"]] == [7552, 3264, 2176]
+    assert out.read_bytes() == src.read_bytes()  # kept for a later `validate --ncu`

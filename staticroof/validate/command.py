@@ -27,16 +27,24 @@ def validate(source, report_path, defines, include_dirs, kernels, machine_name, 
 
     Exit 1 when a launch matches no kernel of SOURCE or cannot be analyzed, 2 for unreadable
     input or usage errors."""
-    from ..cli import _collect, options_from
-    from ..config import ConfigError, load
     from ..ncu import ReportError, read
-    from ..roofline import MachineError, load_database
 
     try:
         report = read(report_path)
     except ReportError as e:
         click.echo(f"staticroof: {e}", err=True)
         sys.exit(2)
+    _report(source, report, report_path, defines, include_dirs, kernels, machine_name, machine_files, costs,
+            config_file, fmt)
+
+
+def _report(source, report, report_path, defines, include_dirs, kernels, machine_name, machine_files, costs,
+            config_file, fmt):
+    """Analyze SOURCE for the report's launches and print the comparison; exits with the status."""
+    from ..cli import _collect, options_from
+    from ..config import ConfigError, load
+    from ..roofline import MachineError, load_database
+
     files, errors = _collect([source])
     if errors:
         for d in errors:
