@@ -74,3 +74,17 @@ def test_a_corrupt_entry_is_a_miss(tmp_path):
     (entry,) = _entries(tmp_path)
     entry.write_text(entry.read_text().replace('"findings"', '"findingz"'))
     assert lint(tmp_path, files)[:2] == cold[:2]
+
+
+def test_library_versions_without_importlib_metadata():
+    # the cache key's library versions come from the dist-info folders importlib.metadata reads
+    from importlib import metadata
+
+    from staticroof.cache.keys import _LIBRARIES, _library_version
+
+    for name in (*_LIBRARIES, "click", "networkx"):
+        try:
+            expected = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            expected = "-"
+        assert _library_version(name) == expected, name

@@ -57,12 +57,32 @@ def fingerprint() -> str:
 
 
 def _library_version(name: str) -> str:
-    from importlib import metadata
+    return _installed().get(_normal(name), "-")
 
-    try:
-        return metadata.version(name)
-    except metadata.PackageNotFoundError:
-        return "-"
+
+def _normal(name: str) -> str:
+    return "".join("_" if c in "-_." else c for c in name).lower()
+
+
+@lru_cache(maxsize=1)
+def _installed() -> dict:
+    """{normalized distribution name: version} from the `NAME-VERSION.dist-info` (or `.egg-info`)
+    folders on sys.path, the first one found winning as it does for importlib.metadata, which
+    reads the same folders: importing importlib.metadata alone costs a warm `lint` run a third of
+    its time."""
+    out: dict = {}
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for n in names:
+            stem, _, suffix = n.rpartition(".")
+            if suffix not in ("dist-info", "egg-info") or "-" not in stem:
+                continue
+            dist, _, version = stem.partition("-")
+            out.setdefault(_normal(dist), version.split("-")[0])
+    return out
 
 
 def canonical(value):
