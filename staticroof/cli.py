@@ -311,7 +311,9 @@ def trace(path, defines, include_dirs, kernels, grids, blocks, fmt):
             continue
         unbound = sorted(n for n in k.size_origins if k.sizes.get(n) is None)
         if unbound:
-            launch = [n for n in unbound if n.startswith(("gridDim_", "blockDim_"))]
+            from .ir import LAUNCH_BLOCK, LAUNCH_GRID, size_role
+
+            launch = [n for n in unbound if size_role(n) in (LAUNCH_GRID, LAUNCH_BLOCK)]
             hint = "--grid/--block" if launch else f"-D {unbound[0]}=VALUE"
             out.append((k, None, f"needs {', '.join(unbound)} to run: give {hint}"))
             continue

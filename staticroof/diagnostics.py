@@ -199,6 +199,11 @@ _RULES = [
          "A `cg::reduce` whose operator staticroof does not know (not `cg::plus`, `cg::less`, "
          "`cg::greater` or a bitwise one), or over a group whose size the declaration does not say (a "
          "coalesced group, a `thread_group`): its N - 1 operations per group are not counted."),
+    Rule("SR160", "note", False, "Python element type assumed float64",
+         "A parameter of a Python kernel has no type from a signature (`@njit(\"void(float32[:], ...)\")`), "
+         "an annotation, a `# staticroof: x=float32` pragma or `--dtype x=float32`: it is counted as "
+         "float64, the type NumPy gives `np.ones(n)` and Python floats (arrays of other types compile to "
+         "other code, which this count does not describe)."),
     Rule("SR150", "note", False, "kernel launched in a host loop",
          "The launch site the kernel's configuration comes from sits inside a host `for`/`while` loop "
          "(a time-stepping loop: `for (t = 0; t < steps; t++) k<<<g, b>>>(...)`). W and Q are per "

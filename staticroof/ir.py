@@ -110,13 +110,50 @@ class Guard:
 Node = Union[Loop, Guard, Stmt]
 
 
+# What a size symbol stands for.  Front ends give every size a role; the analyses ask the role of a
+# name through `size_role` and never parse a front end's spelling.
+PARAMETER = "parameter"  # a function parameter, a shape (`x.shape[0]`), a macro or global constant
+TRIP_COUNT = "trip count"  # the unknown trip count of a loop the front end could not bound
+LAUNCH_GRID = "launch grid"  # a grid dimension (blocks per grid along x, y or z)
+LAUNCH_BLOCK = "launch block"  # a block dimension (threads per block along x, y or z)
+ROLES = (PARAMETER, TRIP_COUNT, LAUNCH_GRID, LAUNCH_BLOCK)
+
+_LAUNCH_NAMES = {LAUNCH_GRID: "gridDim", LAUNCH_BLOCK: "blockDim"}
+
+
+def launch_size(role: str, axis: str) -> str:
+    """The size name of a launch dimension: every front end (CUDA C, Numba CUDA) uses these, so a
+    grid is the same symbol whatever the language, and `--grid`/`--block` bind it."""
+    return f"{_LAUNCH_NAMES[role]}_{axis}"
+
+
+def size_role(name) -> str:
+    """The role of a size symbol (or its name): a launch dimension, else a parameter-like size (the
+    trip-count sizes are told apart by their `Size.role` in the kernel)."""
+    name = str(name)
+    for role, prefix in _LAUNCH_NAMES.items():
+        if name.startswith(prefix + "_") and name[len(prefix) + 1:] in ("x", "y", "z"):
+            return role
+    return PARAMETER
+
+
+def is_grid_size(name) -> bool:
+    return size_role(name) == LAUNCH_GRID
+
+
+def is_block_size(name) -> bool:
+    return size_role(name) == LAUNCH_BLOCK
+
+
 @dataclass
 class Size:
-    """A size symbol: its default value (if the source gives one) and where that came from."""
+    """A size symbol: its default value (if the source gives one), where that came from, and what
+    it stands for (`role`, one of ROLES)."""
 
     name: str
     default: Optional[int] = None
     origin: str = ""  # "parameter", "macro", "call site file:line", "trip count"
+    role: str = PARAMETER
 
 
 @dataclass

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .diagnostics import Diagnostic, Location
+from .ir import is_grid_size
 
 
 @dataclass
@@ -66,7 +67,7 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
                 if item.alternative is not None:
                     # the covering-grid model is kept only if the work does not depend on the grid
                     w = analyze(item, sizes=_sizes_for(item, bindings_k), weights=weights, flops_only=True)
-                    if w.failed or any(str(x).startswith("gridDim_") for c in w.total.flops.values()
+                    if w.failed or any(is_grid_size(x) for c in w.total.flops.values()
                                        for x in c.generic().free_symbols):
                         chosen = item.alternative
                 result = analyze(chosen, sizes=_sizes_for(chosen, bindings_k), weights=weights)
@@ -107,7 +108,7 @@ def _depends_on_grid(summary) -> bool:
         return True
     t = summary.total
     exprs = [t.flops.expr, t.compulsory.expr, t.access.expr]
-    return any(str(s).startswith("gridDim_") for e in exprs for s in e.free_symbols)
+    return any(is_grid_size(s) for e in exprs for s in e.free_symbols)
 
 
 def _kernel_bindings(name: str, bindings: dict, kernel_sizes: dict | None) -> dict:

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import islpy as isl
 
-from ..ir import Kernel, Loop
+from ..ir import Kernel, Loop, is_grid_size
 from . import polyhedra as P
 from .domain import instances
 from .result import ArrayTraffic, KernelResult, Part
@@ -162,7 +162,7 @@ def needed_sizes(kernel: Kernel) -> set:
 def _all_sizes_known(kernel: Kernel, sizes: dict) -> bool:
     """Is every size the counting reads known?  A grid dimension without a value is the covering
     grid (pieces.GRID), as everywhere in the numbers."""
-    return all(sizes.get(n) is not None or n.startswith("gridDim_") for n in needed_sizes(kernel))
+    return all(sizes.get(n) is not None or is_grid_size(n) for n in needed_sizes(kernel))
 
 
 def at_sizes(kernel: Kernel, sizes: dict) -> Kernel:

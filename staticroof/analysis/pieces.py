@@ -26,6 +26,7 @@ from typing import Optional
 import islpy as isl
 import sympy
 
+from ..ir import is_grid_size
 from .conditions import set_condition
 from .polyhedra import qp_sympy
 
@@ -39,7 +40,7 @@ ABSORB_MAX = 16  # more pieces than this are grouped by formula only
 
 
 def is_grid(expr: sympy.Expr) -> bool:
-    return any(str(s).startswith("gridDim_") for s in sympy.sympify(expr).free_symbols)
+    return any(is_grid_size(s) for s in sympy.sympify(expr).free_symbols)
 
 
 class Piece:
@@ -166,7 +167,7 @@ class Pieces:
         or the sizes lie outside the region (a size below 1)."""
         if self.single:  # the region is a box: no isl needed
             values = _param_values(self.region.get_space(), self.namer,
-                                   {k: v for k, v in sizes.items() if not k.startswith("gridDim_")}, GRID)
+                                   {k: v for k, v in sizes.items() if not is_grid_size(k)}, GRID)
             if values is None:
                 return None
             grid = any(is_grid(self.namer.to_sympy(n)) for n in values[0])
@@ -240,7 +241,7 @@ class Pieces:
 
     def _point_set(self, sizes: dict):
         space = self.region.get_space()
-        grid = {k for k in sizes if k.startswith("gridDim_")}  # the formulas are for a covering grid
+        grid = {k for k in sizes if is_grid_size(k)}  # the formulas are for a covering grid
         values = _param_values(space, self.namer, {k: v for k, v in sizes.items() if k not in grid}, GRID)
         if values is None:
             return None
@@ -308,7 +309,7 @@ def _param_values(space, namer, sizes: dict, grid_value: int):
         for s in symbols:
             v = sizes.get(s)
             if v is None:
-                if not s.startswith("gridDim_"):
+                if not is_grid_size(s):
                     return None
                 v = grid_value
                 filled = True

@@ -26,7 +26,7 @@ from fractions import Fraction
 import sympy
 
 from ..diagnostics import Diagnostic
-from ..ir import Guard, Loop, walk
+from ..ir import Guard, Loop, is_block_size, is_grid_size, walk
 from .interpret import TooLarge, enumerate_counts, evaluator
 from .pieces import GRID, is_grid
 
@@ -161,7 +161,7 @@ def _constants(kernel, quantities: dict) -> set:
 def _formula_points(kernel, quantities: dict, names: list, known: dict):
     """Each size at its value in force (or 9), then one at a time: small values, each constant
     and its neighbours, every residue of each floor divisor; and all sizes small together."""
-    free = [n for n in names if not n.startswith("gridDim_")]
+    free = [n for n in names if not is_grid_size(n)]
     constants, divisors = _constants(kernel, quantities)
     base = {n: known.get(n, 9) for n in free}
     candidates = set(_SMALL)
@@ -191,7 +191,7 @@ def _spread(points: list, k: int) -> list:
 
 
 def _enumeration_points(names: list, known: dict, concrete: bool):
-    free = [n for n in names if not n.startswith("gridDim_")]
+    free = [n for n in names if not is_grid_size(n)]
     if concrete:  # counted at the sizes in force, the launch's grid included
         yield dict(known)
         return
@@ -205,7 +205,7 @@ def _enumeration_points(names: list, known: dict, concrete: bool):
 
 def _fixed(name: str, known: dict) -> bool:
     """Launch sizes in force stay (a block of 256 threads); other sizes vary."""
-    return name in known and name.startswith("blockDim_")
+    return name in known and is_block_size(name)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -302,7 +302,7 @@ def _grid_for(counts: dict, point: dict) -> dict:
     for c, _ in counts.values():
         if c.namer is not None:
             for e in c.namer.params.values():
-                grid_names |= {s.name for s in e.free_symbols if s.name.startswith("gridDim_")}
+                grid_names |= {s.name for s in e.free_symbols if is_grid_size(s)}
     if not grid_names or grid_names <= set(point):
         return point
     target = {label: c.value(point) for label, (c, _) in counts.items()}

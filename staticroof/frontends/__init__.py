@@ -1,59 +1,82 @@
-"""Front ends: source files to loop IR.  Picks the front end by file extension."""
+"""Front ends: source files to loop IR, one registered :class:`Frontend` per language.
+
+A front end is a module that registers itself here with its file suffixes, its `load` (a
+"module:function" path, imported only when a file of that language is read, so that `analyze` on C
+never imports the Python front end and the reverse), the names its source uses for the math cost
+table's functions, and the module holding its trace executor.  Adding a language touches nothing
+else: the pipeline, the analyses and the reports only see the loop IR.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from importlib import import_module
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, Location
-from ..resources import grammars_dir
 
-C_SUFFIXES = (".c",)
-CUDA_SUFFIXES = (".cu",)
-SUFFIXES = C_SUFFIXES + CUDA_SUFFIXES
+
+@dataclass(frozen=True)
+class Frontend:
+    language: str  # the kernel's `language` in reports ("c", "cuda", "python")
+    suffixes: tuple
+    # "module:function": load(path, defines, include_dirs, launches) -> (FrontendResult, bindings),
+    # the bindings being the `-D` values that are sizes (name -> int)
+    loader: str
+    # the trace executor's module (it registers itself with staticroof.trace.executor); "" for none
+    executor: str = ""
+    # source spellings of the cost table's functions, per precision: {"math.sqrt": {"fp64": "sqrt",
+    # "fp32": "sqrtf"}} (the C front ends use the table's own names)
+    cost_aliases: dict = field(default_factory=dict)
+
+    def load(self, path: str, defines: dict, include_dirs=(), launches: dict | None = None):
+        module, _, function = self.loader.partition(":")
+        return getattr(import_module(module), function)(path, defines, include_dirs, launches)
+
+
+FRONTENDS: dict[str, Frontend] = {}
+
+
+def register(frontend: Frontend) -> Frontend:
+    FRONTENDS[frontend.language] = frontend
+    return frontend
+
+
+register(Frontend("c", (".c",), "staticroof.frontends.c_file:load_c", "staticroof.trace.c_executor"))
+register(Frontend("cuda", (".cu",), "staticroof.frontends.c_file:load_cuda", "staticroof.trace.cuda_executor"))
+
+
+
+SUFFIXES = tuple(s for f in FRONTENDS.values() for s in f.suffixes)
+
+
+def frontend_for(path) -> Frontend | None:
+    suffix = Path(path).suffix
+    return next((f for f in FRONTENDS.values() if suffix in f.suffixes), None)
 
 
 def supported(path: Path) -> bool:
-    return path.suffix in SUFFIXES
+    return frontend_for(path) is not None
 
 
 def language_of(path) -> str:
-    return "cuda" if Path(path).suffix in CUDA_SUFFIXES else "c"
+    f = frontend_for(path)
+    return f.language if f is not None else "c"
 
 
 def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None):
-    """Read, preprocess and lower one file.  Returns (FrontendResult, size bindings from -D).
-    `launches` maps a kernel name (or None for all) to {"grid": (...), "block": (...)} for CUDA."""
-    from ..inputs import InputError, read_text
-    from .c import FrontendResult, lower_translation_unit
-    from .preprocess import preprocess
-
-    res = FrontendResult()
-    try:
-        text = read_text(path)
-    except InputError as e:
-        res.diagnostics.append(Diagnostic("SR003", str(e), Location(path)))
-        return res, {}
-    cuda = language_of(path) == "cuda"
-    from .comments import pragma_text, size_pragmas
-
-    text += pragma_text(size_pragmas(text, language_of(path)))  # `// staticroof: N=4096` is a size pragma
-    if cuda:
-        from .cuda import CUDA_MACROS, lower_cuda
-
-        pp = preprocess(path, text, defines, include_dirs, extra_macros=CUDA_MACROS,
-                        stub_dirs=[grammars_dir() / "cuda"])
-    else:
-        pp = preprocess(path, text, defines, include_dirs)
-    res.diagnostics.extend(pp.diagnostics)
-    if not pp.ok:
-        return res, pp.bindings
-    if cuda:
-        lowered = lower_cuda(path, pp.text, pp.size_macros, str(grammars_dir()), pp.bindings, launches)
-    else:
-        lowered = lower_translation_unit(path, pp.text, pp.size_macros, str(grammars_dir()), bindings=pp.bindings)
-    lowered.diagnostics = res.diagnostics + lowered.diagnostics
+    """Read and lower one file with its language's front end.  Returns (FrontendResult, size bindings
+    from -D).  `launches` maps a kernel name (or None for all) to {"grid": (...), "block": (...)}."""
+    frontend = frontend_for(path) or FRONTENDS["c"]
+    lowered, bindings = frontend.load(path, defines, include_dirs, launches)
     if not lowered.kernels and not lowered.failed and not any(
             d.severity == "error" for d in lowered.diagnostics):
         lowered.diagnostics.append(Diagnostic("SR006", "no kernels (functions with loops or array accesses)",
                                               Location(path)))
-    return lowered, pp.bindings
+    return lowered, bindings
+
+
+from . import python as _python  # noqa: E402  (it imports Frontend from here; libcst only when a file loads)
+
+register(_python.FRONTEND)
+SUFFIXES = tuple(s for f in FRONTENDS.values() for s in f.suffixes)

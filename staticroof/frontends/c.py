@@ -17,7 +17,7 @@ import sympy
 from pycparser import c_ast
 
 from ..diagnostics import Diagnostic
-from ..ir import Array, Kernel, Size, Stmt
+from ..ir import PARAMETER, Array, Kernel, Size, Stmt
 from . import drivers, structs
 from .c_expressions import ExpressionLowering
 from .c_statements import StatementLowering
@@ -138,6 +138,9 @@ class TranslationUnit:
 # Lowering one function
 
 class FunctionLowering(StatementLowering, ExpressionLowering):
+    acc: Acc  # the statement being assembled
+    cond_why: str  # why the last condition was not modeled
+
     def __init__(self, tu: TranslationUnit, kernel: Kernel, fn: c_ast.FuncDef, stack=(),
                  bindings: dict | None = None, gscope: dict | None = None):
         self.tu = tu
@@ -171,10 +174,10 @@ class FunctionLowering(StatementLowering, ExpressionLowering):
     def bind(self, name: str, var: Var):
         self.scopes[-1][name] = var
 
-    def size_symbol(self, name: str, default=None, origin="parameter") -> sympy.Symbol:
+    def size_symbol(self, name: str, default=None, origin="parameter", role=PARAMETER) -> sympy.Symbol:
         sizes = self.kernel.sizes
         if name not in sizes:
-            sizes[name] = Size(name, default, origin)
+            sizes[name] = Size(name, default, origin, role)
         elif default is not None and sizes[name].default is None:
             sizes[name].default = default
         return sympy.Symbol(name)

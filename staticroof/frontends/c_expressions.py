@@ -35,12 +35,16 @@ from .lowering import (
 from .preprocess import SIZE_MARK
 from .views import convert
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # a mixin: its attributes and methods are FunctionLowering's (see c.py)
+    from typing import Any as _Mixin
+
     from .c import FunctionLowering
+else:
+    _Mixin = object
 
 
-class ExpressionLowering:
-    def load(self: FunctionLowering, v: Val, acc: Acc, node) -> Val:
+class ExpressionLowering(_Mixin):
+    def load(self, v: Val, acc: Acc, node) -> Val:
         """Use `v` as an rvalue: an array element becomes a read."""
         if v.ctype.kind == "struct":
             return structs.load(self, v, acc, node)
@@ -51,16 +55,16 @@ class ExpressionLowering:
             return Val(v.ctype, why=f"read from `{array}`")
         return v
 
-    def value(self: FunctionLowering, node, acc: Acc) -> Val:
+    def value(self, node, acc: Acc) -> Val:
         return self.load(self.expr(node, acc), acc, node)
 
-    def expr(self: FunctionLowering, node, acc: Acc) -> Val:
+    def expr(self, node, acc: Acc) -> Val:
         m = getattr(self, "_e_" + type(node).__name__, None)
         if m is None:
             raise Unsupported(f"expression `{type(node).__name__}`", node)
         return m(node, acc)
 
-    def _e_Constant(self: FunctionLowering, node, acc):
+    def _e_Constant(self, node, acc):
         t, text = node.type, node.value
         if t in ("float", "double", "long double"):
             return Val(replace(FLOAT["fp32" if t == "float" else "fp64"], literal=True))
@@ -75,7 +79,7 @@ class ExpressionLowering:
             return Val(INT, why=f"constant {text}")
         return Val(INT, sympy.Integer(v))
 
-    def _e_ID(self: FunctionLowering, node, acc):
+    def _e_ID(self, node, acc):
         name = node.name
         var = self.lookup(name)
         if var is None:
@@ -99,7 +103,7 @@ class ExpressionLowering:
         acc.use_scalar(var, "read")
         return Val(var.ctype)
 
-    def _global(self: FunctionLowering, name) -> Var:
+    def _global(self, name) -> Var:
         decl, t = self.tu.globals[name]
         if t.is_pointer:
             var = Var(t, array=self.new_array(name, t, "global", decl))
@@ -119,7 +123,7 @@ class ExpressionLowering:
         self.gscope[name] = var
         return var
 
-    def _e_FuncCall(self: FunctionLowering, node, acc):
+    def _e_FuncCall(self, node, acc):
         name = node.name.name if isinstance(node.name, c_ast.ID) else None
         args = node.args.exprs if node.args is not None else []
         if name == SIZE_MARK:
@@ -163,7 +167,7 @@ class ExpressionLowering:
             self.diag("SR105", f"call to `{name}`, which is not defined in this file: its work is not counted", node)
         return Val(ret or INT, why=f"result of `{name}`")
 
-    def sub_lowering(self: FunctionLowering, callee, bindings) -> FunctionLowering:
+    def sub_lowering(self, callee, bindings) -> FunctionLowering:
         """The lowering of an inlined callee: same kernel, its own scopes, the caller's loops."""
         sub = type(self)(self.tu, self.kernel, callee, self.stack, bindings, self.gscope)
         sub.loop_syms = set(self.loop_syms)
@@ -171,7 +175,7 @@ class ExpressionLowering:
         sub.folded = self.folded
         return sub
 
-    def _with_defaults(self: FunctionLowering, expr):
+    def _with_defaults(self, expr):
         """An integer argument's value using the sizes' defaults (`ni = NI` with `#define NI 1000`)."""
         if expr is None:
             return None
@@ -184,14 +188,14 @@ class ExpressionLowering:
         v = expr.subs(subs)
         return int(v) if v.is_Integer else None
 
-    def callee(self: FunctionLowering, name, node, args, vals) -> c_ast.FuncDef:
+    def callee(self, name, node, args, vals) -> c_ast.FuncDef:
         """The definition a call of `name` takes (C defines a name once; see CudaLowering)."""
         return self.tu.funcs[name]
 
-    def recursive_call(self: FunctionLowering, name, callee) -> bool:
+    def recursive_call(self, name, callee) -> bool:
         return name in self.stack or name in self.tu.recursive
 
-    def _inline(self: FunctionLowering, name, node, args, acc):
+    def _inline(self, name, node, args, acc):
         vals = [self.value(a, acc) for a in args]
         callee = self.callee(name, node, args, vals)
         if self.recursive_call(name, callee):
@@ -224,7 +228,7 @@ class ExpressionLowering:
         ret = self.tu.protos.get(name) if callee is self.tu.funcs[name] else self.tu.types.resolve(decl.type)
         return Val(ret or VOID, why=f"result of `{name}`")
 
-    def _e_ArrayRef(self: FunctionLowering, node, acc):
+    def _e_ArrayRef(self, node, acc):
         subs = []
         base = node
         while isinstance(base, c_ast.ArrayRef):
@@ -235,7 +239,7 @@ class ExpressionLowering:
         idx_vals = [self.value(s, acc) for s in subs]
         return self._subscript(b, idx_vals, node)
 
-    def _subscript(self: FunctionLowering, b: Val, idx_vals, node) -> Val:
+    def _subscript(self, b: Val, idx_vals, node) -> Val:
         if b.array is None:
             if isinstance(node, c_ast.ArrayRef) and isinstance(node.name, c_ast.StructRef):
                 raise Unsupported("array inside a struct", node)
@@ -271,10 +275,10 @@ class ExpressionLowering:
             self.diag("SR101", f"`{b.array}`: {why}; each access counts as a new element", node)
         return Val(elem, element=(b.array, index, why))
 
-    def kernel_rank(self: FunctionLowering, array: str) -> int:
+    def kernel_rank(self, array: str) -> int:
         return max(1, len(self.kernel.arrays[array].dims))
 
-    def _e_UnaryOp(self: FunctionLowering, node, acc):
+    def _e_UnaryOp(self, node, acc):
         op = node.op
         if op == "sizeof":
             t = self.tu.types.resolve(node.expr) if isinstance(node.expr, c_ast.Typename) else \
@@ -308,13 +312,13 @@ class ExpressionLowering:
             return Val(INT, -v.expr - 1 if v.expr is not None else None, v.why)
         raise Unsupported(f"unary operator `{op}`", node)
 
-    def _e_BinaryOp(self: FunctionLowering, node, acc):
+    def _e_BinaryOp(self, node, acc):
         op = node.op
         a = self.value(node.left, acc)
         b = self.value(node.right, acc)
         return self._binary(op, a, b, acc, node)
 
-    def _binary(self: FunctionLowering, op, a: Val, b: Val, acc, node) -> Val:
+    def _binary(self, op, a: Val, b: Val, acc, node) -> Val:
         folded = folding.binary(self, op, a, b)  # `1.0f / 3.0f`: the compiler's work, not the kernel's
         if folded is not None:
             return folded
@@ -344,7 +348,7 @@ class ExpressionLowering:
 
     _COMPILE_TIME = ("macro", "global constant", "template argument")
 
-    def compile_time(self: FunctionLowering, expr):
+    def compile_time(self, expr):
         """`expr` with every compile-time size replaced by its value (a runtime size stays)."""
         subs = {}
         for sym in sympy.sympify(expr).free_symbols:
@@ -355,7 +359,7 @@ class ExpressionLowering:
                     subs[sym] = value
         return sympy.sympify(expr).subs(subs) if subs else sympy.sympify(expr)
 
-    def _folded_step(self: FunctionLowering, step_node, node):
+    def _folded_step(self, step_node, node):
         """A loop step given by a compile-time size (`k += ROWS`) is that size's value."""
         v = self.value(step_node, Acc())
         if v.expr is None or v.expr.is_Integer:
@@ -364,7 +368,7 @@ class ExpressionLowering:
         _, folded = self._fold_constants("/", one, v, node)
         return folded.expr
 
-    def _fold_constants(self: FunctionLowering, op, a: Val, b: Val, node):
+    def _fold_constants(self, op, a: Val, b: Val, node):
         """A compile-time size (a `#define`d, `const` or template value) that scales a loop index,
         or divides one, is folded to its value as the compiler does: `blockIdx.x * TILE` and
         `i / TILE` stay affine.  Runtime sizes (parameters) stay symbols."""
@@ -382,7 +386,7 @@ class ExpressionLowering:
             b = replace(b, expr=fold(b.expr))
         return a, b
 
-    def fold(self: FunctionLowering, e, node, where: str):
+    def fold(self, e, node, where: str):
         """`e` with its compile-time sizes replaced by their values (SR115, said once per size)."""
         subs = {}
         for sym in e.free_symbols:
@@ -397,12 +401,12 @@ class ExpressionLowering:
                                   "constant)", node)
         return e.subs(subs) if subs else e
 
-    def compared(self: FunctionLowering, a, b, node):
+    def compared(self, a, b, node):
         """The two sides of an integer comparison, as the analysis should see them (a front end may
         fold compile-time sizes a thread index is compared with)."""
         return a, b
 
-    def _e_Assignment(self: FunctionLowering, node, acc):
+    def _e_Assignment(self, node, acc):
         rhs = self.value(node.rvalue, acc)
         if isinstance(node.lvalue, c_ast.ID):  # a plain store does not read the variable
             target = self.expr(node.lvalue, Acc())
@@ -414,13 +418,13 @@ class ExpressionLowering:
             return self._store(node.lvalue, target, rhs, acc, node)
         return self._update(node.lvalue, target, node.op[:-1], rhs, acc, node)
 
-    def _update(self: FunctionLowering, lnode, target: Val, op, rhs: Val, acc, node) -> Val:
+    def _update(self, lnode, target: Val, op, rhs: Val, acc, node) -> Val:
         """`target op= rhs`: read the old value, combine, store."""
         old = self.load(target, acc, lnode) if target.element is not None else target
         new = self._binary(op, old, rhs, acc, node)
         return self._store(lnode, target, new, acc, node)
 
-    def _store(self: FunctionLowering, lnode, target: Val, v: Val, acc, node) -> Val:
+    def _store(self, lnode, target: Val, v: Val, acc, node) -> Val:
         if target.record is not None or target.ctype.kind == "struct":
             return structs.store(self, lnode, target, v, acc, node)
         if target.element is not None:
@@ -451,7 +455,7 @@ class ExpressionLowering:
             self._assign_in_scope(lnode.name, new)
         return v
 
-    def _assign_in_scope(self: FunctionLowering, name, var):
+    def _assign_in_scope(self, name, var):
         for scope in reversed(self.scopes):
             if name in scope:
                 scope[name] = var
@@ -461,7 +465,7 @@ class ExpressionLowering:
             return
         self.scopes[-1][name] = var
 
-    def _e_Cast(self: FunctionLowering, node, acc):
+    def _e_Cast(self, node, acc):
         t = self.tu.types.resolve(node.to_type)
         v = self.value(node.expr, acc)
         if t.is_int:
@@ -470,7 +474,7 @@ class ExpressionLowering:
             return convert(self, replace(v, ctype=t), t, node)
         return Val(folding.cast(self, v, t))
 
-    def _e_TernaryOp(self: FunctionLowering, node, acc):
+    def _e_TernaryOp(self, node, acc):
         cond = self.condition(node.cond, acc)
         a_acc, b_acc = Acc(), Acc()
         a = self.value(node.iftrue, a_acc)
@@ -513,17 +517,17 @@ class ExpressionLowering:
         acc.refs.extend(a_acc.refs + b_acc.refs)
         return result
 
-    def _e_ExprList(self: FunctionLowering, node, acc):
+    def _e_ExprList(self, node, acc):
         v = Val(VOID)
         for e in node.exprs:
             v = self.value(e, acc)
         return v
 
-    def _e_StructRef(self: FunctionLowering, node, acc):
+    def _e_StructRef(self, node, acc):
         return structs.member(self, node, self.expr(node.name, acc), acc)
 
-    def _e_CompoundLiteral(self: FunctionLowering, node, acc):
+    def _e_CompoundLiteral(self, node, acc):
         raise Unsupported("compound literal", node)
 
-    def _e_Typename(self: FunctionLowering, node, acc):
+    def _e_Typename(self, node, acc):
         return Val(self.tu.types.resolve(node))

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import sympy
 from pycparser import c_ast
 
-from ..ir import Guard, Loop
+from ..ir import TRIP_COUNT, Guard, Loop
 from . import folding, recovery, structs, switch
 from .c_values import (
     _CMP,
@@ -35,13 +35,16 @@ from .lowering import (
 )
 from .views import convert, resolve_views
 
-if TYPE_CHECKING:
-    from .c import FunctionLowering
+if TYPE_CHECKING:  # a mixin: its attributes and methods are FunctionLowering's (see c.py)
+    from typing import Any as _Mixin
+
+else:
+    _Mixin = object
 
 
-class StatementLowering:
+class StatementLowering(_Mixin):
     # -- statements ----------------------------------------------------------------------
-    def lower(self: FunctionLowering) -> list:
+    def lower(self) -> list:
         body = self.nested(self.fn.body.block_items or [], scope=False)
         if self.folded and self.stack[:-1] == ():
             # a compile-time size folded somewhere is folded everywhere, for one coherent formula
@@ -51,7 +54,7 @@ class StatementLowering:
             resolve_views(self.kernel, body)
         return body
 
-    def block(self: FunctionLowering, items):
+    def block(self, items):
         items = list(items or [])
         for k, node in enumerate(items):
             if isinstance(node, c_ast.If):
@@ -62,7 +65,7 @@ class StatementLowering:
                     continue
             self.statement(node)
 
-    def _exit_here(self: FunctionLowering, branch) -> bool:
+    def _exit_here(self, branch) -> bool:
         """Does `branch` end with an exit this block can model as a guard?  A `return` can, outside
         loops (it skips the rest of the function); a `continue` can, at the top level of a loop body
         (it skips the rest of the iteration).  A `return` inside a loop ends every later iteration,
@@ -70,7 +73,7 @@ class StatementLowering:
         kind = _exits(branch) if branch is not None else None
         return (kind == "return" and self.depth == 0) or (kind == "continue" and self.in_loop_body)
 
-    def _split_at_exit(self: FunctionLowering, node: c_ast.If, rest) -> bool:
+    def _split_at_exit(self, node: c_ast.If, rest) -> bool:
         """`if (c) {A; exit;} else {B} rest` == `if (c) {A} else {B; rest}` (and symmetrically)."""
         t_exit, e_exit = self._exit_here(node.iftrue), self._exit_here(node.iffalse)
         if not (t_exit or e_exit):
@@ -80,11 +83,11 @@ class StatementLowering:
         self.guard(node, then, orelse)
         return True
 
-    def statement(self: FunctionLowering, node):
+    def statement(self, node):
         """One source statement; a construct it does not model costs only it (see recovery.py)."""
         recovery.guarded(self, node, self._statement)
 
-    def _statement(self: FunctionLowering, node):
+    def _statement(self, node):
         self.group = next(_GROUPS)
         if node is None or isinstance(node, (c_ast.EmptyStatement, c_ast.Pragma)):
             if isinstance(node, c_ast.Pragma):
@@ -138,7 +141,7 @@ class StatementLowering:
             self.value(node, self.acc)
             self.emit(node)
 
-    def declaration(self: FunctionLowering, d: c_ast.Decl):
+    def declaration(self, d: c_ast.Decl):
         if d.name is None or isinstance(d.type, c_ast.FuncDecl):
             return
         t = self.tu.types.resolve(d.type)
@@ -189,7 +192,7 @@ class StatementLowering:
     def _scalar_key(name: str, t) -> str | None:
         return f"{name}#{next(_SCALARS)}" if t.is_float and not t.is_vector else None
 
-    def guard(self: FunctionLowering, node: c_ast.If, then_items=None, else_items=None):
+    def guard(self, node: c_ast.If, then_items=None, else_items=None):
         cond = self.condition(node.cond, self.acc)
         self.emit(node)
         if cond is None and self.cond_why:
@@ -210,7 +213,7 @@ class StatementLowering:
         elif then or orelse:
             self.out.append(Guard(cond, then, orelse, _loc(node, self.tu.path)))
 
-    def _invalidate(self: FunctionLowering, body_nodes, keep=()):
+    def _invalidate(self, body_nodes, keep=()):
         """Integer variables and pointers assigned inside a loop body are unknown inside it."""
         assigned, declared = set(), set()
         for n in body_nodes:
@@ -229,7 +232,7 @@ class StatementLowering:
             elif var.ctype.is_pointer and var.array is not None:
                 self.bind(name, replace(var, prefix=None))
 
-    def for_loop(self: FunctionLowering, node: c_ast.For):
+    def for_loop(self, node: c_ast.For):
         if _mult_step(node.next)[0] is not None and self._unroll(node):
             return
         self.scopes.append({})
@@ -248,7 +251,7 @@ class StatementLowering:
         if v is not None and v.ctype.is_int:
             self.bind(name, replace(v, value=None, why=f"`{name}` after its loop"))
 
-    def loop_body(self: FunctionLowering, node: c_ast.For, name: str):
+    def loop_body(self, node: c_ast.For, name: str):
         """(loop variable symbol, lowered body) of a counted loop whose variable is `name`."""
         var = sympy.Dummy(name)
         self.scopes.append({})
@@ -263,7 +266,7 @@ class StatementLowering:
             self.loop_syms.discard(var)
             self.scopes.pop()
 
-    def _unroll(self: FunctionLowering, node: c_ast.For, limit: int = 64) -> bool:
+    def _unroll(self, node: c_ast.For, limit: int = 64) -> bool:
         """Unroll a loop whose variable is multiplied or shifted (`s >>= 1`, `s *= 2`) when its start
         value is a known constant: its values are then a short known sequence (a tree reduction's
         `for (s = 128; s > 0; s >>= 1)` runs 8 times).  False if the values are not known."""
@@ -321,7 +324,7 @@ class StatementLowering:
         finally:
             self.scopes.pop()
 
-    def _loop_header(self: FunctionLowering, node: c_ast.For, fixed_step=None):
+    def _loop_header(self, node: c_ast.For, fixed_step=None):
         """(var name, start, step, cond) for an affine counted loop, else None (with a diagnostic).
         `fixed_step` replaces the increment's value (a CUDA grid-stride loop steps once per thread)."""
         nxt = node.next
@@ -386,9 +389,9 @@ class StatementLowering:
             return None
         return name, sympy.expand(start), step_v, cond
 
-    def _unknown_loop(self: FunctionLowering, node, body_nodes, init=None):
+    def _unknown_loop(self, node, body_nodes, init=None):
         line = node.coord.line if node.coord else 0
-        sym = self.size_symbol(f"trip_L{line}", origin="trip count")
+        sym = self.size_symbol(f"trip_L{line}", origin="trip count", role=TRIP_COUNT)
         t = sympy.Dummy("t")
         self.scopes.append({})
         try:
@@ -404,7 +407,7 @@ class StatementLowering:
         self._invalidate(body_nodes)
         self.out.append(Loop(t, sympy.Integer(0), sympy.Lt(t, sym), 1, body, "seq", _loc(node, self.tu.path)))
 
-    def while_loop(self: FunctionLowering, node):
+    def while_loop(self, node):
         kind = "while" if isinstance(node, c_ast.While) else "do-while"
         line = node.coord.line if node.coord else 0
         self.diag("SR103", f"`{kind}` loop: trip count modeled as the size `trip_L{line}`", node)
@@ -412,7 +415,7 @@ class StatementLowering:
         cond_stmt = c_ast.Compound([node.cond], coord=node.cond.coord) if node.cond is not None else None
         self._unknown_loop(node, [node.stmt, cond_stmt])
 
-    def condition(self: FunctionLowering, node, acc: Acc):
+    def condition(self, node, acc: Acc):
         """A sympy boolean if `node` is an affine condition on integers, else None (reads recorded)."""
         if isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
             a = self.condition(node.left, acc)

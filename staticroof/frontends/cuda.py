@@ -28,7 +28,7 @@ import sympy
 from pycparser import c_ast
 
 from ..diagnostics import Diagnostic, Location
-from ..ir import Array, Kernel, Loop
+from ..ir import LAUNCH_BLOCK, LAUNCH_GRID, Array, Kernel, Loop, launch_size
 from ..resources import grammar_path
 from . import c as C, classes as CL, cxx as CX, outputs, overloads as OV, templates as T, textures as TX, wmma as WM
 from .ctypes_ import FLOAT, INT, VOID, CType, arith
@@ -277,10 +277,12 @@ class CudaLowering(CL.ClassLowering, C.FunctionLowering):
             # the grid stays a symbol (its value, when known, is the default): formulas are then
             # "assuming the grid covers the guard"; a known block size must be a number to keep
             # threadIdx affine
-            B = sympy.Integer(b) if b else self.size_symbol(f"blockDim_{d}", origin="launch (unknown)")
+            B = sympy.Integer(b) if b else self.size_symbol(launch_size(LAUNCH_BLOCK, d), origin="launch (unknown)",
+                                                                   role=LAUNCH_BLOCK)
             G = self.launch.grid_expr[k]
             if G is None or not G.free_symbols <= {sympy.Symbol(p) for p in self.kernel.params}:
-                G = self.size_symbol(f"gridDim_{d}", g, origin=self.launch.origin or "launch (unknown)")
+                G = self.size_symbol(launch_size(LAUNCH_GRID, d), g, origin=self.launch.origin or "launch (unknown)",
+                                     role=LAUNCH_GRID)
             info = {"B": B, "G": G}
             if B.is_Integer:
                 info["bx"], info["tx"] = sympy.Dummy(f"blockIdx.{d}"), sympy.Dummy(f"threadIdx.{d}")
@@ -392,11 +394,11 @@ class CudaLowering(CL.ClassLowering, C.FunctionLowering):
                 k = DIMS.index(field_)
                 b, g = self.launch.block[k], self.launch.grid[k]
                 if role == "block_size":
-                    return C.Val(INT, sympy.Integer(b) if b else self.size_symbol(f"blockDim_{field_}",
-                                                                                  origin="launch (unknown)"))
+                    return C.Val(INT, sympy.Integer(b) if b else self.size_symbol(
+                        launch_size(LAUNCH_BLOCK, field_), origin="launch (unknown)", role=LAUNCH_BLOCK))
                 if role == "grid_size":
-                    return C.Val(INT, self.size_symbol(f"gridDim_{field_}", g,
-                                                       origin=self.launch.origin or "launch (unknown)"))
+                    return C.Val(INT, self.size_symbol(launch_size(LAUNCH_GRID, field_), g,
+                                                       origin=self.launch.origin or "launch (unknown)", role=LAUNCH_GRID))
                 return C.Val(INT, sympy.Integer(0))
             sym = {"thread": info["tx"], "block": info["bx"], "block_size": info["B"], "grid_size": info["G"]}[role]
             return C.Val(INT, sym)

@@ -22,6 +22,7 @@ from typing import Optional
 import sympy
 
 from ..diagnostics import Location
+from ..ir import LAUNCH_BLOCK, LAUNCH_GRID, launch_size
 from .hostexpr import Folder, fold, host_function, param_names  # noqa: F401 (fold: re-exported)
 from .tokens import Token, match_angle, match_close, split_commas
 
@@ -521,16 +522,17 @@ def repeats(low, used: set) -> list:
         if d in used:
             continue
         parts, said, unknown = [], [], []
-        for role, given in (("blockDim", low.launch.block), ("gridDim", low.launch.grid)):
+        for role, given in ((LAUNCH_BLOCK, low.launch.block), (LAUNCH_GRID, low.launch.grid)):
             if all(v is None for v in given):
                 continue
+            name = launch_size(role, d)
             if given[k] is None:
-                unknown.append(f"{role}_{d}")
-                parts.append(low.size_symbol(f"{role}_{d}", origin=origin or "launch (unknown)"))
-                said.append(f"{role}.{d} unknown")
+                unknown.append(name)
+                parts.append(low.size_symbol(name, origin=origin or "launch (unknown)", role=role))
+                said.append(f"{name.replace('_', '.')} unknown")
             elif given[k] != 1:
                 parts.append(sympy.Integer(given[k]))
-                said.append(f"{role}.{d} = {given[k]}")
+                said.append(f"{name.replace('_', '.')} = {given[k]}")
         extent = sympy.Mul(*parts)
         if extent == 1:
             continue

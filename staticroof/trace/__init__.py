@@ -47,8 +47,13 @@ def executor(language: str):
 
 def run(path: str, kernel: str, sizes: dict, language: str, defines=None, include_dirs=(), weights=None,
         launch=None) -> Trace:
-    from . import c_executor, cuda_executor  # noqa: F401  (each registers its executor)
+    from importlib import import_module
 
+    from ..frontends import FRONTENDS
+
+    frontend = FRONTENDS.get(language)
+    if frontend is not None and frontend.executor and language not in EXECUTORS:
+        import_module(frontend.executor)  # it registers its executor
     if language not in EXECUTORS:
         raise TraceError(f"no executor for {language} kernels")
     try:

@@ -1,0 +1,185 @@
+"""The Python/Numba front end: `.py` files parsed with libcst (never imported, never run) and
+lowered to the same loop IR as C and CUDA.
+
+A kernel is a function decorated with a Numba decorator (python_kernels.py); other functions with
+loops over array subscripts are drivers, shown with `--all-functions`.  Element types come from the
+decorator's signature, annotations, a `# staticroof: x=float32` pragma or `--dtype`, else float64
+(NumPy's default, said with SR160).  A syntax error costs only the function it is in.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import Frontend
+from .python_math import cost_aliases
+
+FRONTEND = Frontend("python", (".py",), "staticroof.frontends.python:load", "", cost_aliases())
+
+
+def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None):
+    """(FrontendResult, size bindings): every `-D NAME=INT` binds the size NAME."""
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    from ..diagnostics import Diagnostic, Location
+    from ..inputs import InputError, read_text
+    from .lowering import FrontendResult
+    from .python_kernels import functions, has_loops_or_subscripts, imports, kernel_of
+    from .python_values import FileContext
+
+    res = FrontendResult()
+    bindings = {}
+    for name, value in (defines or {}).items():
+        try:
+            bindings[name] = int(str(value), 0)
+        except (TypeError, ValueError):
+            if value is not None:
+                res.diagnostics.append(Diagnostic("SR007", f"`-D {name}={value}`: a size needs an integer value",
+                                                  Location(path)))
+    try:
+        text = read_text(path)
+    except InputError as e:
+        res.diagnostics.append(Diagnostic("SR003", str(e), Location(path)))
+        return res, bindings
+    modules, broken = _parse(text, path)
+    for name, loc, d in broken:
+        if name is None:
+            res.diagnostics.append(d)
+        else:
+            res.failed.append((name, loc, d))
+    ctx_names: dict = {}
+    for m in modules:
+        ctx_names.update(imports(m))
+    wrapped = [MetadataWrapper(m) for m in modules]
+    positions: dict = {}
+    for w in wrapped:
+        positions.update(w.resolve(PositionProvider))
+    ctx = FileContext(path, ctx_names, positions, overrides=launches or {})
+    _pragmas(text, ctx)
+    fns = []
+    for w in wrapped:
+        for fn in functions(w.module):
+            fns.append(fn)
+            ctx.functions[fn.name.value] = fn
+        _constants(w.module, ctx)
+    from .python_cuda import launch_sites
+    from .python_kernel import lower_kernel
+
+    defs = []
+    for fn in fns:
+        kdef = kernel_of(fn, ctx.names)
+        if kdef is not None and _device_function(kdef):
+            continue
+        if kdef is None:
+            if not has_loops_or_subscripts(fn):
+                continue
+            from .python_kernels import KernelDef
+
+            kdef = KernelDef(fn.name.value, fn, "plain")
+            res.drivers.add(kdef.name)
+        defs.append(kdef)
+    cuda_names = {k.name for k in defs if k.kind == "cuda"}
+    for w in wrapped:
+        ctx.launches.update({k: v for k, v in launch_sites(w.module, ctx, cuda_names).items()
+                             if k not in ctx.launches})
+    for kdef in defs:
+        lower_kernel(ctx, kdef, res)
+    return res, bindings
+
+
+def _device_function(kdef) -> bool:
+    import libcst as cst
+
+    v = kdef.options.get("device")
+    return isinstance(v, cst.Name) and v.value == "True"
+
+
+def _parse(text: str, path: str):
+    """The file's modules and its syntax errors.  A file that does not parse is cut into its
+    top-level definitions (each parsed alone, at its own lines): a syntax error then costs only its
+    own definition."""
+    import libcst as cst
+
+    from ..diagnostics import Diagnostic, Location
+
+    try:
+        return [cst.parse_module(text)], []
+    except cst.ParserSyntaxError:
+        pass
+    except RecursionError:
+        return [], [(None, Location(path), Diagnostic("SR001", "syntax error: nesting too deep", Location(path)))]
+    lines = text.splitlines(keepends=True)
+    starts = [k for k, line in enumerate(lines) if line[:1] not in (" ", "\t", "\n", "\r", "#", ")", "]", "}", "")
+              and not (k > 0 and lines[k - 1].rstrip().endswith(("\\", ",", "(", "[", "{")))]
+    # a decorator belongs to the definition after it
+    chunks, k = [], 0
+    while k < len(starts):
+        a = starts[k]
+        while k + 1 < len(starts) and lines[starts[k]].startswith("@"):
+            k += 1
+        b = starts[k + 1] if k + 1 < len(starts) else len(lines)
+        chunks.append((a, b))
+        k += 1
+    modules, broken = [], []
+    for a, b in chunks:
+        src = "\n" * a + "".join(lines[a:b])
+        try:
+            modules.append(cst.parse_module(src))
+        except cst.ParserSyntaxError as e:
+            loc = Location(path, e.raw_line, e.raw_column + 1)
+            head = "".join(lines[a:b])
+            m = re.search(r"^\s*(?:async\s+)?def\s+(\w+)", head, re.M)
+            msg = f"syntax error: {e.message}"
+            if m and ("@" in head.split("def", 1)[0] or head.lstrip().startswith("def")):
+                name = m.group(1)
+                broken.append((name, Location(path, a + 1 + head[:m.start(1)].count("\n"), 1),
+                               Diagnostic("SR001", f"`{name}`: {msg}", loc)))
+            else:
+                broken.append((None, loc, Diagnostic("SR001", msg, loc)))
+        except RecursionError:
+            loc = Location(path, a + 1, 1)
+            broken.append((None, loc, Diagnostic("SR001", "syntax error: nesting too deep", loc)))
+    return modules, broken
+
+
+_PRAGMA = re.compile(r"#\s*staticroof\s*:\s*(.*)$")
+
+
+def _pragmas(text: str, ctx) -> None:
+    """`# staticroof: N=4096, x=float32` anywhere: a size's value or a name's element type."""
+    from .python_types import dtype_name, pragma_items
+
+    for line in text.splitlines():
+        if "staticroof" not in line:
+            continue
+        for name, value in pragma_items(line[line.find("#"):] if "#" in line else ""):
+            try:
+                ctx.pragma_sizes[name] = int(value, 0)
+                continue
+            except ValueError:
+                pass
+            t = dtype_name(value)
+            if t is not None:
+                ctx.pragma_types[name] = t
+
+
+def _constants(module, ctx) -> None:
+    """Module-level `N = 1024`: Numba freezes globals, so the kernel sees N's value (a size with
+    that default); float constants are literals."""
+    import libcst as cst
+
+    from .python_cuda import _host_value
+
+    env: dict = {}
+    for stmt in module.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for s in stmt.body:
+            if isinstance(s, cst.Assign) and len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Name):
+                name = s.targets[0].target.value
+                v = _host_value(s.value, env, ctx.names)
+                if isinstance(v, int) and name not in ctx.constants:
+                    ctx.constants[name] = v
+                    env[name] = v
+                elif isinstance(s.value, cst.Float):
+                    ctx.constants[name] = float(s.value.value)

@@ -1,0 +1,222 @@
+"""One Python kernel lowered: its parameters typed (signature, annotation, pragma, `--dtype`, or
+float64 by default), its body lowered, its sizes given the values the file states (pragmas, the
+launch site), and `@vectorize` functions wrapped in their element loop."""
+
+from __future__ import annotations
+
+import libcst as cst
+import sympy
+
+from ..diagnostics import Diagnostic
+from ..ir import Kernel, Loop, Ref, Stmt
+from . import python_cuda as CU
+from .lowering import Unsupported
+from .python_kernels import qualified
+from .python_lowering import PythonLowering
+from .python_types import PyType, dtype_name, is_float, parse_signature, parse_type
+from .python_values import PVal, int_val
+
+
+def lower_kernel(ctx, kdef, res) -> None:
+    name, fn = kdef.name, kdef.node
+    kernel = Kernel(name, "python", ctx.loc(fn.name))
+    try:
+        if kdef.kind == "stencil":
+            raise Unsupported("`@stencil` kernel (relative indexing is not modeled)", fn)
+        types = _param_types(ctx, kdef, kernel)
+        threads_for = None
+        launch = None
+        if kdef.kind == "cuda":
+            site = ctx.launches.get(name)
+            launch = CU.launch_of(name, site, ctx.overrides)
+            used = CU.used_dims(fn, ctx.names, ctx.functions)
+
+            def threads_for(low, launch=launch, used=used):
+                return CU.Threads(low, launch, used)
+        low = PythonLowering(ctx, kernel, fn, {}, threads_for)
+        low.env.update(_bind_params(low, types, vectorize=kdef.kind == "vectorize"))
+        if kdef.kind == "vectorize":
+            kernel.body = _vectorized(low, types, kernel)
+        else:
+            kernel.body = low.lower()
+        if launch is not None:
+            kernel.launch = {"grid": tuple(launch.grid), "block": tuple(launch.block),
+                             "origin": launch.origin or None, "grid_expr": (None, None, None),
+                             "model": "grid assumed to cover the guards"}
+            _bind_site(kernel, fn, ctx.launches.get(name), low)
+    except (Unsupported, RecursionError) as e:
+        what = f"unsupported {e}" if isinstance(e, Unsupported) else "expression nesting too deep"
+        node = getattr(e, "node", None)
+        res.failed.append((name, kernel.location, Diagnostic("SR002", f"`{name}`: {what}",
+                                                             ctx.loc(node, kernel.location))))
+        return
+    for size, value in ctx.pragma_sizes.items():
+        s = kernel.sizes.get(size)
+        if s is not None:
+            s.default, s.origin = value, "pragma"
+    kernel.params = [p.name.value for p in fn.params.params]
+    res.kernels.append(kernel)
+
+
+# ---------------------------------------------------------------------------------------------
+# Parameter types
+
+def _param_types(ctx, kdef, kernel) -> dict:
+    """name -> PyType for every parameter, and SR160 for those typed by default."""
+    fn = kdef.node
+    params = [p.name.value for p in fn.params.params]
+    sig = None
+    for node in kdef.signatures:
+        text = node.evaluated_value if isinstance(node, cst.SimpleString) else cst.Module([]).code_for_node(node)
+        if not isinstance(text, str):
+            continue
+        sig = parse_signature(text) if "(" in text else None
+        if sig is not None:
+            break
+    arrays, ints = _usage(fn)
+    out, defaulted = {}, []
+    for k, p in enumerate(fn.params.params):
+        name = p.name.value
+        t = None
+        if sig is not None and k < len(sig[0]):
+            t = sig[0][k]
+        if t is None and p.annotation is not None:
+            t = _annotation_type(p.annotation.annotation, ctx)
+        for source in (ctx.pragma_types, ctx.dtypes):
+            if t is None and name in source:
+                t = PyType(source[name], arrays.get(name, 0))
+        if t is None:
+            if name in arrays:
+                t = PyType("fp64", arrays[name])
+                defaulted.append(name)
+            elif name in ints:
+                t = PyType("int64")
+            else:
+                t = PyType("fp64")
+                defaulted.append(name)
+        elif t.rank == 0 and name in arrays:
+            t = PyType(t.dtype, arrays[name])
+        out[name] = t
+    if defaulted and kdef.kind != "plain":
+        kernel.diag("SR160", f"`{kdef.name}`: no type for {', '.join(f'`{n}`' for n in defaulted)} (no signature, "
+                    "annotation or pragma): float64 assumed, NumPy's default; give a signature or `--dtype "
+                    f"{defaulted[0]}=float32`", kernel.location)
+    del params
+    return out
+
+
+def _annotation_type(node, ctx):
+    if isinstance(node, cst.SimpleString):
+        return parse_type(str(node.evaluated_value))
+    code = qualified(node, ctx.names) or cst.Module([]).code_for_node(node)
+    t = parse_type(code.replace("numba.types.", "").replace("numba.", ""))
+    if t is not None:
+        return t
+    m = dtype_name(code)
+    return PyType(m) if m is not None else None
+
+
+def _usage(fn) -> tuple[dict, set]:
+    """Names used as arrays (subscripted, `.shape`, `len`) with their rank, and names used as
+    integers (range bounds, subscripts, comparisons with those)."""
+    arrays: dict = {}
+    ints: set = set()
+
+    def names_in(node) -> set:
+        out: set = set()
+
+        class V(cst.CSTVisitor):
+            def visit_Name(self, n) -> None:
+                out.add(n.value)
+
+        node.visit(V())
+        return out
+
+    class Visitor(cst.CSTVisitor):
+        def visit_Subscript(self, node) -> None:
+            base, count = node, 0
+            while isinstance(base, cst.Subscript):
+                count += len(base.slice)
+                for e in base.slice:
+                    ints.update(names_in(e))
+                base = base.value
+            if isinstance(base, cst.Name):
+                arrays[base.value] = max(arrays.get(base.value, 0), count)
+            elif isinstance(base, cst.Attribute) and base.attr.value == "shape" and isinstance(base.value, cst.Name):
+                e = node.slice[0].slice if node.slice else None
+                k = int(e.value.value) + 1 if isinstance(e, cst.Index) and isinstance(e.value, cst.Integer) else 1
+                arrays[base.value.value] = max(arrays.get(base.value.value, 0), k)
+
+        def visit_Attribute(self, node) -> None:
+            if node.attr.value in ("shape", "size", "ndim") and isinstance(node.value, cst.Name):
+                arrays.setdefault(node.value.value, 1)
+
+        def visit_Call(self, node) -> None:
+            if isinstance(node.func, cst.Name) and node.func.value == "len" and node.args and isinstance(
+                    node.args[0].value, cst.Name):
+                arrays.setdefault(node.args[0].value.value, 1)
+            if isinstance(node.func, (cst.Name, cst.Attribute)) and (
+                    (isinstance(node.func, cst.Name) and node.func.value in ("range", "prange"))
+                    or (isinstance(node.func, cst.Attribute) and node.func.attr.value == "prange")):
+                for a in node.args:
+                    ints.update(names_in(a.value))
+
+    fn.visit(Visitor())
+    for name, rank in list(arrays.items()):
+        arrays[name] = max(rank, 1)
+    return arrays, ints - set(arrays)
+
+
+def _bind_params(low, types: dict, vectorize: bool = False) -> dict:
+    env = {}
+    for name, t in types.items():
+        if t.is_array and not vectorize:
+            arr = low.new_array(name, t.dtype, (None,) * t.rank, "global", None)
+            env[name] = PVal("array", t.dtype, array=arr)
+        elif is_float(t.dtype):
+            env[name] = PVal("float", t.dtype, key=f"{name}#param")
+        else:
+            env[name] = int_val(low.size_symbol(name) if not vectorize else None, "an element of an input",
+                                dtype=t.dtype)
+    return env
+
+
+def _vectorized(low, types: dict, kernel) -> list:
+    """`@vectorize`: the function runs once per element of its broadcast inputs, here `n` of
+    them: each input element read once, the result written once (the output array `out`)."""
+    i = sympy.Dummy("i")
+    n = low.size_symbol("n", origin="elements of the ufunc's inputs")
+    loc = kernel.location
+    reads = []
+    for name, t in types.items():
+        arr = low.new_array(name, t.dtype, (None,), "global", None)
+        reads.append(Ref(arr, (i,), "read", loc))
+    low.loop_syms.add(i)
+    low.depth = 1
+    body = low.nested(list(low.fn.body.body))
+    if not low.returned:
+        raise Unsupported("`@vectorize` function without a `return`", low.fn)
+    ret = low.returned[0]
+    sig_ret = ret.dtype or "fp64"
+    out = low.new_array("out", sig_ret if ret.is_number else "fp64", (None,), "global", None)
+    write = Stmt({}, {}, [Ref(out, (i,), "write", loc)], loc, low.group + 1)
+    return [Loop(i, sympy.Integer(0), sympy.Lt(i, n), 1, [Stmt({}, {}, reads, loc, low.group)] + body + [write],
+                 "seq", loc)]
+
+
+def _bind_site(kernel, fn, site, low) -> None:
+    """Sizes from the launch site: integer arguments bind integer parameters; host arrays' shapes
+    bind the shape sizes of the arrays passed."""
+    if site is None:
+        return
+    params = [p.name.value for p in fn.params.params]
+    for p, v, shape in zip(params, site.args, site.shapes, strict=False):
+        s = kernel.sizes.get(p)
+        if s is not None and v is not None and s.default is None:
+            s.default, s.origin = v, f"launch at {site.location}"
+        if shape:
+            for k, extent in enumerate(shape):
+                name = low.shape_names.get((p, k), f"{p}_shape{k}")
+                s = kernel.sizes.get(name)
+                if s is not None and isinstance(extent, int) and s.default is None:
+                    s.default, s.origin = extent, f"launch at {site.location}"
