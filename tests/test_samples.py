@@ -14,10 +14,12 @@ _BLOCK = re.compile(r"staticroof:expect\s+(\w+)\s*\n((?:\s*\*?\s+\w+\s*=.*\n)+)"
 
 
 CUDA_TESTS = SAMPLES.parent / "tests" / "data" / "cuda"
+PYTHON_TESTS = SAMPLES.parent / "tests" / "data" / "python"
 
 
 def sample_files():
-    return sorted(SAMPLES.glob("*.c")) + sorted(SAMPLES.glob("*.cu")) + sorted(CUDA_TESTS.glob("*.cu"))
+    return (sorted(SAMPLES.glob("*.c")) + sorted(SAMPLES.glob("*.cu")) + sorted(SAMPLES.glob("*.py"))
+            + sorted(CUDA_TESTS.glob("*.cu")) + sorted(PYTHON_TESTS.glob("*.py")))
 
 
 def expectations():

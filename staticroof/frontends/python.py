@@ -18,7 +18,8 @@ FRONTEND = Frontend("python", (".py",), "staticroof.frontends.python:load", "", 
 
 
 def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None):
-    """(FrontendResult, size bindings): every `-D NAME=INT` binds the size NAME."""
+    """(FrontendResult, size bindings): `-D NAME=INT` binds the size NAME; `-D x=float32` gives the
+    parameter x (an array's elements, or a scalar) that type."""
     from libcst.metadata import MetadataWrapper, PositionProvider
 
     from ..diagnostics import Diagnostic, Location
@@ -27,13 +28,17 @@ def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None
     from .python_kernels import functions, has_loops_or_subscripts, imports, kernel_of
     from .python_values import FileContext
 
+    from .python_types import dtype_name
+
     res = FrontendResult()
-    bindings = {}
+    bindings, dtypes = {}, {}
     for name, value in (defines or {}).items():
         try:
             bindings[name] = int(str(value), 0)
         except (TypeError, ValueError):
-            if value is not None:
+            if value is not None and dtype_name(str(value)) is not None:
+                dtypes[name] = dtype_name(str(value))  # `-D x=float32`: an element type
+            elif value is not None:
                 res.diagnostics.append(Diagnostic("SR007", f"`-D {name}={value}`: a size needs an integer value",
                                                   Location(path)))
     try:
@@ -54,7 +59,7 @@ def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None
     positions: dict = {}
     for w in wrapped:
         positions.update(w.resolve(PositionProvider))
-    ctx = FileContext(path, ctx_names, positions, overrides=launches or {})
+    ctx = FileContext(path, ctx_names, positions, dtypes=dtypes, overrides=launches or {})
     _pragmas(text, ctx)
     fns = []
     for w in wrapped:
@@ -78,9 +83,9 @@ def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None
             kdef = KernelDef(fn.name.value, fn, "plain")
             res.drivers.add(kdef.name)
         defs.append(kdef)
-    cuda_names = {k.name for k in defs if k.kind == "cuda"}
+    kernel_names = {k.name for k in defs if k.kind != "plain"}
     for w in wrapped:
-        ctx.launches.update({k: v for k, v in launch_sites(w.module, ctx, cuda_names).items()
+        ctx.launches.update({k: v for k, v in launch_sites(w.module, ctx, kernel_names).items()
                              if k not in ctx.launches})
     for kdef in defs:
         lower_kernel(ctx, kdef, res)
@@ -146,10 +151,11 @@ _PRAGMA = re.compile(r"#\s*staticroof\s*:\s*(.*)$")
 
 
 def _pragmas(text: str, ctx) -> None:
-    """`# staticroof: N=4096, x=float32` anywhere: a size's value or a name's element type."""
+    """`# staticroof: N=4096, x=float32`: a size's value (anywhere in the file) or a name's element
+    type (for the function the comment is in, or the one whose `def` follows it)."""
     from .python_types import dtype_name, pragma_items
 
-    for line in text.splitlines():
+    for number, line in enumerate(text.splitlines(), 1):
         if "staticroof" not in line:
             continue
         for name, value in pragma_items(line[line.find("#"):] if "#" in line else ""):
@@ -160,7 +166,7 @@ def _pragmas(text: str, ctx) -> None:
                 pass
             t = dtype_name(value)
             if t is not None:
-                ctx.pragma_types[name] = t
+                ctx.pragma_types.setdefault(name, []).append((number, t))
 
 
 def _constants(module, ctx) -> None:
@@ -183,3 +189,5 @@ def _constants(module, ctx) -> None:
                     env[name] = v
                 elif isinstance(s.value, cst.Float):
                     ctx.constants[name] = float(s.value.value)
+                elif isinstance(s.value, cst.SimpleString):  # SIG = "void(float32[:], ...)"
+                    ctx.strings[name] = s.value

@@ -266,28 +266,37 @@ class Site:
     location: Location
 
 
-def launch_sites(module: cst.Module, ctx, kernels: set) -> dict:
+def launch_sites(module: cst.Module, ctx, kernels: set) -> dict:  # kernels: every kernel of the file
     """The first launch site of each CUDA kernel, with host integers folded: module and function
     assignments of integer expressions (`threads = 256`, `blocks = (n + threads - 1) // threads`)
     and array shapes (`x = np.ones(n, dtype=np.float32)`, `d_x = cuda.to_device(x)`)."""
-    env: dict = {}  # name -> int | ("shape", tuple) | None (assigned more than once to different values)
+    envs: list = [{}]  # module scope, then the function being visited: name -> int | tuple | None
     sites: dict = {}
 
     class Visitor(cst.CSTVisitor):
         def visit_FunctionDef(self, node) -> bool:
-            return node.name.value not in kernels
+            if node.name.value in kernels:
+                return False
+            envs.append(dict(envs[0]))
+            return True
+
+        def leave_FunctionDef(self, node) -> None:
+            if node.name.value not in kernels:
+                envs.pop()
 
         def visit_Assign(self, node) -> None:
+            env = envs[-1]
             value = _host_value(node.value, env, ctx.names)
             for t in node.targets:
                 if isinstance(t.target, cst.Name):
                     name = t.target.value
                     if name in env and env[name] != value:
-                        env[name] = None
+                        env[name] = None  # assigned different values: unknown
                     else:
                         env[name] = value
 
         def visit_Call(self, node) -> None:
+            env = envs[-1]
             f = node.func
             if isinstance(f, cst.Subscript) and isinstance(f.value, cst.Name) and f.value.value in kernels:
                 name = f.value.value
@@ -327,8 +336,6 @@ def _host_value(node, env: dict, names: dict):
     if isinstance(node, cst.BinaryOperation):
         a, b = _host_value(node.left, env, names), _host_value(node.right, env, names)
         if not isinstance(a, int) or not isinstance(b, int):
-            if isinstance(node.operator, cst.Divide) and isinstance(a, int) and isinstance(b, int):
-                pass
             return None
         op = type(node.operator)
         try:

@@ -80,8 +80,8 @@ class ExpressionLowering(_Mixin):
             return PVal("none")
         if name in self.ctx.constants:
             c = self.ctx.constants[name]
-            if isinstance(c, int):
-                return int_val(self.size_symbol(name, c, "global constant"))
+            if isinstance(c, int):  # Numba freezes a global's value into the compiled kernel
+                return int_val(c, literal=True)
             return float_val("fp64", literal=True)
         q = self.ctx.names.get(name, name)
         return PVal("module", name=q)

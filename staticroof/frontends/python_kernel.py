@@ -67,6 +67,8 @@ def _param_types(ctx, kdef, kernel) -> dict:
     params = [p.name.value for p in fn.params.params]
     sig = None
     for node in kdef.signatures:
+        if isinstance(node, cst.Name) and node.value in ctx.strings:
+            node = ctx.strings[node.value]
         text = node.evaluated_value if isinstance(node, cst.SimpleString) else cst.Module([]).code_for_node(node)
         if not isinstance(text, str):
             continue
@@ -82,9 +84,9 @@ def _param_types(ctx, kdef, kernel) -> dict:
             t = sig[0][k]
         if t is None and p.annotation is not None:
             t = _annotation_type(p.annotation.annotation, ctx)
-        for source in (ctx.pragma_types, ctx.dtypes):
-            if t is None and name in source:
-                t = PyType(source[name], arrays.get(name, 0))
+        given = ctx.pragma_type(name, fn) or ctx.dtypes.get(name)
+        if t is None and given is not None:
+            t = PyType(given, arrays.get(name, 0))
         if t is None:
             if name in arrays:
                 t = PyType("fp64", arrays[name])
@@ -152,6 +154,14 @@ def _usage(fn) -> tuple[dict, set]:
                 arrays.setdefault(node.value.value, 1)
 
         def visit_Call(self, node) -> None:
+            if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Attribute) and \
+                    node.func.value.attr.value == "atomic" and len(node.args) >= 2 and isinstance(
+                        node.args[0].value, cst.Name):  # cuda.atomic.add(ary, idx, val)
+                idx = node.args[1].value
+                rank = len(idx.elements) if isinstance(idx, cst.Tuple) else 1
+                name = node.args[0].value.value
+                arrays[name] = max(arrays.get(name, 0), rank)
+                ints.update(names_in(idx))
             if isinstance(node.func, cst.Name) and node.func.value == "len" and node.args and isinstance(
                     node.args[0].value, cst.Name):
                 arrays.setdefault(node.args[0].value.value, 1)

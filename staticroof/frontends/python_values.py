@@ -46,13 +46,24 @@ class FileContext:
     path: str
     names: dict  # local name -> qualified name (imports)
     positions: dict  # cst node -> CodeRange
-    pragma_types: dict = field(default_factory=dict)  # name -> dtype (`# staticroof: x=float32`)
+    pragma_types: dict = field(default_factory=dict)  # name -> [(line, dtype)] (`# staticroof: x=float32`)
     pragma_sizes: dict = field(default_factory=dict)  # name -> int (`# staticroof: N=4096`)
     constants: dict = field(default_factory=dict)  # module-level `N = 1024` -> 1024
+    strings: dict = field(default_factory=dict)  # module-level `SIG = "..."` -> the string node
     functions: dict = field(default_factory=dict)  # name -> cst.FunctionDef
     dtypes: dict = field(default_factory=dict)  # --dtype / config: name -> dtype
     launches: dict = field(default_factory=dict)  # kernel -> python_cuda.Site
     overrides: dict = field(default_factory=dict)  # --grid/--block: kernel (or None) -> {"grid", "block"}
+
+    def pragma_type(self, name: str, fn):
+        """The pragma type of `name` in the function `fn` (a comment in it, or just above it)."""
+        r = self.positions.get(fn)
+        first = min([r.start.line] + [self.positions[d].start.line for d in fn.decorators
+                                      if d in self.positions]) if r is not None else 0
+        for line, dtype in self.pragma_types.get(name, ()):
+            if r is not None and first - 1 <= line <= r.end.line:
+                return dtype
+        return None
 
     def loc(self, node, fallback=None) -> Location:
         r = self.positions.get(node) if node is not None else None
