@@ -9,6 +9,7 @@ decorator's signature, annotations, a `# staticroof: x=float32` pragma or `--dty
 
 from __future__ import annotations
 
+import ast
 import re
 
 from . import Frontend
@@ -132,9 +133,17 @@ def _parse(text: str, path: str):
             modules.append(cst.parse_module(src))
         except cst.ParserSyntaxError as e:
             loc = Location(path, e.raw_line, e.raw_column + 1)
+            msg = f"syntax error: {e.message}"
+            try:  # Python's own parser says it better ("'(' was never closed") and where it starts
+                ast.parse(src, path)
+            except SyntaxError as py:
+                if py.lineno:
+                    loc = Location(path, py.lineno, py.offset or 1)
+                    msg = f"syntax error: {py.msg}"
+            except (ValueError, RecursionError, MemoryError):
+                pass
             head = "".join(lines[a:b])
             m = re.search(r"^\s*(?:async\s+)?def\s+(\w+)", head, re.M)
-            msg = f"syntax error: {e.message}"
             if m and ("@" in head.split("def", 1)[0] or head.lstrip().startswith("def")):
                 name = m.group(1)
                 broken.append((name, Location(path, a + 1 + head[:m.start(1)].count("\n"), 1),

@@ -16,7 +16,6 @@ import sympy
 
 from ..diagnostics import Location
 from ..ir import LAUNCH_BLOCK, LAUNCH_GRID, Array, Loop, Ref, launch_size
-from .launch import Launch
 from .lowering import Unsupported
 from .python_kernels import qualified
 from .python_types import dtype_name, is_float
@@ -24,6 +23,18 @@ from .python_values import PVal, float_val, int_val
 
 DIMS = ("x", "y", "z")
 _BUILTINS = ("threadIdx", "blockIdx", "blockDim", "gridDim")
+
+
+@dataclass
+class Launch:
+    """The launch configuration a kernel is lowered under (None entries are unknown), as the CUDA
+    front end's (frontends/launch.py, not imported here: its host-code folding needs NumPy)."""
+
+    grid: tuple = (None, None, None)
+    block: tuple = (None, None, None)
+    origin: str = ""
+    grid_expr: tuple = (None, None, None)
+    location: Location | None = None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,339 @@
+"""The Python/Numba front end: the reference values as Numba kernels, C/Numba pairs with identical
+formulas, and the documented behaviour on bad input (syntax errors, unsupported constructs beside
+good kernels, files without kernels).  A Python file is parsed, never imported or run."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from helpers import SAMPLES, S, analyze_file, analyze_source, same
+from staticroof.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _one(src: str, tmp_path, name: str, **kw):
+    kernels = analyze_source(textwrap.dedent(src), tmp_path, name="kernels.py", **kw)
+    return kernels[name]
+
+
+def _check(k, W, Q, I, prec=None):
+    t = k.total
+    assert not k.failed and k.exact, [str(d) for d in k.diagnostics]
+    assert same(t.flops.expr, S(W)), t.flops.expr
+    assert same(t.compulsory.expr, S(Q)), t.compulsory.expr
+    assert same(t.intensity.expr, S(I)), t.intensity.expr
+    if prec is not None:
+        assert set(t.by_precision) == {prec} or all(p == prec for p, q in t.by_precision.items()
+                                                  if q.expr != 0), t.by_precision
+
+
+# ---------------------------------------------------------------------------------------------
+# Reference values (DEVELOPERS.md) as Numba kernels
+
+def test_saxpy_fp32_by_signature(tmp_path):
+    # W: a*x[i] + y[i] is 2 fp32 per element (all float32 by the signature) -> 2N;
+    # Q: x read 4N, y read 4N and written 4N -> 12N; I = 1/6
+    k = _one('''
+        from numba import njit
+
+        @njit("void(float32, float32[:], float32[:])")
+        def saxpy(a, x, y):
+            N = x.shape[0]
+            for i in range(N):
+                y[i] = a * x[i] + y[i]
+    ''', tmp_path, "saxpy")
+    _check(k, "2*N", "12*N", "1/6", "fp32")
+
+
+def test_daxpy_fp64_by_default(tmp_path):
+    # no signature: float64 (SR160 note); W = 2N fp64, Q = 3 * 8N = 24N, I = 1/12
+    k = _one('''
+        import numba as nb
+
+        @nb.njit
+        def daxpy(a, x, y):
+            for i in range(len(x)):
+                y[i] = a * x[i] + y[i]
+    ''', tmp_path, "daxpy")
+    _check(k, "2*x_shape0", "24*x_shape0", "1/12", "fp64")
+    assert any(d.code == "SR160" for d in k.diagnostics)
+
+
+def test_vmul_fp32(tmp_path):
+    # z[i] = x[i]*y[i]: 1 fp32 per element; Q = 4N + 4N + 4N = 12N; I = 1/12
+    k = _one('''
+        from numba import jit, float32
+
+        @jit((float32[:], float32[:], float32[:]), nopython=True)
+        def vmul(x, y, z):
+            for i in range(x.shape[0]):
+                z[i] = x[i] * y[i]
+    ''', tmp_path, "vmul")
+    _check(k, "x_shape0", "12*x_shape0", "1/12", "fp32")
+
+
+def test_pairsum_fp32(tmp_path):
+    # s += x[i] + y[j] over N x N with s float32: 2N**2 fp32; x and y read once: Q = 8N; I = N/4
+    k = _one('''
+        import numpy as np
+        from numba import njit
+
+        @njit("float32(int64, float32[:], float32[:])")
+        def pairsum(n, x, y):
+            s = np.float32(0.0)
+            for i in range(n):
+                for j in range(n):
+                    s += x[i] + y[j]
+            return s
+    ''', tmp_path, "pairsum")
+    _check(k, "2*n**2", "8*n", "n/4", "fp32")
+
+
+def test_gemm_register_accumulator_and_accumulate_in_place(tmp_path):
+    # accumulator: W = 2N**3 fp32, Q = A + B read + C written = 12N**2, I = N/6;
+    # C[i, j] += ...: C is also read first: Q = 16N**2, I = N/8
+    kernels = analyze_source(textwrap.dedent('''
+        import numpy as np
+        from numba import njit, prange
+
+        @njit("void(float32[:, :], float32[:, :], float32[:, :])", parallel=True)
+        def gemm(A, B, C):
+            N = A.shape[0]
+            for i in prange(N):
+                for j in range(N):
+                    acc = np.float32(0)
+                    for k in range(N):
+                        acc += A[i, k] * B[k, j]
+                    C[i, j] = acc
+
+        @njit("void(float32[:, :], float32[:, :], float32[:, :])")
+        def gemm_inplace(A, B, C):
+            N = A.shape[0]
+            for i in range(N):
+                for j in range(N):
+                    for k in range(N):
+                        C[i, j] += A[i, k] * B[k, j]
+    '''), tmp_path, name="kernels.py")
+    _check(kernels["gemm"], "2*N**3", "12*N**2", "N/6", "fp32")
+    _check(kernels["gemm_inplace"], "2*N**3", "16*N**2", "N/8", "fp32")
+
+
+def test_linearized_and_chained_subscripts(tmp_path):
+    # A[i*n + j] and A[i][j] address the same n*n elements as A[i, j]: each kernel reads n**2
+    # elements of 8 bytes, and y[i] += reads then writes n elements: Q = 8n**2 + 16n;
+    # W = n**2 fp64 adds; I = n**2 / (8n**2 + 16n) = n/(8(n + 2))
+    kernels = analyze_source(textwrap.dedent('''
+        from numba import njit
+
+        @njit
+        def rowsum_flat(A, y, n):
+            for i in range(n):
+                for j in range(n):
+                    y[i] += A[i * n + j]
+
+        @njit
+        def rowsum_chained(A, y, n):
+            for i in range(n):
+                for j in range(n):
+                    y[i] += A[i][j]
+
+        @njit
+        def rowsum_tuple(A, y, n):
+            for i in range(n):
+                for j in range(n):
+                    y[i] += A[i, j]
+    '''), tmp_path, name="kernels.py")
+    for name in ("rowsum_flat", "rowsum_chained", "rowsum_tuple"):
+        _check(kernels[name], "n**2", "8*n**2 + 16*n", "n/(8*(n + 2))", "fp64")
+
+
+def test_negative_step_and_offsets(tmp_path):
+    # range(n - 1, 0, -1): i = n-1 .. 1, n - 1 trips (none for n = 1); y[i] = x[i] - x[i - 1]:
+    # W = n - 1 fp64; x[0 .. n-1] read (n elements once n >= 2), y[1 .. n-1] written:
+    # Q = 8n + 8(n - 1) = 16n - 8 for n >= 2, 0 for n = 1
+    p = tmp_path / "k.py"
+    p.write_text(textwrap.dedent('''
+        from numba import njit
+
+        @njit
+        def diff_down(x, y, n):
+            for i in range(n - 1, 0, -1):
+                y[i] = x[i] - x[i - 1]
+    '''))
+    for n in (1, 2, 3, 10):
+        k = analyze_file(p, {"n": str(n)})[0]["diff_down"]
+        assert k.exact
+        assert k.total.flops.value == n - 1
+        assert k.total.compulsory.value == (16 * n - 8 if n >= 2 else 0)
+
+
+def test_sizes_bind_with_D(tmp_path):
+    p = tmp_path / "k.py"
+    p.write_text(textwrap.dedent('''
+        from numba import njit
+
+        @njit("void(float64[:], float64[:])")
+        def copy(x, y):
+            n = x.shape[0]
+            for i in range(n):
+                y[i] = x[i]
+    '''))
+    kernels, _ = analyze_file(p, {"n": "1000"})
+    assert kernels["copy"].total.compulsory.value == 16000  # 8 B read + 8 B written per element
+
+
+def test_dtype_through_D(tmp_path):
+    # `-D x=float32` gives x float32 elements: x*x is an fp32 multiply; Q = 4n (x) + 8n (y, float64)
+    p = tmp_path / "k.py"
+    p.write_text(textwrap.dedent('''
+        from numba import njit
+
+        @njit
+        def square(x, y):
+            for i in range(x.shape[0]):
+                y[i] = x[i] * x[i]
+    '''))
+    kernels, _ = analyze_file(p, {"x": "float32"})
+    t = kernels["square"].total
+    assert same(t.compulsory.expr, S("12*x_shape0")) and set(t.by_precision) == {"fp32"}
+
+
+# ---------------------------------------------------------------------------------------------
+# C/CUDA and Numba versions of one algorithm: identical formulas
+
+PAIRS = [
+    ("saxpy.c", "saxpy", "saxpy_numba.py", "saxpy"),
+    ("saxpy.cu", "saxpy", "saxpy_numba.py", "saxpy_gpu"),
+    ("saxpy.cu", "saxpy_grid_stride", "saxpy_numba.py", "saxpy_grid_stride"),
+    ("daxpy.c", "daxpy", "daxpy_numba.py", "daxpy"),
+    ("vmul.c", "vmul", "daxpy_numba.py", "vmul"),
+    ("gemm.c", "gemm", "gemm_numba.py", "gemm"),
+    ("gemm_accum.c", "gemm_accum", "gemm_numba.py", "gemm_accum"),
+    ("jacobi2d.c", "jacobi2d", "stencil2d_numba.py", "jacobi2d"),
+    ("pairsum.c", "pairsum", "../tests/data/python/pairsum.py", "pairsum"),
+]
+
+
+@pytest.mark.parametrize("c_file,c_kernel,py_file,py_kernel", PAIRS, ids=[f"{p[0]}:{p[1]}" for p in PAIRS])
+def test_c_and_numba_agree(c_file, c_kernel, py_file, py_kernel):
+    c = analyze_file(SAMPLES / c_file)[0][c_kernel]
+    py = analyze_file(SAMPLES / py_file)[0][py_kernel]
+    assert c.exact and py.exact
+    for q in ("flops", "compulsory", "access", "intensity"):
+        assert same(getattr(py.total, q).expr, getattr(c.total, q).expr), (q, getattr(py.total, q).expr,
+                                                                            getattr(c.total, q).expr)
+    assert {p for p, v in py.total.by_precision.items() if v.expr != 0} == \
+        {p for p, v in c.total.by_precision.items() if v.expr != 0}
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad input: clear messages, the rest still analyzed, never a traceback
+
+def test_syntax_error_costs_only_its_function(tmp_path):
+    p = tmp_path / "broken.py"
+    p.write_text(textwrap.dedent('''\
+        from numba import njit
+
+        @njit
+        def good(x, y):
+            for i in range(x.shape[0]):
+                y[i] = 2.0 * x[i]
+
+        @njit
+        def bad(x):
+            for i in range(x.shape[0]:
+                x[i] = 0
+    '''))
+    r = CliRunner().invoke(main, ["analyze", str(p)])
+    assert r.exit_code != 0 and "Traceback" not in r.output
+    assert f"{p}:10:" in r.output and "SR001" in r.output and "`bad`" in r.output
+    assert "good  [python, exact]" in r.output
+
+
+def test_unsupported_construct_beside_a_good_kernel(tmp_path):
+    p = tmp_path / "mixed.py"
+    p.write_text(textwrap.dedent('''\
+        from numba import njit
+
+        @njit
+        def walks(x):
+            for v in x:
+                print(v)
+
+        @njit
+        def scales(x):
+            for i in range(x.shape[0]):
+                x[i] *= 3.0
+    '''))
+    kernels, report = analyze_file(p)
+    assert kernels["walks"].failed
+    d = kernels["walks"].diagnostics[0]
+    assert d.code == "SR002" and d.location.line == 5 and d.location.col == 5
+    _check(kernels["scales"], "x_shape0", "16*x_shape0", "1/16", "fp64")
+    assert report.failed
+
+
+def test_file_without_kernels(tmp_path):
+    p = tmp_path / "plain.py"
+    p.write_text("import numpy as np\n\n\ndef helper(a):\n    return a + 1\n")
+    r = CliRunner().invoke(main, ["analyze", str(p)])
+    assert "SR006" in r.output and "Traceback" not in r.output
+
+
+def test_undecorated_loops_are_drivers_shown_with_all_functions(tmp_path):
+    p = tmp_path / "plain.py"
+    p.write_text(textwrap.dedent('''\
+        def scale(x, a):
+            for i in range(len(x)):
+                x[i] = a * x[i]
+    '''))
+    r = CliRunner().invoke(main, ["analyze", str(p)])
+    assert "scale" not in r.output.split("SR006")[0] or "SR006" in r.output
+    r = CliRunner().invoke(main, ["analyze", "--all-functions", str(p)])
+    assert "scale  [python" in r.output
+
+
+def test_the_file_is_never_imported_or_run(tmp_path):
+    marker = tmp_path / "ran"
+    p = tmp_path / "sideeffect.py"
+    p.write_text(textwrap.dedent(f'''\
+        import pathlib
+        pathlib.Path({str(marker)!r}).write_text("imported")
+        raise SystemExit(3)
+        from numba import njit
+
+        @njit
+        def k(x):
+            for i in range(x.shape[0]):
+                x[i] = 1.0
+    '''))
+    kernels, _ = analyze_file(p)
+    assert not marker.exists() and "k" in kernels and not kernels["k"].failed
+
+
+def test_analyze_does_not_import_numba_and_front_end_stays_out_of_the_analyses():
+    code = textwrap.dedent(f'''
+        import sys
+        from staticroof.frontends import load
+        res, _ = load({str(SAMPLES / "saxpy_numba.py")!r}, {{}})
+        assert res.kernels, res.diagnostics
+        bad = [m for m in sys.modules if m.startswith(("staticroof.analysis", "staticroof.roofline",
+                                                       "staticroof.reports"))]
+        assert not bad, bad
+        from staticroof.cli import main
+        try:
+            main(["analyze", {str(SAMPLES / "gemm_numba.py")!r}])
+        except SystemExit:
+            pass
+        assert "numba" not in sys.modules and "numpy" not in sys.modules, "numba imported"
+        print("ok")
+    ''')
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stdout + r.stderr
