@@ -27,6 +27,9 @@ def _load(path: str, defines: dict, include_dirs, launches, cuda: bool):
     except InputError as e:
         res.diagnostics.append(Diagnostic("SR003", str(e), Location(path)))
         return res, {}
+    from .comments import pragma_text, size_pragmas
+
+    text += pragma_text(size_pragmas(text, "cuda" if cuda else "c"))  # `// staticroof: N=4096` is a size pragma
     if cuda:
         from .cuda import CUDA_MACROS, lower_cuda
 

@@ -27,9 +27,8 @@ def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None
     from ..inputs import InputError, read_text
     from .lowering import FrontendResult
     from .python_kernels import functions, has_loops_or_subscripts, imports, kernel_of
-    from .python_values import FileContext
-
     from .python_types import dtype_name
+    from .python_values import FileContext
 
     res = FrontendResult()
     bindings, dtypes = {}, {}

@@ -11,7 +11,7 @@ import sympy
 
 from .. import costs
 from ..ir import Ref
-from . import python_cuda as CU
+from . import python_arrays as AR, python_cuda as CU
 from .lowering import Acc, Unsupported, affine, int_op
 from .python_kernels import qualified
 from .python_math import _RENAMES, CASTS, FREE, MATH, cost_name
@@ -40,6 +40,8 @@ class ExpressionLowering(_Mixin):
         return self.load(self.expr(node, acc), acc, node)
 
     def load(self, v: PVal, acc: Acc, node) -> PVal:
+        if v.kind in ("array", "section") and self.elementwise:
+            v = AR.element(self, v, node)  # an array operand of a whole-array expression
         if v.element is not None:
             array, index, why = v.element
             acc.refs.append(Ref(array, index, "read", self.ctx.loc(node), why))
@@ -125,10 +127,24 @@ class ExpressionLowering(_Mixin):
             return base.items[int(k.expr)]
         if base.kind == "module":  # `float32[:]` in an expression: a type, not a value
             return PVal("module", name=base.name + "[]")
+        if base.kind == "section":  # a view `v = x[1:]`: v[j] is x[1 + j]
+            if any(isinstance(e.slice, cst.Slice) for e in elems):
+                raise Unsupported("a slice of a slice", node)
+            idx = iter([self.value(e.slice.value, acc) for e in elems])
+            full = []
+            for it in base.items:
+                if it[0] == "fix":
+                    full.append(int_val(it[1]))
+                else:
+                    v = next(idx, None)
+                    if v is None:
+                        raise Unsupported("a row of a slice", node)
+                    full.append(self.binary("+", int_val(it[1]), v, acc, node))
+            return self.subscript(PVal("array", base.dtype, array=base.array), full, node)
         if base.kind != "array":
             raise Unsupported("subscript of something that is not an array", node)
         if any(isinstance(e.slice, cst.Slice) for e in elems):
-            return self.section(base, elems, node, acc)
+            return AR.section(self, base, elems, node, acc)
         idx = []
         for e in elems:
             v = self.value(e.slice.value, acc)
@@ -205,7 +221,13 @@ class ExpressionLowering(_Mixin):
 
     def power(self, a: PVal, b: PVal, acc: Acc, node) -> PVal:
         """`x ** 2` is one multiplication, `x ** 3` two, `x ** 0.5` a sqrt; other powers call pow."""
-        t = promote(a.dtype, b.dtype) if a.kind == "float" or b.kind == "float" else "fp64"
+        if a.kind != "float" and b.kind != "float":
+            e = self.constant_of(b)
+            if a.expr is not None and e is not None and 0 <= e < 64:
+                return int_val(a.expr ** e, literal=a.literal)
+            return int_val(None, "`**` on integers")
+        # Numba specializes an integer exponent: float32 ** 2 stays float32
+        t = a.dtype if a.kind == "float" and b.kind != "float" else promote(a.dtype, b.dtype)
         if a.literal and b.literal:
             return float_val(t, True)
         exponent = self.constant_of(b)
@@ -324,6 +346,13 @@ class ExpressionLowering(_Mixin):
         kwargs = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
         if isinstance(func, cst.Name) and func.value in self.ctx.functions and self.lookup(func.value) is None:
             return self.inline(func.value, node, args, acc)
+        if isinstance(func, cst.Attribute) and func.attr.value in AR.REDUCTIONS and not q.startswith(
+                ("numpy.", "math.")):
+            base = self.expr(func.value, Acc())
+            if base.kind in ("array", "section"):  # x.sum(), A[i, :].max()
+                return AR.reduction(self, func.attr.value, [func.value], node, acc)
+        if q.startswith("numpy.") and q.rsplit(".", 1)[-1] in AR.REDUCTIONS and args and not self.elementwise:
+            return AR.reduction(self, q.rsplit(".", 1)[-1], args, node, acc)
         got = CU.call(self, q, node, args, kwargs, acc)
         if got is not None:
             return got
@@ -347,7 +376,7 @@ class ExpressionLowering(_Mixin):
             vals = [self.value(a, acc) for a in args]
             if short in ("empty", "zeros", "ones", "empty_like", "zeros_like", "ones_like", "full", "arange"):
                 raise Unsupported(f"`{q}` outside an assignment to a local array", node)
-            if any(v.kind in ("array", "tuple") for v in vals):
+            if any(v.kind in ("array", "tuple", "section") for v in vals):
                 raise Unsupported(f"`{q}` on whole arrays", node)
             floats = [v.dtype for v in vals if v.kind == "float"]
             t = floats[0] if floats else "fp64"

@@ -11,6 +11,7 @@ from ..diagnostics import Diagnostic
 from ..ir import Kernel, Loop, Ref, Stmt
 from . import python_cuda as CU
 from .lowering import Unsupported
+from .python_arrays import REDUCTIONS
 from .python_kernels import qualified
 from .python_lowering import PythonLowering
 from .python_types import PyType, dtype_name, is_float, parse_signature, parse_type
@@ -149,6 +150,13 @@ def _usage(fn) -> tuple[dict, set]:
                 k = int(e.value.value) + 1 if isinstance(e, cst.Index) and isinstance(e.value, cst.Integer) else 1
                 arrays[base.value.value] = max(arrays.get(base.value.value, 0), k)
 
+        def visit_Assign(self, node) -> None:
+            for t in node.targets:  # y[:] = a * x + y: the operands of a sliced store are arrays, but
+                tgt = t.target      # scalars that scale them are not told apart: only bare names
+                if isinstance(tgt, cst.Subscript) and any(isinstance(e.slice, cst.Slice) for e in tgt.slice):
+                    for n in _operands(node.value, arrays_only=True):
+                        arrays.setdefault(n, 1)
+
         def visit_Attribute(self, node) -> None:
             if node.attr.value in ("shape", "size", "ndim") and isinstance(node.value, cst.Name):
                 arrays.setdefault(node.value.value, 1)
@@ -162,6 +170,14 @@ def _usage(fn) -> tuple[dict, set]:
                 name = node.args[0].value.value
                 arrays[name] = max(arrays.get(name, 0), rank)
                 ints.update(names_in(idx))
+            f = node.func
+            if isinstance(f, cst.Attribute) and f.attr.value in REDUCTIONS:
+                if isinstance(f.value, cst.Name) and f.value.value not in ("np", "numpy", "math"):
+                    arrays.setdefault(f.value.value, 1)  # x.sum()
+                else:  # np.sum(x), np.dot(a, b): their array operands
+                    for a in node.args:
+                        for n in _operands(a.value):
+                            arrays.setdefault(n, 1)
             if isinstance(node.func, cst.Name) and node.func.value == "len" and node.args and isinstance(
                     node.args[0].value, cst.Name):
                 arrays.setdefault(node.args[0].value.value, 1)
@@ -175,6 +191,27 @@ def _usage(fn) -> tuple[dict, set]:
     for name, rank in list(arrays.items()):
         arrays[name] = max(rank, 1)
     return arrays, ints - set(arrays)
+
+
+def _operands(node, arrays_only: bool = False) -> set:
+    """Names that are operands of arithmetic in `node` (not call names nor attribute bases); with
+    `arrays_only`, only those added, subtracted or divided (a product's scalar factor is left out)."""
+    out: set = set()
+    if isinstance(node, cst.Name):
+        out.add(node.value)
+    elif isinstance(node, cst.BinaryOperation):
+        if arrays_only and isinstance(node.operator, cst.Multiply):
+            for side in (node.left, node.right):
+                if not isinstance(side, cst.Name):
+                    out |= _operands(side, arrays_only)
+        else:
+            out |= _operands(node.left, arrays_only) | _operands(node.right, arrays_only)
+    elif isinstance(node, cst.UnaryOperation):
+        out |= _operands(node.expression, arrays_only)
+    elif isinstance(node, cst.Call):
+        for a in node.args:
+            out |= _operands(a.value, arrays_only)
+    return out
 
 
 def _bind_params(low, types: dict, vectorize: bool = False) -> dict:

@@ -14,7 +14,7 @@ import libcst as cst
 import sympy
 
 from ..ir import TRIP_COUNT, Array, Guard, Kernel, Loop, Size, Stmt
-from . import python_cuda as CU
+from . import python_arrays as AR, python_cuda as CU
 from .lowering import Acc, Unsupported, monotone
 from .python_expressions import _AUGOPS, ExpressionLowering
 from .python_kernels import qualified
@@ -43,6 +43,7 @@ class PythonLowering(ExpressionLowering):
         self.shape_names = _shape_names(fn)
         self.threads = threads_for(self) if threads_for is not None else None
         self.returned: list = []  # values of `return` statements (inlined device functions)
+        self.elementwise: list | None = None  # the implicit loop variables of a whole-array statement
         for name, v in params.items():
             self.env[name] = v
 
@@ -100,7 +101,7 @@ class PythonLowering(ExpressionLowering):
         if not self.acc.empty() or any(kind == "write" for _, kind in self.acc.scalars):
             self.out.append(Stmt(self.acc.flops, self.acc.special, self.acc.refs, self.ctx.loc(node), self.group,
                                  tuple(self.acc.scalars)))
-        self.acc = Acc()
+        self.acc.reset()  # in place: an expression that emits mid-statement (a reduction) keeps its `acc`
 
     def nested(self, stmts, loop_body=False) -> list:
         saved = self.out, self.acc, self.in_loop_body
@@ -164,6 +165,8 @@ class PythonLowering(ExpressionLowering):
         if isinstance(s, cst.Assign):
             if isinstance(s.value, cst.Call) and self._local_array(s):
                 return
+            if len(s.targets) == 1 and self._array_statement(s.targets[0].target, s.value, s):
+                return
             v = self.value(s.value, self.acc)
             for t in s.targets:
                 self.assign(t.target, v, s)
@@ -176,6 +179,8 @@ class PythonLowering(ExpressionLowering):
                 self.assign(s.target, v, s)
         elif isinstance(s, cst.AugAssign):
             op = _AUGOPS[type(s.operator)]
+            if self._array_statement(s.target, s.value, s, op):
+                return
             target = self.expr(s.target, self.acc)
             old = self.load(target, self.acc, s.target)
             rhs = self.value(s.value, self.acc)
@@ -237,6 +242,24 @@ class PythonLowering(ExpressionLowering):
             self.acc.refs.append(Ref(array, index, "write", self.ctx.loc(target), why))
             return
         raise Unsupported(f"assignment to `{type(target).__name__}`", node)
+
+    def _array_statement(self, target, value, node, op=None) -> bool:
+        """A whole-array or slice statement (python_arrays.py); a view `v = x[1:]` or an alias
+        `row = A[i]` is only bound."""
+        sliced = isinstance(target, cst.Subscript) and any(isinstance(e.slice, cst.Slice) for e in target.slice)
+        whole_target = isinstance(target, cst.Name) and op is not None and \
+            (self.env.get(target.value) or PVal("none")).kind in ("array", "section")
+        rhs = AR.is_array_expr(self, value)
+        if isinstance(target, cst.Name) and op is None:
+            if not rhs or isinstance(value, (cst.Name, cst.Subscript)):
+                return False  # an alias or a view: bound by `assign`
+            AR.assign(self, target, value, node)
+            return True
+        if not (sliced or whole_target or (rhs and isinstance(target, cst.Subscript)
+                                           and AR.is_array_expr(self, target))):
+            return False
+        AR.assign(self, target, value, node, op)
+        return True
 
     def _local_array(self, s: cst.Assign) -> bool:
         """`tmp = np.empty(n, dtype=np.float32)`, `sm = cuda.shared.array(256, float32)`: a new
