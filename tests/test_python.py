@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from helpers import SAMPLES, S, analyze_file, analyze_source, same
 from staticroof.cli import main
+
+from helpers import SAMPLES, S, analyze_file, analyze_source, same
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -23,7 +24,7 @@ def _one(src: str, tmp_path, name: str, **kw):
     return kernels[name]
 
 
-def _check(k, W, Q, I, prec=None):
+def _check(k, W, Q, I, prec=None):  # noqa: E741 (the paper's name for intensity)
     t = k.total
     assert not k.failed and k.exact, [str(d) for d in k.diagnostics]
     assert same(t.flops.expr, S(W)), t.flops.expr

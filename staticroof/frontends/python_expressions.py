@@ -158,7 +158,8 @@ class ExpressionLowering(_Mixin):
         exprs, why = [], ""
         for v in idx:
             if v.kind not in ("int",) or v.expr is None:
-                why = why or v.why or ("index is a float" if v.kind == "float" else "index is not an integer expression")
+                why = why or v.why or ("index is a float" if v.kind == "float"
+                                       else "index is not an integer expression")
                 exprs.append(None)
                 continue
             e = v.expr
