@@ -209,6 +209,7 @@ class ExpressionLowering(_Mixin):
             if op in ("|", "^"):
                 return int_val(None, f"`{op}` on integers", literal)
             expr, why = int_op(op, a, b)
+            expr = self.combine(expr)  # blockIdx*blockDim + threadIdx: the global thread index
             return int_val(expr, why, literal, promote(a.dtype or "int64", b.dtype or "int64"))
         if op == "**":
             return self.power(a, b, acc, node)

@@ -239,7 +239,7 @@ def _vectorized(low, types: dict, kernel) -> list:
         arr = low.new_array(name, t.dtype, (None,), "global", None)
         reads.append(Ref(arr, (i,), "read", loc))
     low.loop_syms.add(i)
-    low.depth = 1
+    low.depth = 0  # the element loop is implicit: `return` gives the element
     body = low.nested(list(low.fn.body.body))
     if not low.returned:
         raise Unsupported("`@vectorize` function without a `return`", low.fn)

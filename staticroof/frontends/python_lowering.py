@@ -468,7 +468,7 @@ class PythonLowering(ExpressionLowering):
         sub.threads = self.threads
         sub.loop_syms = set(self.loop_syms)
         sub.opaque = self.opaque
-        sub.depth = self.depth
+        sub.depth = 0  # loops of the callee itself (a `return` ends the callee, not the caller's loop)
         body = sub.nested(_body(fn.body))
         self.out.extend(body)
         if not sub.returned:
