@@ -677,3 +677,19 @@ def test_file_scope_shared_arrays_are_on_chip():
             assert k.total.shared.value == 8 * n + 128 * (-(-n // 32))
             assert not _disagreements(path, kernel, {"n": n}, t)
         program.close()
+    # block_sums: a file-scope `__shared__ float block_total` (a scalar), g = ceil(n/128) blocks of 128.
+    # Thread 0 zeroes it (one store per block), threads i < n atomicAdd in[i] into it (a load and a
+    # store each, one fp32 add), thread 0 copies it to sums[blockIdx.x] (one load per block).  W = n;
+    # in read 4n B, sums written 4g B; shared 8n + 8g B.  Its first use is a store: it was booked as a
+    # register there (8n + 4g) before the fix.  Sizes on both sides of the block (127, 128, 129, 300).
+    program = _cuda("shared_filescope.cu", "block_sums")
+    for n in (127, 128, 129, 300):
+        g = -(-n // 128)
+        t = program.run({"n": n})
+        assert t.flops == {"fp32": n} and set(t.arrays) == {"in", "sums"}
+        assert _bytes(t, "in") == (4 * n, 0, 4 * n, 0) and _bytes(t, "sums") == (0, 4 * g, 0, 4 * g)
+        k = analyze_file(path, {"n": str(n)})[0]["block_sums"]
+        assert k.exact and k.total.compulsory.value == 4 * n + 4 * g
+        assert k.total.shared.value == 8 * n + 8 * g
+        assert not _disagreements(path, "block_sums", {"n": n}, t)
+    program.close()

@@ -380,6 +380,8 @@ class CudaLowering(CL.ClassLowering, C.FunctionLowering):
         if node.name == "warpSize":
             return C.Val(INT, sympy.Integer(32))
         var = self.lookup(node.name)
+        if var is None and node.name in self.tu.globals and node.name not in self.tu.enums:
+            var = self._global(node.name)  # a file-scope `__shared__` scalar is an element from its first use
         if var is not None and getattr(var, "scalar_array", False):
             return C.Val(var.ctype, element=(var.array, (sympy.Integer(0),), ""))
         return super()._e_ID(node, acc)

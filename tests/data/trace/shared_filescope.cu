@@ -15,6 +15,7 @@
 
 __shared__ float tile[TILE];
 extern __shared__ float dyn[];
+__shared__ float block_total;  // a scalar: one per block
 
 // out[i] = (x[i] + x[mirror of i in its tile]) / 2; the tile is padded with zeros past n
 __global__ void mirror_static(const float *__restrict__ in, float *__restrict__ out, int n)
@@ -35,6 +36,20 @@ __global__ void mirror_dynamic(const float *__restrict__ in, float *__restrict__
         out[i] = 0.5f * (dyn[threadIdx.x] + dyn[blockDim.x - 1 - threadIdx.x]);
 }
 
+// one partial sum per block of 128, accumulated in a file-scope shared scalar
+__global__ void block_sums(const float *__restrict__ in, float *__restrict__ sums, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (threadIdx.x == 0)
+        block_total = 0.0f;
+    __syncthreads();
+    if (i < n)
+        atomicAdd(&block_total, in[i]);
+    __syncthreads();
+    if (threadIdx.x == 0)
+        sums[blockIdx.x] = block_total;
+}
+
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 1 << 20;
@@ -47,6 +62,7 @@ int main(int argc, char **argv)
     cudaEventRecord(start);
     mirror_static<<<(n + TILE - 1) / TILE, TILE>>>(in, out, n);
     mirror_dynamic<<<(n + TILE - 1) / TILE, TILE, TILE * sizeof(float)>>>(in, out, n);
+    block_sums<<<(n + 127) / 128, 128>>>(in, out, n);
     cudaEventRecord(stop);
     cudaEventSynchronize(stop);
     float ms = 0.0f;
