@@ -327,3 +327,30 @@ def test_an_empty_option_value_is_a_usage_error(option):
     # `--machine ''` and `--cache ''` were taken as the option left out (exit 0, no roofline).
     r = _cli("analyze", ROOT / "samples" / "saxpy.c", option, "")
     assert r.exit_code == 2 and ("unknown machine ''" in r.output or "expected a size" in r.output), r.output
+
+
+def test_loop_condition_that_does_not_bound_its_variable(tmp_path):
+    # A token edit made `i >= 0` into `in >= 0` (a name the loop never changes): nothing bounds
+    # i, so the domain was unbounded, barvinok counted `infty`, and reading that count back raised
+    # KeyError (SR099).  The loop may not terminate: SR109, and its trips become trip_L3.
+    (tmp_path / "k.c").write_text("void scale_even(int n, double *x)\n{\n    for (int i = n - 1; in >= 0; i--)\n"
+                                  "        x[i] *= 2.0;\n}\n")
+    r = _cli("analyze", tmp_path / "k.c")
+    assert r.exit_code == 0 and "SR099" not in r.output, r.output
+    assert "k.c:3:25: SR109 the condition of `i` does not bound it in the direction of its step" in r.output
+    assert "W            trip_L3 FLOP" in r.output
+
+
+def test_deep_if_chain_in_host_code_is_scanned_once():
+    # 3,000 nested `if`s in a host function (the fuzzer put them in histograms.cu's main): the
+    # launch-site scan re-filtered every open branch at every token and scanned each `if`'s
+    # statement to its end, quadratic (over 180 s).  Now a few seconds, and the launch is found.
+    from staticroof.frontends.cuda import cuda_source
+
+    src = ("__global__ void k(float *x) { x[threadIdx.x] = 0.0f; }\n"
+           "void host(float *x, int n) {\n" + "".join(f"if (n > {j}) " for j in range(3000)) + "n = 2;\n"
+           "  k<<<4, 32>>>(x);\n}\n")
+    t0 = time.perf_counter()
+    sites = cuda_source("ifs.cu", src, {}).sites
+    assert time.perf_counter() - t0 < 20
+    assert "k" in sites

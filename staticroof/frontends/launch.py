@@ -111,15 +111,24 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: Optional
     conds: list = []  # (index of the branch's last token, its condition's tokens or None for an else)
     body = list(body)
     i, n = 0, len(body)
+    ends: dict = {}  # statement ends already found (see _stmt_end)
+    first_end = n  # the earliest end among the open loops and branches
     while i < n:
-        loops = [(end, lp) for end, lp in loops if end >= i]
-        conds = [(end, c) for end, c in conds if end >= i]
+        # closed loops and branches leave the lists, looked at only when one has closed: a chain of
+        # 3,000 nested `if`s keeps 3,000 open over every token of its body
+        if first_end < i:
+            loops = [(end, lp) for end, lp in loops if end >= i]
+            conds = [(end, c) for end, c in conds if end >= i]
+            first_end = min([end for end, _ in loops] + [end for end, _ in conds] + [n])
         if body[i].text == "if" and i + 1 < n and body[i + 1].text == "(":
-            conds += _branches(body, i)
+            new = _branches(body, i, ends)
+            conds += new
+            first_end = min([first_end] + [end for end, _ in new])
         if body[i].text in ("for", "while", "do") and body[i].kind == "id":
             loop = _host_loop(body, i, folder)
             if loop is not None:
                 loops.append(loop[:2])
+                first_end = min(first_end, loop[0])
                 if loop[2] is not None:  # the loop variable has no single value inside the loop
                     folder.exprs[loop[2]] = []
                     i = match_close(body, i + 1) + 1
@@ -220,18 +229,18 @@ def _dim3_declaration(body: list[Token], j: int, dims: dict) -> Optional[int]:
     return None
 
 
-def _branches(body, i) -> list:
+def _branches(body, i, ends: dict | None = None) -> list:
     """(last token index, condition tokens) of the `if` at `i`, and (last index, None) of its `else`."""
     n = len(body)
     close = match_close(body, i + 1)
     if close + 1 >= n:
         return []
     start = close + 1
-    end = match_close(body, start) if body[start].text == "{" else _stmt_end(body, start)
+    end = match_close(body, start) if body[start].text == "{" else _stmt_end(body, start, ends=ends)
     out = [(end, body[i + 2:close])]
     if end + 1 < n and body[end + 1].text == "else" and end + 2 < n:
         j = end + 2  # an `else if` chain ends at its first `;` or block: past it, conservatively unknown
-        out.append((match_close(body, j) if body[j].text == "{" else _stmt_end(body, j), None))
+        out.append((match_close(body, j) if body[j].text == "{" else _stmt_end(body, j, ends=ends), None))
     return out
 
 
@@ -456,17 +465,30 @@ def host_sites(items, env: dict) -> dict:
     return sites
 
 
-def _stmt_end(tokens: list[Token], i: int, comma: bool = False) -> int:
-    depth = 0
+def _stmt_end(tokens: list[Token], i: int, comma: bool = False, ends: dict | None = None) -> int:
+    """Index of the `;` (or `,`) ending the statement that starts at `i`.  With `ends` (a cache
+    for one token list, `;` only), every position passed at the statement's own bracket depth
+    ends at the same `;`: remembered, so nested `if (a) if (b) ... x;` is not scanned once per if."""
+    if ends is not None and not comma and i in ends:
+        return ends[i]
+    depth, level, end = 0, [], len(tokens)
     for j in range(i, len(tokens)):
+        if ends is not None and depth == 0:
+            if j in ends and not comma:
+                end = ends[j]
+                break
+            level.append(j)
         t = tokens[j].text
         if t in ("(", "[", "{"):
             depth += 1
         elif t in (")", "]", "}"):
             depth -= 1
         elif (t == ";" or (comma and t == ",")) and depth <= 0:
-            return j
-    return len(tokens)
+            end = j
+            break
+    if ends is not None and not comma:
+        ends.update(dict.fromkeys(level, end))
+    return end
 
 
 # ---------------------------------------------------------------------------------------------

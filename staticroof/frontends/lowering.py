@@ -85,6 +85,8 @@ def monotone(cond, var, step):
         if upper != (step > 0):
             return None
         out.append(sympy.Rel(diff, 0, rel))
+    if not any(var in c.free_symbols for c in out):
+        return None  # `for (i = n - 1; m >= 0; i--)`: nothing bounds i, the loop never ends while m >= 0
     return sympy.And(*out) if len(out) > 1 else out[0]
 
 
