@@ -317,5 +317,36 @@ def test_ncu_rep_through_the_ncu_report_module(tmp_path, monkeypatch):
     rep.write_bytes(b"\x00binary")
     (launch,) = read(rep).launches
     assert launch.kernel == "saxpy" and launch.grid == (8, 1, 1) and launch.block == (128, 1, 1)
-    assert launch.value("dram__bytes_read.sum") == approx(1.5e6) and launch.value("gpu__time_duration.sum") == approx(2e-6)
+    assert launch.value("dram__bytes_read.sum") == approx(1.5e6)
+    assert launch.value("gpu__time_duration.sum") == approx(2e-6)
     assert launch.device == "NVIDIA GeForce RTX 3070"
+
+
+def test_cut_and_corrupted_reports_never_crash(tmp_path):
+    # Every real file cut at random offsets and with random bytes overwritten (quotes, commas, `;`,
+    # line ends among them): each is read or refused with one ReportError line, never another
+    # exception (a flipped quote once reached the csv module's own error).
+    import random
+
+    from staticroof.ncu.measured import measure
+
+    rnd = random.Random(14)
+    files = [p for p in sorted(NCU.glob("*/*")) if p.suffix in (".csv", ".txt") and p.name not in
+             ("metrics_used.txt", "ncu_version.txt", "environment.txt")]
+    assert len(files) == 15  # 2 A100 console, 1 A100 details, 2 Ada, 2 GTX 1080, 1 RTX 3070, 7 RTX 5070
+    for f in files:
+        data = f.read_bytes()
+        for _ in range(12):
+            cut = data[:rnd.randrange(len(data))]
+            flipped = bytearray(data)
+            for _ in range(8):
+                byte = rnd.choice([rnd.randrange(256), ord('"'), ord(","), ord(";"), 10, 13])
+                flipped[rnd.randrange(len(data))] = byte
+            for variant in (cut, bytes(flipped)):
+                p = tmp_path / f"x{f.suffix}"
+                p.write_bytes(variant)
+                try:
+                    for launch in read(p).launches:
+                        measure(launch)
+                except ReportError as e:
+                    assert "\n" not in str(e) and str(e).startswith(str(p))

@@ -25,6 +25,15 @@ def read(path) -> NcuReport:
 
 
 def parse_text(path, text: str) -> NcuReport:
+    try:
+        return _parse(path, text)
+    except ReportError:
+        raise
+    except (ValueError, IndexError, KeyError, TypeError, OverflowError) as e:  # never a traceback
+        raise ReportError(path, f"cannot read it as an Nsight Compute report ({type(e).__name__}: {e})") from None
+
+
+def _parse(path, text: str) -> NcuReport:
     lines = split_lines(text)
     if not any(line.strip() for line in lines):
         raise ReportError(path, "empty file: not an Nsight Compute report")

@@ -29,8 +29,15 @@ def rows(path, lines: list[str], start: int = 0):
             text += "\n" + lines[i]
         if text.count('"') % 2:
             raise ReportError(path, "truncated: a quoted field is not closed before the end of the file", first + 1)
-        yield first + 1, next(csv.reader([text]))
+        yield first + 1, _fields(path, text, first + 1)
         i += 1
+
+
+def _fields(path, text: str, lineno: int) -> list:
+    try:
+        return next(csv.reader([text]))
+    except csv.Error as e:
+        raise ReportError(path, f"not a CSV row: {e}", lineno) from None
 
 
 def header(path, lines: list[str]):
@@ -38,7 +45,7 @@ def header(path, lines: list[str]):
     and that names the kernel."""
     for i, line in enumerate(lines):
         if line.startswith('"ID"'):
-            fields = next(csv.reader([line]))
+            fields = _fields(path, line, i + 1)
             if "Kernel Name" in fields:
                 return i, fields
     return None
