@@ -20,11 +20,12 @@ Conventions
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Union
-
-import sympy
+from typing import TYPE_CHECKING, Optional, Union
 
 from .diagnostics import Diagnostic, Location
+
+if TYPE_CHECKING:  # annotations only: importing the IR (`staticroof rules`) costs no sympy
+    import sympy
 
 # Precision keys are part of the JSON interface.
 PRECISIONS = ("fp64", "fp32", "fp16", "bf16", "fp8")

@@ -9,8 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-import sympy
-
 from ..roofline.machines import Machine
 from .settings import Settings
 
@@ -41,6 +39,8 @@ def number(v) -> str:
 
 def amount(expr, value, unit: str = "B") -> str:
     """`8*n = 8,000,000 B`, `12 B`, or `8*n B` when a size is unknown."""
+    import sympy
+
     expr = sympy.sympify(expr)
     if expr.is_Number:
         return f"{number(expr if value is None else value)} {unit}"
@@ -55,6 +55,8 @@ def quantity(q, unit: str = "B") -> str:
 
 def value_of(expr, sizes: dict):
     """An exact number for `expr` at `sizes`, or None where a size it needs is unknown."""
+    import sympy
+
     expr = sympy.sympify(expr)
     known = {s: sizes[s.name] for s in expr.free_symbols if sizes.get(s.name) is not None}
     v = expr.xreplace({s: sympy.Integer(x) for s, x in known.items()})

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import math
 
-import sympy
-
 from ...ir import DRAM_SPACES, Loop, Stmt
 from ..context import FileContext, amount, number, quantity, value_of
 from ..registry import Finding, rule
@@ -32,6 +30,8 @@ def _first_ref(kernel, arrays: set):
 
 def _member_bytes(arr, struct_rank: int):
     """Bytes of one struct that member array `arr` covers (an array member: all its elements)."""
+    import sympy
+
     extra = arr.dims[struct_rank:]
     n = 1
     for d in extra:
@@ -80,6 +80,8 @@ void drift(int n, float *restrict x, float *restrict y, float dt)
 A structure of arrays moves only the members a loop uses; so does a struct that holds only what
 the hot loop needs (split hot and cold members).""")
 def array_of_structures(ctx: FileContext):
+    import sympy
+
     for k in ctx.analyzed():
         kernel = k.ir
         by_parent: dict = {}
@@ -193,6 +195,8 @@ void gemm(int n, const float *A, const float *B, float *C)
 A local accumulator is a register; declaring the pointers `restrict` (`__restrict__` in CUDA) lets
 the compiler do the same.""")
 def memory_accumulator(ctx: FileContext):
+    import sympy
+
     for k in ctx.analyzed():
         kernel = k.ir
         for stmt, loops in _loops_and_stmts(kernel.body):
@@ -231,6 +235,8 @@ def memory_accumulator(ctx: FileContext):
 
 def _linear(index: tuple, dims: tuple):
     """The row-major element offset of `index` in an array of extents `dims` (None if unknown)."""
+    import sympy
+
     if len(index) == 1:
         return sympy.sympify(index[0])
     if len(dims) != len(index) or any(d is None for d in dims[1:]):
@@ -293,6 +299,8 @@ __global__ void transpose(const float *in, float *out, int rows, int cols)
 Stage the transposition through shared memory (or swap the roles of the indices) so that
 `threadIdx.x` moves along the contiguous dimension of every global access.""")
 def uncoalesced(ctx: FileContext):
+    import sympy
+
     for k in ctx.analyzed():
         kernel = k.ir
         if kernel.language != "cuda":

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import sympy
-
 from ..context import FileContext, amount, number
 from ..registry import Finding, rule
 
@@ -71,6 +69,7 @@ def _sum(values):
 
 def _chains(ctx_steps, where_kernel):
     import networkx as nx
+    import sympy
 
     g = _graph(ctx_steps)
     for component in sorted(nx.weakly_connected_components(g), key=min):
