@@ -350,3 +350,17 @@ def test_cut_and_corrupted_reports_never_crash(tmp_path):
                         measure(launch)
                 except ReportError as e:
                     assert "\n" not in str(e) and str(e).startswith(str(p))
+
+
+def test_details_csv_two_processes_with_the_same_ids(tmp_path):
+    # Synthetic: two profiled processes in one file (ncu --target-processes all), each counting its
+    # launches from ID 0: four launches, not two.
+    head = '"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Section Name",' \
+           '"Metric Name","Metric Unit","Metric Value"'
+    rows = [f'"{i}","{pid}","app","127.0.0.1","k{pid}","1","7","s","gpu__time_duration.sum","ns","{t}"'
+            for pid, i, t in ((11, 0, 100), (11, 1, 200), (22, 0, 300), (22, 1, 400))]
+    p = tmp_path / "two.csv"
+    p.write_text("\n".join([head, *rows]) + "\n")
+    r = read(p)
+    assert [(x.kernel, x.index, x.value("gpu__time_duration.sum")) for x in r.launches] == [
+        ("k11", 0, approx(100e-9)), ("k11", 1, approx(200e-9)), ("k22", 0, approx(300e-9)), ("k22", 1, approx(400e-9))]

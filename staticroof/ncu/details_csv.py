@@ -2,7 +2,7 @@
 
 Columns are found by name in the header: older versions write "Kernel Time" and no launch shape;
 newer ones add "Block Size", "Grid Size", "Device", "CC"; rule columns may follow "Metric Value".
-A launch is the rows sharing an ID."""
+A launch is the rows sharing a process and an ID (IDs count per process)."""
 
 from __future__ import annotations
 
@@ -30,13 +30,14 @@ def read(path, lines: list[str], head: int, names: list[str]) -> NcuReport:
             continue  # the header again (a second process, or files joined)
         check_width(path, lineno, f, need, "a metric row")
         ident = f[col["ID"]]
-        launch = by_id.get(ident)
+        key = (_get(f, col, "Process ID"), ident)  # IDs count per process
+        launch = by_id.get(key)
         if launch is None:
             index = int(ident) if ident.isdigit() else len(by_id)
             launch = Launch(f[col["Kernel Name"]], index, lineno)
             launch.block, launch.grid = dims(_get(f, col, "Block Size")), dims(_get(f, col, "Grid Size"))
             launch.cc = _get(f, col, "CC") or None
-            by_id[ident] = launch
+            by_id[key] = launch
             report.launches.append(launch)
         name, unit, text = f[col["Metric Name"]], f[col["Metric Unit"]], f[col["Metric Value"]]
         if not name or name in launch.metrics:
