@@ -9,7 +9,7 @@ def _num(x) -> str:
     if x is None:
         return "-"
     if isinstance(x, float) and not x.is_integer():
-        return f"{x:.6g}" if abs(x) < 1e6 else f"{x:,.0f}"
+        return f"{x:.6g}" if abs(x) < 1000 else f"{x:,.0f}"
     return f"{int(x):,}"
 
 
