@@ -157,6 +157,35 @@ __global__ void act(const float* __restrict__ x, float* __restrict__ y, int n)
         "`*` on fp32 and a double operand", "`+` on fp32 and a double operand"}
 
 
+NUMBA_SCALE = """\
+import numpy as np
+from numba import njit
+
+
+@njit("void(float32[:], float32[:], float32[:])")
+def bias_gelu(x, b, y):
+    for i in range(x.shape[0]):
+        v = x[i] + b[i]
+        y[i] = HALF * v * (np.float32(1.0) + np.tanh(np.float32(0.7978846) * v))
+"""
+
+
+def test_rf101_python_float_in_a_float32_numba_kernel(tmp_path):
+    # Numba types the Python float 0.5 as float64: 0.5 * v and its product with the float32
+    # parenthesis run in fp64 (2 per element); v = x + b, 1 + tanh(...), 0.797 * v are fp32 (3
+    # FLOP and 1 special).  The front end says nothing (no SR107): the rule finds the fp64
+    # statement in a kernel whose arrays are all fp32.  W = 6 per element, fp64 2.
+    status, found, _ = lint(tmp_path, {"act.py": NUMBA_SCALE.replace("HALF", "0.5")}, "--select", "RF1")
+    assert status == 1 and codes(found) == ["RF101"]
+    _, line, _, msg = found[0]
+    assert line == 9
+    assert msg.startswith("`bias_gelu`: 2 operations of this statement run in fp64 in a kernel whose arrays are fp32")
+    assert "(fp64 W = 2*x_shape0 of 6*x_shape0)" in msg
+    assert lint(tmp_path, {"act.py": NUMBA_SCALE.replace("HALF", "np.float32(0.5)")}, "--select", "RF1")[:2] == (0, [])
+    silenced = NUMBA_SCALE.replace("HALF", "0.5").replace("* v))\n", "* v))  # staticroof: ignore[RF101]\n")
+    assert lint(tmp_path, {"act.py": silenced}, "--select", "RF1")[:2] == (0, [])
+
+
 # ---------------------------------------------------------------------------------------------
 # RF201: array of structures
 
