@@ -110,3 +110,13 @@ def test_try_repo_fails_on_the_bad_kernel_only(tmp_path):
     good = try_repo("good.c")
     assert good.returncode == 0, good.stdout + good.stderr
     assert "Passed" in good.stdout
+
+
+def test_every_package_is_installed():
+    # a package missing from [tool.setuptools] packages is absent from a real (non-editable) install,
+    # which is what pre-commit makes: the hook then dies on the import
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "staticroof").rglob("__init__.py")}
+    assert found <= listed, sorted(found - listed)
