@@ -110,6 +110,8 @@ def compare(v: Validation) -> None:
     k, m = v.kernel, v.measured
     t = k.total
     pred_w = t.flops.value
+    if not k.exact:
+        v.problems.append(f"`{k.name}`'s static counts are approximate (`staticroof analyze` says why)")
     v.rows.append(Row("W (FLOP)", pred_w, m.W, _explain_w(pred_w, m.W, m)))
     for prec in sorted(set(t.by_precision) | set(m.flops)) if m.flops_source else ():
         q = t.by_precision.get(prec)
