@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import Optional
 
 # A file name travels through `#line "..."` directives, which cannot hold every name (`"`, `\\`, a
 # newline): such a name is replaced there by an alias, and turned back when a location is shown.
@@ -227,7 +226,7 @@ RULES: dict[str, Rule] = {r.code: r for r in _RULES}
 class Diagnostic:
     code: str
     message: str
-    location: Optional[Location] = None
+    location: Location | None = None
 
     @property
     def rule(self) -> Rule:

@@ -20,7 +20,7 @@ Conventions
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Optional, Union
+from typing import TYPE_CHECKING
 
 from .diagnostics import Diagnostic, Location
 
@@ -47,16 +47,16 @@ class Array:
     dtype: str
     dims: tuple = ()  # sympy expressions or None for an unknown extent; () = 1-D of unknown size
     space: str = "global"  # global | shared | local | constant
-    location: Optional[Location] = None
+    location: Location | None = None
     # A member of a struct in memory (`b[i].x`, `p->coef[k]`), modeled as its own array indexed
     # like the structs (then the member's subscripts): `parent` is the array of structs, `member`
     # the member path ("pos.x"), `record_bytes` the struct's sizeof (None if unknown) and
     # `member_offset` the member's byte offset in it, so a lint can set the bytes touched against
     # what an array-of-structures layout moves.
-    parent: Optional[str] = None
-    member: Optional[str] = None
-    record_bytes: Optional[int] = None
-    member_offset: Optional[int] = None
+    parent: str | None = None
+    member: str | None = None
+    record_bytes: int | None = None
+    member_offset: int | None = None
     # A `restrict` pointer: the compiler may keep its elements in registers across other stores
     # (nothing else aliases it), so an accumulator through it need not go to memory every trip.
     restrict: bool = False
@@ -69,9 +69,9 @@ class Array:
 @dataclass
 class Ref:
     array: str
-    index: Optional[tuple]  # sympy expressions, one per dimension; None if not affine
+    index: tuple | None  # sympy expressions, one per dimension; None if not affine
     kind: str  # "read" | "write"
-    location: Optional[Location] = None
+    location: Location | None = None
     reason: str = ""  # why the index is not affine
 
 
@@ -80,7 +80,7 @@ class Stmt:
     flops: dict = field(default_factory=dict)  # precision -> count per execution
     special: dict = field(default_factory=dict)  # (function, precision) -> calls per execution
     refs: list = field(default_factory=list)  # Ref, in evaluation order
-    location: Optional[Location] = None
+    location: Location | None = None
     # Statements lowered from one source statement (split around an inlined call) share a group:
     # identical references within a group are one access, as within one statement.
     group: int = 0
@@ -97,18 +97,18 @@ class Loop:
     step: int
     body: list = field(default_factory=list)
     kind: str = "seq"  # seq | grid.x | block.x | prange | ...
-    location: Optional[Location] = None
+    location: Location | None = None
 
 
 @dataclass
 class Guard:
-    cond: Optional[sympy.Basic]
+    cond: sympy.Basic | None
     then: list = field(default_factory=list)
     orelse: list = field(default_factory=list)
-    location: Optional[Location] = None
+    location: Location | None = None
 
 
-Node = Union[Loop, Guard, Stmt]
+Node = Loop | Guard | Stmt
 
 
 # What a size symbol stands for.  Front ends give every size a role; the analyses ask the role of a
@@ -152,7 +152,7 @@ class Size:
     it stands for (`role`, one of ROLES)."""
 
     name: str
-    default: Optional[int] = None
+    default: int | None = None
     origin: str = ""  # "parameter", "macro", "call site file:line", "trip count"
     role: str = PARAMETER
 
@@ -169,16 +169,16 @@ class Kernel:
     params: list = field(default_factory=list)  # parameter names in order
     # The same kernel modeled another way, for when this one's formulas depend on something the
     # other pins down (CUDA: the launch grid as formulas in the kernel's parameters).
-    alternative: Optional["Kernel"] = None
+    alternative: Kernel | None = None
     # GPU kernels: {"grid": (x, y, z), "block": (x, y, z), "origin": str, "model": str}; None entries
     # are unknown sizes.  "model" says how the grid enters the counts.
     launch: dict = field(default_factory=dict)
     # GPU kernels launched from the file: the launch site and, per pointer parameter, the host
     # variable passed there (`d_sq`), so kernels that share a buffer can be chained (lint's fusion).
-    launch_site: Optional[Location] = None
+    launch_site: Location | None = None
     launch_args: dict = field(default_factory=dict)  # parameter name -> host identifier
 
-    def diag(self, code: str, message: str, location: Optional[Location] = None) -> None:
+    def diag(self, code: str, message: str, location: Location | None = None) -> None:
         d = Diagnostic(code, message, location)
         if d not in self.diagnostics:
             self.diagnostics.append(d)

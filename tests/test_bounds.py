@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-import pytest
 import sympy
 
 from staticroof.analysis.bounds import hbl_exponent

@@ -10,7 +10,6 @@ from __future__ import annotations
 import shutil
 
 import pytest
-import sympy
 
 from staticroof.trace import TraceError, compare, run as run_trace
 

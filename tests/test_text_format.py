@@ -12,12 +12,13 @@ from types import SimpleNamespace
 import pytest
 from click.testing import CliRunner
 
-from helpers import SAMPLES
 from staticroof.cli import main
 from staticroof.diagnostics import Location
 from staticroof.reports.formula import expr, number
 from staticroof.reports.trace import render_text, unit
 from staticroof.trace import Row
+
+from helpers import SAMPLES
 
 _FIXED = r"""
 #include <stdio.h>

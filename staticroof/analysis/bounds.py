@@ -36,7 +36,6 @@ import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Optional
 
 import sympy
 
@@ -53,7 +52,7 @@ class StatementBound:
     made: Fraction = Fraction(0)  # the part of s* carried by values made by the computation (c = 3)
 
 
-def hbl_exponent(projections: tuple, loop_vars: tuple) -> Optional[Fraction]:
+def hbl_exponent(projections: tuple, loop_vars: tuple) -> Fraction | None:
     """s* for references with these projections (tuples of loop-variable names); None when some
     loop index is used by no reference (then the data does not bound the iterations)."""
     found = hbl_solution(projections, loop_vars)
@@ -61,7 +60,7 @@ def hbl_exponent(projections: tuple, loop_vars: tuple) -> Optional[Fraction]:
 
 
 @lru_cache(maxsize=1024)
-def hbl_solution(projections: tuple, loop_vars: tuple, made: tuple = ()) -> Optional[tuple]:
+def hbl_solution(projections: tuple, loop_vars: tuple, made: tuple = ()) -> tuple | None:
     """(s*, the part of s* on the projections in `made`), at the optimal vertex with the least
     such part (their constant is 3, the others' 2, so that vertex has the smallest constant);
     None when some loop index is used by no reference."""

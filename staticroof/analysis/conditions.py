@@ -8,8 +8,6 @@ with its constant on the right (`n >= 101`, not `n - 101 >= 0`), an equality thr
 
 from __future__ import annotations
 
-from typing import Optional
-
 import islpy as isl
 import sympy
 
@@ -63,7 +61,7 @@ def _relation(e: sympy.Expr, equality: bool):
     return sympy.Ge(rest, -const)
 
 
-def _aff_expr(aff, names) -> Optional[sympy.Expr]:
+def _aff_expr(aff, names) -> sympy.Expr | None:
     text = str(aff)
     try:
         body = text[text.index("{") + 1: text.rindex("}")].strip()

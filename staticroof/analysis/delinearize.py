@@ -9,8 +9,6 @@ counts the elements exactly and symbolically.  Otherwise the caller falls back t
 
 from __future__ import annotations
 
-from typing import Optional
-
 import islpy as isl
 import sympy
 
@@ -57,7 +55,7 @@ def _chain(strides):
     return strides, ratios
 
 
-def delinearize(refs, namer: P.Namer) -> Optional[list]:
+def delinearize(refs, namer: P.Namer) -> list | None:
     """refs: list of (index_expr, instance). Returns the multi-dimensional index tuples, or None.
 
     Affine indices need no work and are returned as 1-tuples."""

@@ -9,7 +9,6 @@ counted-down loops contribute ``-value`` to reverse their order.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from ..diagnostics import Location
 from ..ir import Guard, Kernel, Loop, Ref, Stmt
@@ -27,7 +26,7 @@ class Instance:
     schedule: list  # isl expressions: the program-order time vector without the ref slot
     bindings: dict  # loop symbol -> isl dim name at this statement
 
-    def domain(self, namer: P.Namer, keep: Optional[int] = None) -> str:
+    def domain(self, namer: P.Namer, keep: int | None = None) -> str:
         dims = self.dims if keep is None else self.dims[:keep]
         body = " and ".join(self.constraints) or "1 = 1"
         if keep is not None and keep < len(self.dims):
@@ -94,5 +93,5 @@ def render(expr, inst: Instance, namer: P.Namer) -> str:
         namer.dims = saved
 
 
-def location_of(ref: Ref, inst: Instance) -> Optional[Location]:
+def location_of(ref: Ref, inst: Instance) -> Location | None:
     return ref.location or inst.stmt.location

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
-from typing import Optional
 
 import islpy as isl
 import sympy
@@ -72,7 +71,7 @@ class Pieces:
     # -- construction ------------------------------------------------------------------------
 
     @staticmethod
-    def of(pw, namer, scale=1, finish=lambda e: e) -> "Pieces":
+    def of(pw, namer, scale=1, finish=lambda e: e) -> Pieces:
         """The pieces of an isl piecewise quasi-polynomial, times `scale`; `finish` rewrites each
         formula (floors dropped where proven, ceilings spelled)."""
         if scale != 1:
@@ -103,7 +102,7 @@ class Pieces:
                 out[same] = Piece(q.domain.union(p.domain).coalesce(), q.raw, q.expr)
         return Pieces(out, region, namer, pw)
 
-    def combine(self, other: "Pieces", op, finish=lambda e: e) -> "Pieces":
+    def combine(self, other: Pieces, op, finish=lambda e: e) -> Pieces:
         """op(self, other) on the common refinement of both (pieces with equal results merged; `op`
         need not simplify, `finish` simplifies each distinct result once)."""
         namer = _joint(self.namer, other.namer)
@@ -150,7 +149,7 @@ class Pieces:
         return sympy.Piecewise(*[(p.expr, c) for p, c in zip(self.pieces[:-1], conds[:-1])],
                                (self.pieces[-1].expr, True), evaluate=False), None
 
-    def main(self) -> Optional[Piece]:
+    def main(self) -> Piece | None:
         """The only piece with points where every size is at least PLAUSIBLE, if there is one."""
         if "_main" not in self.__dict__:
             plausible = self.region.intersect(_at_least(self.region.get_space(), self.namer, PLAUSIBLE))
@@ -162,7 +161,7 @@ class Pieces:
         """Where `piece` holds, as a sympy condition on the sizes (what the region implies left out)."""
         return set_condition(piece.domain.gist(self.region), self.namer)
 
-    def at(self, sizes: dict) -> Optional[Piece]:
+    def at(self, sizes: dict) -> Piece | None:
         """The piece holding at these sizes (grid dimensions covering), None when a size is missing
         or the sizes lie outside the region (a size below 1)."""
         if self.single:  # the region is a box: no isl needed
@@ -625,7 +624,7 @@ def _never(dom, diff: sympy.Expr, cmp: str) -> bool:
     return dom.intersect(bad).is_empty()
 
 
-def _isl_affine(e: sympy.Expr) -> Optional[str]:
+def _isl_affine(e: sympy.Expr) -> str | None:
     """An integer affine expression (floors of affine/constant allowed) in isl syntax."""
     if e.is_Integer:
         return str(int(e))

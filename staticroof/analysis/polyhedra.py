@@ -146,14 +146,14 @@ class Count:
     terms: list = field(default_factory=list)  # (weight, PwQPolynomial or int)
     namer: Namer = None
 
-    def __add__(self, other: "Count") -> "Count":
+    def __add__(self, other: Count) -> Count:
         return Count(self.terms + other.terms, self.namer or other.namer)
 
-    def scaled(self, w) -> "Count":
+    def scaled(self, w) -> Count:
         return Count([(w * a, b) for a, b in self.terms], self.namer)
 
     @staticmethod
-    def const(v) -> "Count":
+    def const(v) -> Count:
         return Count([(v, 1)] if v else [])
 
     def pw(self):
@@ -186,7 +186,7 @@ class Count:
 
         return _pieces(self, scale, finish, Pieces)
 
-    def generic(self) -> "sympy.Expr":
+    def generic(self) -> sympy.Expr:
         """One formula for the sizes a kernel runs at (see Pieces.formula; its condition dropped)."""
         return self.pieces().formula()[0]
 

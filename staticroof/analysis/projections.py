@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Optional
 
 import sympy
 
@@ -47,7 +46,7 @@ class Body:
     instances: list
     classes: list  # tuples of loop-index positions
     projections: dict  # tuple of class positions -> made (only values the computation makes use it)
-    elem_bytes: Optional[int]  # the smallest element size among its DRAM references
+    elem_bytes: int | None  # the smallest element size among its DRAM references
 
     @property
     def first(self) -> Instance:
@@ -100,7 +99,7 @@ def bodies(kernel: Kernel, insts: list[Instance], namer) -> list[Body]:
     return out
 
 
-def _rows(coord, loop_vars) -> Optional[list]:
+def _rows(coord, loop_vars) -> list | None:
     """An element's coordinates as rows of integer coefficients over the loop-index positions,
     or None when one is not affine in the loop indices with integer coefficients."""
     if coord is None:
@@ -166,7 +165,7 @@ def _injective(members: list, columns: list, inst: Instance, namer) -> bool:
         return False
 
 
-def _projection(operand, classes: list) -> Optional[tuple]:
+def _projection(operand, classes: list) -> tuple | None:
     """The classes an operand is an injective map of (as class positions), or None."""
     of = {k: c for c, members in enumerate(classes) for k in members}
     if isinstance(operand, set):  # a scalar expanded over these loops: whole classes only
@@ -195,7 +194,7 @@ class _Coordinates:
         self.kernel, self.insts, self.namer = kernel, insts, namer
         self.cache: dict = {}
 
-    def of(self, ref, inst) -> Optional[tuple]:
+    def of(self, ref, inst) -> tuple | None:
         if len(ref.index) != 1 or not self._symbolic_stride(ref.index[0], inst):
             return ref.index
         if ref.array not in self.cache:
@@ -263,7 +262,7 @@ def _read_elsewhere(key: str, members: list, insts: list) -> bool:
                for i in insts)
 
 
-def _staged(kernel: Kernel, ref, reader: Instance, insts: list, namer) -> Optional[tuple]:
+def _staged(kernel: Kernel, ref, reader: Instance, insts: list, namer) -> tuple | None:
     """A read of an on-chip array (`__shared__`) that a copy filled from DRAM: (the coordinate
     rows of the DRAM element it holds, that array's element size), or None.
 
@@ -310,7 +309,7 @@ def _staged(kernel: Kernel, ref, reader: Instance, insts: list, namer) -> Option
     return None if rows is None else (rows, kernel.arrays[sources[0].array].elem_bytes)
 
 
-def _reset(key: str, body: Instance, insts: list) -> Optional[Instance]:
+def _reset(key: str, body: Instance, insts: list) -> Instance | None:
     """The innermost unconditional reset of `key` around `body`: a statement that writes it
     without reading it, in the body of one of the loops enclosing `body`, under no condition
     that does not also hold for `body`.  None when there is none inside a loop."""

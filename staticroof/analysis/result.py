@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Optional
 
 import sympy
 
@@ -63,9 +62,9 @@ class Quantity:
     unknown, one formula for every size >= 1 (a single piece, Min/Max, or a Piecewise)."""
 
     expr: sympy.Expr
-    value: Optional[object]  # int or Fraction, None when a size is unknown
-    pieces: Optional[object] = field(default=None, repr=False)  # analysis.pieces.Pieces
-    holds: Optional[sympy.Basic] = None  # the condition `expr` needs, when it is one piece of several
+    value: object | None  # int or Fraction, None when a size is unknown
+    pieces: object | None = field(default=None, repr=False)  # analysis.pieces.Pieces
+    holds: sympy.Basic | None = None  # the condition `expr` needs, when it is one piece of several
     sizes: dict = field(default_factory=dict, repr=False)  # the sizes `expr` was chosen for
 
     @property

@@ -8,7 +8,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Optional
 
 import sympy
 
@@ -28,13 +27,13 @@ class ArraySummary:
     access_read: Quantity
     access_write: Quantity
     # a member of an array of structs: {"parent", "member", "record_bytes", "member_offset"} (ir.Array)
-    record: Optional[dict] = None
+    record: dict | None = None
 
 
 @dataclass
 class PartSummary:
     label: str
-    location: Optional[Location]
+    location: Location | None
     flops: Quantity
     by_precision: dict  # precision -> Quantity (non-zero only)
     special: Quantity  # calls
@@ -46,15 +45,15 @@ class PartSummary:
     intensity_access: Quantity
     shared: Quantity = None  # bytes of on-chip (CUDA __shared__) loads and stores
     shared_arrays: dict = field(default_factory=dict)
-    cache_bound: Optional[Quantity] = None  # Q(M): the Hong-Kung/HBL lower bound with a cache of M bytes
-    cache_bytes: Optional[int] = None
-    intensity_cache: Optional[Quantity] = None
-    departs_at: Optional[dict] = None  # {size: value}: where Q(M) first exceeds Q compulsory
-    l1_bound: Optional[Quantity] = None  # the same bound with the on-chip (shared memory / L1) size
-    l1_bytes: Optional[int] = None
-    intensity_l1: Optional[Quantity] = None
+    cache_bound: Quantity | None = None  # Q(M): the Hong-Kung/HBL lower bound with a cache of M bytes
+    cache_bytes: int | None = None
+    intensity_cache: Quantity | None = None
+    departs_at: dict | None = None  # {size: value}: where Q(M) first exceeds Q compulsory
+    l1_bound: Quantity | None = None  # the same bound with the on-chip (shared memory / L1) size
+    l1_bytes: int | None = None
+    intensity_l1: Quantity | None = None
     levels: list = field(default_factory=list)  # Level, outermost first (the total only)
-    l1_access: Optional[Quantity] = None  # DRAM-array and __shared__ loads and stores together (when shared)
+    l1_access: Quantity | None = None  # DRAM-array and __shared__ loads and stores together (when shared)
 
 
 @dataclass
@@ -76,12 +75,12 @@ class KernelSummary:
     size_origins: dict  # name -> where the value (or the symbol) came from
     exact: bool
     failed: bool
-    total: Optional[PartSummary]
+    total: PartSummary | None
     nests: list = field(default_factory=list)
     diagnostics: list = field(default_factory=list)
     launch: dict = field(default_factory=dict)  # GPU kernels (see ir.Kernel.launch)
-    roofline: Optional[dict] = None  # set when a machine is chosen (staticroof.roofline.place)
-    ir: Optional[object] = field(default=None, repr=False, compare=False)  # the ir.Kernel counted (lint reads it)
+    roofline: dict | None = None  # set when a machine is chosen (staticroof.roofline.place)
+    ir: object | None = field(default=None, repr=False, compare=False)  # the ir.Kernel counted (lint reads it)
 
 
 def _sum(counts) -> Count:
@@ -122,7 +121,7 @@ def _part(part: Part, kernel, sizes: dict, label: str, location) -> PartSummary:
     return out
 
 
-def _record(arr) -> Optional[dict]:
+def _record(arr) -> dict | None:
     if arr.parent is None:
         return None
     return {"parent": arr.parent, "member": arr.member, "record_bytes": arr.record_bytes,
@@ -224,8 +223,8 @@ def _levels(p: PartSummary) -> list:
     return [dram, l2, Level("L1", p.l1_access, ratio(p.flops, p.l1_access))]
 
 
-def summarize(result: KernelResult, bindings: dict, cache_bytes: Optional[int] = None,
-              l1_bytes: Optional[int] = None) -> KernelSummary:
+def summarize(result: KernelResult, bindings: dict, cache_bytes: int | None = None,
+              l1_bytes: int | None = None) -> KernelSummary:
     k = result.kernel
     sizes, origins = resolve_sizes(k, bindings)
     if result.failed:

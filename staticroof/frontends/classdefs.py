@@ -10,7 +10,6 @@ name (`Packed128<float>`), `__sr_static((X *)0, m)`, `__sr_scall((X *)0, m, args
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from pycparser import c_ast
 
@@ -122,7 +121,7 @@ def rename_operators(tokens: list) -> list:
     return out
 
 
-def _class_head(it) -> Optional[tuple]:
+def _class_head(it) -> tuple | None:
     """(name, index of the body's `{`, base class names) of a `struct`/`class` definition item, or
     None."""
     toks = it.tokens

@@ -27,7 +27,6 @@ from __future__ import annotations
 import itertools
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Optional
 
 from pycparser import c_ast
 
@@ -76,7 +75,7 @@ def is_class(t) -> bool:
     return t is not None and t.kind == "class"
 
 
-def obj_of(low, ctype) -> Optional[Obj]:
+def obj_of(low, ctype) -> Obj | None:
     return _objects(low.tu).get(ctype.prec) if is_class(ctype) else None
 
 
@@ -99,7 +98,7 @@ def _resolve_args(low, cls: ClassDef, args: tuple) -> dict:
 
 
 @contextmanager
-def bound(low, obj: Optional[Obj]):
+def bound(low, obj: Obj | None):
     """The object's template type parameters bound while its member functions are lowered."""
     saved = {}
     if obj is not None:
@@ -180,7 +179,7 @@ def _pick(methods, arity):
     return next((m for m in methods or [] if m.arity == arity), None)
 
 
-def inline(low, callee, node, args, acc, obj: Optional[Obj] = None, vals=None):
+def inline(low, callee, node, args, acc, obj: Obj | None = None, vals=None):
     """A call of `callee` (a member function when `obj` is given) inlined like a __device__
     function, returning the value its `return` hands back."""
     from . import c as C
@@ -350,7 +349,7 @@ def declare(low, d, t: CType):
     low.bind(d.name, C.Var(obj.ctype))
 
 
-def sizeof(low, t: CType, node) -> Optional[int]:
+def sizeof(low, t: CType, node) -> int | None:
     """sizeof of vectors (lanes x element), fixed arrays and class objects (their data members,
     packed: the classes kernels use are arrays of one type); None for what C's rule knows."""
     from ..ir import DTYPE_BYTES

@@ -21,8 +21,6 @@ a kernel's dimensions what it indexes).  What cannot be an index is an opaque va
 
 from __future__ import annotations
 
-from typing import Optional
-
 from .tokens import Token, match_angle, match_close, split_commas, tokenize
 
 NAMESPACES = {"cg", "cooperative_groups", "experimental", "details"}
@@ -66,7 +64,7 @@ def _strip(tokens: list[Token], names: set) -> list[Token]:
     return out
 
 
-def _const_int(tokens: list[Token]) -> Optional[int]:
+def _const_int(tokens: list[Token]) -> int | None:
     text = "".join(t.text for t in tokens)
     try:
         return int(text.rstrip("uUlL"), 0)
@@ -91,7 +89,7 @@ class _Rewriter:
     def bsize(self) -> str:
         return "(" + " * ".join(f"blockDim.{d}" for d in self.dims) + ")"
 
-    def method(self, kind, size, name: str, args: list[Token]) -> Optional[str]:
+    def method(self, kind, size, name: str, args: list[Token]) -> str | None:
         a = "".join(" " + t.text for t in args)
         lanes = "__shfl_sync" if name == "shfl" else f"__{name}_sync"
         if name in ("shfl", "shfl_down", "shfl_up", "shfl_xor", "any", "all", "ballot"):
@@ -117,7 +115,7 @@ class _Rewriter:
         return f'__sr_cg_opaque("{what} {name}()")'
 
     # -- group expressions -------------------------------------------------------------------------
-    def group_at(self, i: int) -> Optional[tuple]:
+    def group_at(self, i: int) -> tuple | None:
         """(kind, size, end) for a group expression starting at token i: a group variable or a call
         that makes one (`this_thread_block()`, `tiled_partition<32>(cta)`)."""
         t, n = self.toks[i], len(self.toks)
@@ -144,7 +142,7 @@ class _Rewriter:
             return kind, size, end + 1
         return None
 
-    def decl_type(self, i: int) -> Optional[tuple]:
+    def decl_type(self, i: int) -> tuple | None:
         """(kind, size, end) for a group type spelled at token i (`thread_block_tile<32>`)."""
         t = self.toks[i]
         if t.text not in _GROUP_TYPES:
@@ -246,7 +244,7 @@ class _Rewriter:
         n = size if kind == "tile" else 0  # 0: a group whose size is not known (see coop_calls.py)
         flops = {"add": 1, "cmp": 0}.get(op, -1)  # -1: an operator staticroof does not know
         value = rewrite(parts[1], set(), self.groups)
-        head = _retext(self.toks[i], f"__sr_cg_reduce(")
+        head = _retext(self.toks[i], "__sr_cg_reduce(")
         tail = _retext(self.toks[i], f", {lane}, {n}, {flops})")
         return head + value + tail, end + 1
 
@@ -256,7 +254,7 @@ def _retext(like: Token, text: str) -> list[Token]:
     return [Token(t.kind, t.text, like.file, like.line, like.col) for t in tokenize(text, like.file)]
 
 
-def rewrite(tokens: list[Token], names: set, groups: Optional[dict] = None) -> list[Token]:
+def rewrite(tokens: list[Token], names: set, groups: dict | None = None) -> list[Token]:
     """A function's tokens with cooperative groups rewritten (a no-op for a function without them)."""
     if names:
         tokens = _strip(tokens, names)

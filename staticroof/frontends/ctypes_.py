@@ -7,7 +7,6 @@ conversions), how many bytes an element moves, and how many subscripts an array 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from pycparser import c_ast
 
@@ -31,7 +30,7 @@ _INT_BYTES = {"char": 1, "short": 2, "int": 4, "long": 8, "_Bool": 1, "bool": 1}
 class CType:
     kind: str  # "float" | "int" | "void" | "ptr" | "array" | "struct" | "other"
     prec: str = ""  # float: fp64/fp32/...; int: int32/uint64/...
-    base: Optional["CType"] = None  # element type of ptr/array
+    base: CType | None = None  # element type of ptr/array
     dims: tuple = ()  # array extents (pycparser nodes or None), outermost first
     literal: bool = False  # an unsuffixed or suffixed floating literal
     lanes: int = 1  # vector types (float4: kind "vector", prec "fp32", lanes 4)
@@ -52,7 +51,7 @@ class CType:
     def is_pointer(self) -> bool:
         return self.kind in ("ptr", "array")
 
-    def element(self) -> "CType":
+    def element(self) -> CType:
         t = self
         while t.kind in ("ptr", "array"):
             t = t.base

@@ -22,7 +22,6 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Optional
 
 import sympy
 from pycparser import c_ast
@@ -593,7 +592,7 @@ class CudaSource:
 
 
 def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindings: dict,
-               launches: Optional[dict] = None) -> "C.FrontendResult":
+               launches: dict | None = None) -> C.FrontendResult:
     res = C.FrontendResult()
     src = cuda_source(path, text, bindings)
     ctext, kernel_items = src.ctext, src.kernel_items
@@ -645,7 +644,7 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
     return res
 
 
-def _lower_instance(tu, fn, path, inst, launches: dict, constants: set, res) -> Optional[Kernel]:
+def _lower_instance(tu, fn, path, inst, launches: dict, constants: set, res) -> Kernel | None:
     """One result: the kernel lowered for one instantiation and its launch, or None (SR002)."""
     name = fn.decl.name
     launch = launch_for(name, inst.site, launches, _param_names(fn), inst.name)
@@ -735,7 +734,7 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
     return CudaSource(ctext, kernel_items, sites, tparam_info, type_aliases, constants, instances, cxx)
 
 
-def _prototype_name(tokens) -> Optional[str]:
+def _prototype_name(tokens) -> str | None:
     """The function a declaration item declares (`float sqrtf(float);`), or None."""
     texts = [t.text for t in tokens]
     if not texts or texts[0] in ("typedef", "struct", "union", "enum") or "(" not in texts or "=" in texts:

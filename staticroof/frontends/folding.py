@@ -16,7 +16,6 @@ product and `x * 2.0f * 3.0f` (which is `(x * 2.0f) * 3.0f`) folds nothing.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Optional
 
 from pycparser import c_ast
 
@@ -78,7 +77,7 @@ def global_type(low, decl: c_ast.Decl, t):
     return t
 
 
-def local(low, decl: c_ast.Decl, t, v) -> Optional[object]:
+def local(low, decl: c_ast.Decl, t, v) -> object | None:
     """A `const float c = <constant>;` is the constant itself: its Var type, else None."""
     if t.is_float and "const" in (decl.quals or []) and v is not None and constant(low, v):
         return _const_type(t)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Optional
 
 import numpy as np
 import sympy
@@ -51,7 +50,7 @@ class Val:
 
     expr: sympy.Expr
     bits: int = 0
-    rounded: Optional[sympy.Expr] = None
+    rounded: sympy.Expr | None = None
 
 
 @dataclass
@@ -67,13 +66,13 @@ class HostFunc:
 class Folder:
     """Evaluates host integer expressions given as tokens, in a scope of earlier declarations."""
 
-    def __init__(self, values: dict, exprs: Optional[dict] = None, funcs: Optional[dict] = None):
+    def __init__(self, values: dict, exprs: dict | None = None, funcs: dict | None = None):
         self.values = dict(values)  # name -> int (file-scope constants, -D bindings, wrapper arguments)
         self.exprs = dict(exprs or {})  # name -> tokens (host declarations, latest wins)
         self.funcs = dict(funcs or {})  # name -> HostFunc
         self.bounds: list = []  # sympy conditions the last formulas rely on (float rounding)
 
-    def evaluate(self, tokens, params: Optional[dict] = None):
+    def evaluate(self, tokens, params: dict | None = None):
         """sympy value of `tokens` as an integer (a dim3 extent): host variables in `params` (host
         name -> kernel parameter name) become that parameter's symbol; other variables are replaced
         by what they stand for.  None where it cannot be folded."""
@@ -83,7 +82,7 @@ class Folder:
         except (_Fail, RecursionError, ZeroDivisionError, OverflowError, TypeError, ValueError):
             return None
 
-    def number(self, tokens) -> Optional[int]:
+    def number(self, tokens) -> int | None:
         v = self.evaluate(tokens)
         return int(v) if v is not None and v.is_Integer else None
 
@@ -106,12 +105,12 @@ class Folder:
         raise _Fail(name)
 
 
-def fold(tokens: list[Token], env: dict) -> Optional[int]:
+def fold(tokens: list[Token], env: dict) -> int | None:
     """The integer value of `tokens` with `env` (name -> int), or None."""
     return Folder(env).number(tokens)
 
 
-def _params(header: list[Token]) -> Optional[tuple]:
+def _params(header: list[Token]) -> tuple | None:
     """(index of the parameter list's `(`, [(name or None, precision)]) of a function header."""
     k = next((i for i, t in enumerate(header) if t.text == "("), None)
     if k is None or k == 0 or header[k - 1].kind != "id":
@@ -132,7 +131,7 @@ def param_names(header: list[Token]) -> list:
     return [name for name, _ in p[1]] if p is not None else []
 
 
-def host_function(header: list[Token], body: list[Token]) -> Optional[tuple]:
+def host_function(header: list[Token], body: list[Token]) -> tuple | None:
     """(name, HostFunc) for a function whose body is declarations initialized once (`int b =
     (n + 255) / 256;`) and then `return expr;`: nothing else (no branch, no loop, no assignment)."""
     stmts, start = [], 0
@@ -234,7 +233,7 @@ class _Parser:
     def peek(self, k: int = 0) -> str:
         return self.toks[self.i + k].text if self.i + k < len(self.toks) else ""
 
-    def take(self, text: Optional[str] = None) -> Token:
+    def take(self, text: str | None = None) -> Token:
         if self.i >= len(self.toks) or (text is not None and self.toks[self.i].text != text):
             raise _Fail(f"expected {text}")
         self.i += 1

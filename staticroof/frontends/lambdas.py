@@ -13,8 +13,6 @@ an unknown function (SR105).
 
 from __future__ import annotations
 
-from typing import Optional
-
 from .tokens import Token, match_close, split_commas, tokenize
 
 
@@ -37,7 +35,7 @@ class _Lambda:
         return f"__sr_{self.tag}_{p}"
 
 
-def _parse(tokens: list[Token], i: int, count: int) -> Optional[tuple]:
+def _parse(tokens: list[Token], i: int, count: int) -> tuple | None:
     """`auto NAME = [..](..) -> R mutable { .. };` at i: (_Lambda, index after the `;`), or None."""
     n = len(tokens)
     j = i + 1 if tokens[i].text == "auto" else i + 2
@@ -79,7 +77,7 @@ def _substitute(body: list[Token], mapping: dict) -> list[Token]:
     return out
 
 
-def _call(lam: _Lambda, args: list[list[Token]], at: Token, statement: bool) -> Optional[list[Token]]:
+def _call(lam: _Lambda, args: list[list[Token]], at: Token, statement: bool) -> list[Token] | None:
     if len(args) != len(lam.params):
         return None
     mapping, assigns = {}, []

@@ -17,7 +17,6 @@ the site's, with --grid/--block over it) and the dimensions it launches but neve
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 import sympy
 
@@ -91,13 +90,13 @@ def _members(tokens: list[Token], dims: dict) -> list[Token]:
     return out
 
 
-def find_launches(body: list[Token], env: dict, funcs: Optional[dict] = None) -> list[LaunchSite]:
+def find_launches(body: list[Token], env: dict, funcs: dict | None = None) -> list[LaunchSite]:
     """Launch sites in one host function body, with the declarations before each one."""
     return scan_host(body, env, funcs=funcs)[0]
 
 
-def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: Optional[dict] = None,
-              dim3s: Optional[dict] = None) -> tuple[list, list]:
+def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: dict | None = None,
+              dim3s: dict | None = None) -> tuple[list, list]:
     """(launch sites, calls of the host functions named in `callees`) in one host function body,
     each folded with the declarations before it.  `funcs`: user functions the host expressions
     may call (hostexpr.HostFunc by name); `dim3s`: dim3 parameters' values (name -> (x, y, z))."""
@@ -283,7 +282,7 @@ class HostLoop:
     """A host loop around a launch: the kernel runs once per iteration, and its counts are per launch."""
 
     location: Location
-    trips: Optional[int] = None  # where `for (int t = A; t < B; t++)` folds
+    trips: int | None = None  # where `for (int t = A; t < B; t++)` folds
 
 
 def _host_loop(body, i, folder: Folder):
@@ -326,7 +325,7 @@ def _targs(tokens, folder: Folder) -> list:
     return out
 
 
-def _call(body, i, folder: Folder, dims: Optional[dict] = None):
+def _call(body, i, folder: Folder, dims: dict | None = None):
     """A call `name<args>(...)` or `name(...)` at `i`: (HostCall or None, index after it)."""
     n, t, j = len(body), body[i], i + 1
     targs = []
@@ -394,7 +393,7 @@ def grid_in_params(site: LaunchSite, param_names: list) -> tuple:
     return tuple(out)
 
 
-def launch_notes(kernel, site: LaunchSite, formula: bool, bindings: Optional[dict] = None) -> None:
+def launch_notes(kernel, site: LaunchSite, formula: bool, bindings: dict | None = None) -> None:
     """What the launch site says about the counts: a host loop around it makes them per launch
     (SR150); a grid formula from float host code holds below a bound (SR151), and a size known to
     lie beyond it makes the result approximate (SR152)."""
@@ -437,7 +436,7 @@ def host_sites(items, env: dict) -> dict:
     visited: set = set()
     budget = [4 * len(hosts) + 16]  # scans: a call graph with many paths is cut short, never slow
 
-    def visit(name: str, scope: dict, stack: tuple, dim3s: Optional[dict] = None):
+    def visit(name: str, scope: dict, stack: tuple, dim3s: dict | None = None):
         budget[0] -= 1
         visited.add(name)
         found, calls_here = scan_host(hosts[name].body, scope, set(hosts) - {name}, funcs, dim3s)
@@ -505,10 +504,10 @@ class Launch:
     block: tuple = (None, None, None)
     origin: str = ""
     grid_expr: tuple = (None, None, None)  # the grid in the kernel's own parameters, where known
-    location: Optional[Location] = None  # the launch site's, when the launch comes from one
+    location: Location | None = None  # the launch site's, when the launch comes from one
 
 
-def launch_for(name: str, site: Optional[LaunchSite], overrides: dict, params=(), instance: str = "") -> Launch:
+def launch_for(name: str, site: LaunchSite | None, overrides: dict, params=(), instance: str = "") -> Launch:
     """The launch a kernel (or one instantiation) is analyzed under: its launch site's, with
     --grid/--block and config (for every kernel, the kernel, or the instantiation) over it."""
     grid = block = grid_expr = (None, None, None)

@@ -63,11 +63,11 @@ def _preprocessor(job: dict, errors: list):
             try:
                 st = os.stat(includepath)
             except OSError as e:
-                raise IOError(str(e)) from None
+                raise OSError(str(e)) from None
             where = self.lastdirective
             file, line = (where.source, where.lineno) if where is not None else (job["path"], 0)
             if stat.S_ISDIR(st.st_mode):
-                raise IOError(f"{includepath}: is a folder")
+                raise OSError(f"{includepath}: is a folder")
             if not stat.S_ISREG(st.st_mode):
                 raise _Stop("refused", f"#include {includepath}: not a regular file (a device, FIFO or folder "
                                        "is never read)", file, line)

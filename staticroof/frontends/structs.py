@@ -23,7 +23,6 @@ Member access (the lowering's `_e_StructRef` delegates here) follows one model:
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Optional
 
 import sympy
 from pycparser import c_ast
@@ -37,18 +36,18 @@ from .preprocess import SIZE_MARK
 
 @dataclass(frozen=True)
 class Member:
-    name: Optional[str]  # None: an anonymous struct/union member or an unnamed bit-field
+    name: str | None  # None: an anonymous struct/union member or an unnamed bit-field
     ctype: CType
-    offset: Optional[int]  # bytes from the start of the struct (None: after a member of unknown size)
-    size: Optional[int]
-    bits: Optional[int] = None  # bit-field width
+    offset: int | None  # bytes from the start of the struct (None: after a member of unknown size)
+    size: int | None
+    bits: int | None = None  # bit-field width
     bit_offset: int = 0  # bit-fields: the first bit within the byte at `offset`
 
 
 @dataclass(frozen=True)
 class Layout:
     key: str
-    size: Optional[int]  # None when some member's size is unknown
+    size: int | None  # None when some member's size is unknown
     align: int
     members: tuple
     union: bool = False
@@ -58,7 +57,7 @@ def _round(n: int, a: int) -> int:
     return -(-n // a) * a
 
 
-def const_int(tu, node) -> Optional[int]:
+def const_int(tu, node) -> int | None:
     """The value of an integer constant expression (array extents, bit-field widths), or None."""
     if isinstance(node, c_ast.Constant):
         if node.type == "char":
@@ -99,7 +98,7 @@ def _vector_align(t: CType) -> int:
     return min(size, 16) if t.lanes in (2, 4) else elem
 
 
-def size_align(tu, t: CType) -> Optional[tuple]:
+def size_align(tu, t: CType) -> tuple | None:
     """(sizeof, alignof) of a type, or None when unknown (an opaque type, a runtime extent)."""
     if t is None:
         return None
@@ -127,7 +126,7 @@ def size_align(tu, t: CType) -> Optional[tuple]:
     return None
 
 
-def layout(tu, t: CType) -> Optional[Layout]:
+def layout(tu, t: CType) -> Layout | None:
     """The layout of a struct or union type (None when its definition is not in the file)."""
     if t is None or t.kind != "struct":
         return None
@@ -181,7 +180,7 @@ def _lay_out(tu, key: str, node) -> Layout:
     return Layout(key, total, align, tuple(members), union)
 
 
-def find(tu, t: CType, name: str) -> Optional[tuple]:
+def find(tu, t: CType, name: str) -> tuple | None:
     """(offset | None, member type) of member `name`, looking through anonymous members."""
     lay = layout(tu, t)
     if lay is None:
@@ -217,7 +216,7 @@ def leaves(tu, t: CType, path=(), offset=0) -> list:
     return out
 
 
-def sizeof(tu, t: CType) -> Optional[int]:
+def sizeof(tu, t: CType) -> int | None:
     sa = size_align(tu, t)
     return None if sa is None else sa[0]
 
@@ -239,11 +238,11 @@ class InMemory:
     """A struct (or a struct member of one) in a kernel array: `p->inner`, `b[i].pos`."""
 
     array: str  # the array of structs
-    index: Optional[tuple]  # which struct (None: not affine)
+    index: tuple | None  # which struct (None: not affine)
     why: str
     path: tuple = ()  # member names from the struct to here
-    offset: Optional[int] = 0  # bytes from the struct's start
-    root: Optional[CType] = None  # the struct type of the array's elements
+    offset: int | None = 0  # bytes from the struct's start
+    root: CType | None = None  # the struct type of the array's elements
 
 
 @dataclass
@@ -440,7 +439,7 @@ def _indices(extents):
             yield (sympy.Integer(k),) + rest
 
 
-def _in_memory(v) -> Optional[InMemory]:
+def _in_memory(v) -> InMemory | None:
     if v.element is not None and v.ctype.kind == "struct":
         array, index, why = v.element
         return InMemory(array, index, why, (), 0, v.ctype)
@@ -505,7 +504,7 @@ def _copy_var(var):
     return replace(var)
 
 
-def argument(v, name: str) -> Optional[StructVar]:
+def argument(v, name: str) -> StructVar | None:
     """The members of a struct passed by value to an inlined function: a copy of the caller's
     (named as the caller names them, so `p.n` stays one size), or unknown (copied from memory)."""
     if v.ctype.kind != "struct":
@@ -574,7 +573,7 @@ def invalidate(var, name: str):
     return replace(var, record=StructVar(var.record.label, var.record.kind, out))
 
 
-def assigned_root(node) -> Optional[str]:
+def assigned_root(node) -> str | None:
     """The struct variable an assignment to `s.a.b` changes (None through `->` or a subscript)."""
     while isinstance(node, c_ast.StructRef) and node.type == ".":
         node = node.name

@@ -18,7 +18,6 @@ with SR114 (approximate).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from pycparser import c_ast
 
@@ -47,8 +46,8 @@ class Instance:
     unknown) and the launch site that makes it (None for an explicit instantiation)."""
 
     args: tuple
-    site: Optional[LaunchSite] = None
-    location: Optional[Location] = None
+    site: LaunchSite | None = None
+    location: Location | None = None
 
     def label(self) -> str:
         return ", ".join("?" if a is None else str(a) for a in self.args)
@@ -124,7 +123,7 @@ def _spelling(type_tokens: list[Token]) -> tuple:
     return normalize(" ".join(t.text for t in type_tokens if t.text != "*")), stars
 
 
-def _literal_type(tokens: list[Token]) -> Optional[tuple]:
+def _literal_type(tokens: list[Token]) -> tuple | None:
     from .classdefs import registry
 
     if len(tokens) >= 3 and tokens[0].text in registry().classes and tokens[1].text in ("{", "(") and \
@@ -281,7 +280,7 @@ class Resolved:
     types: dict  # alias -> CType
     values: dict  # value parameter -> int or None
     assumed: list  # type parameter names assumed float
-    site: Optional[LaunchSite]
+    site: LaunchSite | None
 
 
 def resolve_instances(name: str, item, src, params: list, resolve, float_type) -> list:

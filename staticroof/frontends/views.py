@@ -21,7 +21,6 @@ of the elements it covers (`int4 *` over floats: 4 floats, over `__nv_bfloat16`:
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Optional
 
 import sympy
 
@@ -30,7 +29,7 @@ from ..ir import DTYPE_BYTES, Array, Stmt, walk
 SEP = " as "
 
 
-def dtype_of(ctype) -> Optional[str]:
+def dtype_of(ctype) -> str | None:
     """The dtype of the elements a pointer of `ctype` reaches (vectors: their lanes'), or None
     for `void *`, structs and other types that do not decide a size."""
     elem = ctype.base if ctype.kind == "ptr" else ctype.element()

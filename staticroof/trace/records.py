@@ -10,7 +10,6 @@ the construct, rather than run with counts that cannot match the analysis's name
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 from pycparser import c_ast
 
@@ -20,7 +19,7 @@ from . import TraceError
 _VECTOR = re.compile(r"^(u?char|u?short|u?int|u?long|u?longlong|float|double|__half|half|__nv_bfloat16)[1-4]$|^dim3$")
 
 
-def _struct_name(t, typedefs: dict, depth: int = 0) -> Optional[str]:
+def _struct_name(t, typedefs: dict, depth: int = 0) -> str | None:
     """The struct or union a declared type is (through pointers, arrays and typedefs), or None."""
     while isinstance(t, (c_ast.TypeDecl, c_ast.PtrDecl, c_ast.ArrayDecl)):
         t = t.type
