@@ -1,6 +1,7 @@
 """Calls the counting rules follow: overloaded CUDA `__device__` functions (the definition C++
 overload resolution picks), texture fetches (reads of the texture object's memory), and math
-functions that return results through pointer arguments (stores of what they point to).
+functions that return results through pointer arguments (stores of what they point to), and
+unnamed parameters (each argument binds the parameter at its own position).
 
 Each expected value is derived by hand in the comment above it; the CUDA kernels are launched with
 blocks of 128 or 256 threads and checked at n below and above the block (the last block partly
@@ -567,3 +568,80 @@ def test_every_output_function_counts_as_special_functions():
         if m:
             params = [p.strip() for p in m.group(1).split(",")]
             assert all(params[k].endswith("*") for k in e["outputs"]), (name, params)
+
+
+# ---------------------------------------------------------------------------------------------
+# Unnamed parameters: an argument binds the parameter at its position, named or not
+
+UNNAMED_C = """
+#include <stdio.h>
+#include <time.h>
+
+/* element functions share one signature; not every one uses every argument */
+static float load(const float *x, int /* stride */, int i) { return x[i]; }
+static float scaled(int /* lane */, const float *x, float a, int i) { return a * x[i]; }
+
+void smooth(int n, const float *restrict x, float *restrict y)
+{
+    for (int i = 0; i < n; i++)
+        y[i] = load(x, 1, i) + scaled(0, x, 0.5f, i);
+}
+
+int main(void)
+{
+    static float x[4096], y[4096];
+    clock_t t0 = clock();
+    smooth(4096, x, y);
+    printf("%.3f s\\n", (double)(clock() - t0) / CLOCKS_PER_SEC);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("n", [1, 300])  # the stride argument 1, and a size past it
+def test_unnamed_parameters_keep_the_arguments_in_place(tmp_path, n):
+    k = analyze(UNNAMED_C, tmp_path, "smooth.c", {"n": n})["smooth"]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    # per i: load(x, 1, i) reads x[i] (i binds `i`, not the stride 1); scaled(0, x, 0.5f, i) is
+    # 0.5f * x[i] (1 fp32 multiply), the sum 1 fp32 add: W = 2n.  x[i] is one element read by
+    # both calls: 4n B compulsory; y[i] written once: 4n B
+    got = numbers(k)
+    assert got["W"] == {"fp32": 2 * n}
+    assert got["x"][:2] == (4 * n, 0) and got["y"][:2] == (0, 4 * n)
+
+
+UNNAMED_LAUNCH = """
+#include <cuda_runtime.h>
+
+#define FLAGS_NONE 7
+
+__global__ void scale(float *y, int /* flags */, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        y[i] = y[i] * 2.0f;
+}
+
+int main()
+{
+    const int n = N_ELEMS;
+    float *y;
+    cudaMalloc(&y, n * sizeof(float));
+    scale<<<(n + 255) / 256, 256>>>(y, FLAGS_NONE, n);
+    cudaDeviceSynchronize();
+    cudaFree(y);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("n", [200, 1000])  # below and above the block of 256 (and not the flags' 7)
+def test_a_launch_binds_the_size_past_an_unnamed_parameter(tmp_path, n):
+    src = UNNAMED_LAUNCH.replace("N_ELEMS", str(n))
+    k = analyze(src, tmp_path, "scale.cu", {})["scale"]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    # the launch passes (y, 7, n): its third argument is `n` (the second, 7, goes to the unnamed
+    # parameter).  Threads i < n: one fp32 multiply, y[i] read and written: W = n, 4n B each way
+    assert k.sizes["n"] == n
+    got = numbers(k)
+    assert got["W"] == {"fp32": n} and got["y"][:2] == (4 * n, 4 * n)

@@ -203,9 +203,12 @@ class ExpressionLowering(_Mixin):
             return Val(self.tu.protos.get(name) or INT, why="recursive call")
         decl = callee.decl.type
         params = [p for p in (decl.args.params if decl.args is not None else [])
-                  if not isinstance(p, c_ast.EllipsisParam) and p.name is not None]
+                  if not isinstance(p, c_ast.EllipsisParam)]
         bindings = {}
-        for p, a, v in zip(params, args, vals):
+        # not strict: default arguments and a variadic tail make the lengths differ
+        for p, a, v in zip(params, args, vals, strict=False):
+            if p.name is None:  # unnamed (`int /*stride*/`, or `void`): its argument binds nothing
+                continue
             t = self.tu.types.resolve(p.type)
             if t.is_pointer:
                 v = convert(self, v, t, a)

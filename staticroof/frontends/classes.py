@@ -189,9 +189,12 @@ def inline(low, callee, node, args, acc, obj: Obj | None = None, vals=None):
         vals = [low.value(a, acc) for a in args]
     decl = callee.decl.type
     params = [p for p in (decl.args.params if decl.args is not None else [])
-              if not isinstance(p, c_ast.EllipsisParam) and p.name is not None]
+              if not isinstance(p, c_ast.EllipsisParam)]
     bindings = {}
-    for p, a, v in zip(params, args, vals):
+    # not strict: default arguments and a variadic tail make the lengths differ
+    for p, a, v in zip(params, args, vals, strict=False):
+        if p.name is None:  # unnamed (`int /*stride*/`, or `void`): its argument binds nothing
+            continue
         t = low.tu.types.resolve(p.type)
         if t.is_pointer:
             v = convert(low, v, t, a)

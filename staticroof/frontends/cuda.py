@@ -777,9 +777,9 @@ def _brace_of(it: Item) -> Token:
 def _bind_site(kernel: Kernel, fn, tu, site: LaunchSite):
     decl = fn.decl.type
     params = [p for p in (decl.args.params if decl.args is not None else [])
-              if not isinstance(p, c_ast.EllipsisParam) and p.name is not None]
-    for p, v in zip(params, site.args):
-        s = kernel.sizes.get(p.name)
+              if not isinstance(p, c_ast.EllipsisParam)]
+    for p, v in zip(params, site.args, strict=False):  # a launch may rely on default arguments
+        s = kernel.sizes.get(p.name) if p.name is not None else None
         if s is not None and v is not None and s.default is None:
             s.default, s.origin = v, f"launch at {site.location}"
 

@@ -384,7 +384,9 @@ def grid_in_params(site: LaunchSite, param_names: list) -> tuple:
     folder = getattr(site, "folder", None)
     if folder is None:
         return (None, None, None)
-    params = {host: p for host, p in zip(site.arg_names, param_names) if host is not None}
+    # by position (None: an expression argument, or an unnamed parameter); not strict: default arguments
+    params = {host: p for host, p in zip(site.arg_names, param_names, strict=False)
+              if host is not None and p is not None}
     out = []
     folder.bounds = []
     for toks in site.grid_tokens:

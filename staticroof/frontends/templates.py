@@ -364,10 +364,10 @@ def bind_callee(low, callee, args, aliases: dict) -> dict:
     keeps its type, and the kernel says so (SR114)."""
     decl = callee.decl.type
     params = [p for p in (decl.args.params if decl.args is not None else [])
-              if not isinstance(p, c_ast.EllipsisParam) and p.name is not None]
+              if not isinstance(p, c_ast.EllipsisParam)]  # an unnamed parameter's type deduces too
     by_alias = {alias: pname for pname, alias in aliases.items()}
     deduced: dict = {}
-    for p, a in zip(params, args):
+    for p, a in zip(params, args, strict=False):  # not strict: default arguments
         t, levels = p.type, 0
         while isinstance(t, (c_ast.PtrDecl, c_ast.TypeDecl, c_ast.ArrayDecl)):
             levels += not isinstance(t, c_ast.TypeDecl)

@@ -59,11 +59,14 @@ class CudaProgram:
             raise TraceError(f"`{kernel}` is overloaded: which one a launch runs cannot be told")
         fn = next((n for n in funcs if n.decl.name == base), None)
         if fn is None or any(name in (base, kernel) for name, _, _ in failed):
-            raise TraceError(f"`{kernel}` could not be parsed for tracing"
-                             + "".join(f": {d}" for name, _, d in failed if name in (base, kernel)))
+            # the kernel's own syntax error, else (it was not found) the file's
+            why = [d for name, _, d in failed if name in (base, kernel)] or (diags if fn is None else [])
+            raise TraceError(f"`{kernel}` could not be parsed for tracing" + "".join(f": {d}" for d in why))
         self.params = params_of(fn, ext, spelled)
-        self.param_names = [p.name for p in (fn.decl.type.args.params if fn.decl.type.args else [])
-                            if isinstance(p, c_ast.Decl)]
+        # by position, None for an unnamed one: the launch's arguments are matched to them in order
+        self.param_names = [p.name if isinstance(p, c_ast.Decl) else None
+                            for p in (fn.decl.type.args.params if fn.decl.type.args else [])
+                            if not isinstance(p, c_ast.EllipsisParam)]
         # template values: each function's own, defined around its definition (the traced one's from
         # its instantiation, or -D)
         values = {id(n): dict(src.tparam_info.get(n.decl.name, {})) for n in funcs}
