@@ -138,7 +138,7 @@ class CudaProgram:
         if site is not None and None in grid:
             formula = grid_in_params(site, self.param_names)
             grid = tuple(_at(e, sizes) if e is not None and _at(e, sizes) is not None else g
-                         for e, g in zip(formula, site.grid))
+                         for e, g in zip(formula, site.grid, strict=True))
         if None in grid or None in block:
             raise TraceError(f"`{self.kernel}`: the launch configuration is unknown; add a launch site or give "
                              "--grid/--block to `staticroof analyze` (and config) before tracing")

@@ -18,6 +18,7 @@ for parsing, not for compiling): texture fetches, dynamic shared memory, overloa
 from __future__ import annotations
 
 import copy
+import functools
 import itertools
 
 from pycparser import c_ast, c_generator
@@ -34,6 +35,8 @@ _FILTERED = frozenset(n for n, e in table()["intrinsics"].items()
 TEXTURE_PRELUDE = '#line 1 "<staticroof-trace-prelude>"\ntypedef unsigned long long cudaTextureObject_t;\n'
 
 
+def _punct(text: str, at: Token) -> Token:
+    return Token("punct", text, at.file, at.line, at.col)
 
 
 def _fetches(tokens: list, types: dict) -> list:
@@ -65,7 +68,7 @@ def _fetches(tokens: list, types: dict) -> list:
         spelling = " ".join(x.text for x in elem)
         if len(obj) == 1 and obj[0].kind == "id":
             types.setdefault(obj[0].text, set()).add(spelling)
-        p = lambda s: Token("punct", s, t.file, t.line, t.col)  # noqa: E731
+        p = functools.partial(_punct, at=t)
         out += [p("("), p("("), *elem, p("*"), p(")"), p("("), *obj, p(")"), p(")"), p("["), *index, p("]")]
         i = end + 1
     return out
@@ -157,6 +160,14 @@ def instance(src, kernel: str) -> tuple:
     return base, chosen.types, chosen.values, chosen.site
 
 
+def _bind_types(node, bound: dict) -> None:
+    """Spell each type alias of `bound` (a template's type parameter) as its bound type, in place."""
+    if isinstance(node, c_ast.IdentifierType) and len(node.names) == 1 and node.names[0] in bound:
+        node.names = bound[node.names[0]].split()
+    for _, child in node.children():
+        _bind_types(child, bound)
+
+
 def instantiate(ext: list, src, types: list) -> list:
     """`ext` with each template `__device__` function replaced by one copy per combination of the
     candidate `types` for its type parameters (copies with the same parameter types kept once);
@@ -171,15 +182,7 @@ def instantiate(ext: list, src, types: list) -> list:
         seen = set()
         for combo in itertools.islice(itertools.product(types, repeat=len(aliases)), 256):
             fn = copy.deepcopy(n)
-            bound = dict(zip(aliases, combo))
-
-            def visit(node):
-                if isinstance(node, c_ast.IdentifierType) and len(node.names) == 1 and node.names[0] in bound:
-                    node.names = bound[node.names[0]].split()
-                for _, child in node.children():
-                    visit(child)
-
-            visit(fn)
+            _bind_types(fn, dict(zip(aliases, combo, strict=True)))
             params = fn.decl.type.args.params if fn.decl.type.args else []
             key = tuple(type_text(p.type) for p in params if isinstance(p, c_ast.Decl))
             if key not in seen:

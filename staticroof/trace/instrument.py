@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import itertools
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from pycparser import c_ast, c_generator
 
@@ -359,7 +360,7 @@ class Instrumenter:
             text += f"__sr_special({site}, {prec}); "
         return text + f"{call}; }})"
 
-    _PREC_INDEX = {"fp64": 0, "fp32": 1, "fp16": 2}
+    _PREC_INDEX: ClassVar[dict[str, int]] = {"fp64": 0, "fp32": 1, "fp16": 2}
 
     def intrinsic(self, name: str, node: c_ast.FuncCall) -> str:
         """A CUDA intrinsic: its value from the prelude's C, its cost from the builtin table."""
@@ -389,11 +390,13 @@ class Instrumenter:
         text = f"{name}({', '.join(self.expr(a) for a in args)})"
         prec = entry.get("precision")
         if kind in ("arith", "fma") and prec in self._PREC_INDEX:
-            return f"({{ __typeof__({text}) {v} = {text}; __sr_flop({self._PREC_INDEX[prec]}, {entry['flops']}); {v}; }})"
+            return (f"({{ __typeof__({text}) {v} = {text}; "
+                    f"__sr_flop({self._PREC_INDEX[prec]}, {entry['flops']}); {v}; }})")
         if kind == "special" or (kind == "rng" and prec in self._PREC_INDEX):  # a cuRAND draw: one special call
             site = len(self.specials)
             self.specials.append(name)
-            return f"({{ __typeof__({text}) {v} = {text}; __sr_special({site}, {self._PREC_INDEX.get(prec, -1)}); {v}; }})"
+            return (f"({{ __typeof__({text}) {v} = {text}; "
+                    f"__sr_special({site}, {self._PREC_INDEX.get(prec, -1)}); {v}; }})")
         return text
 
 

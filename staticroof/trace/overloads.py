@@ -65,12 +65,12 @@ def _best(cands: list, positions: list, types: tuple):
     """The candidate C++ chooses when the arguments at `positions` have `types`, or None."""
     ranked = []
     for c in cands:
-        ranks = [_rank(t, c[1][k]) for k, t in zip(positions, types)]
+        ranks = [_rank(t, c[1][k]) for k, t in zip(positions, types, strict=True)]
         if None not in ranks:
             ranked.append((c, ranks))
 
     def better(r1, r2):
-        return all(x <= y for x, y in zip(r1, r2)) and any(x < y for x, y in zip(r1, r2))
+        return all(x <= y for x, y in zip(r1, r2, strict=True)) and any(x < y for x, y in zip(r1, r2, strict=True))
 
     best = [c for c, r in ranked if not any(better(r2, r) for d, r2 in ranked if d is not c)]
     return best[0] if len(best) == 1 else None

@@ -124,7 +124,7 @@ def driver(kernel: str, params: list, around=(), first_slot: int = 1) -> tuple[l
     gen = c_generator.CGenerator()
     main = ["int main(int argc, char **argv) {"]
     args, sizes = [], []
-    for k, (name, kind, _rank_, decl) in enumerate(params):
+    for k, (name, kind, _dims, decl) in enumerate(params):
         if kind in ("ptr", "tex"):
             main.append(f"  void *__sr_buf{k} = __sr_region();")
             args.append(f"__sr_buf{k}" if kind == "ptr" else f"(cudaTextureObject_t)__sr_buf{k}")
