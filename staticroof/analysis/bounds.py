@@ -25,7 +25,8 @@ For matrix multiply s* = 3/2, and the general constants would give a bound sever
 the tight one of Smith, Lowery, Langou and van de Geijn (2019), 2|I|/sqrt(M) - 2M words, which they
 prove for exactly this shape (the three pairwise projections {i,j}, {i,k}, {k,j} of a three-index
 nest, as in C += A*B, one accumulated and two inputs): for that shape their bound is used; three
-inputs (`s += A[i][j]*B[j][k]*C[k][i]` with s reset outside) keep the general constants.  Streaming kernels and stencils have
+inputs (`s += A[i][j]*B[j][k]*C[k][i]` with s reset outside) keep the general constants.
+Streaming kernels and stencils have
 s* = 1, where the bound is at most |I|/2, below their compulsory traffic: Q_bound = max(Q_compulsory,
 ...) collapses to Q compulsory.
 """
@@ -75,9 +76,9 @@ def hbl_solution(projections: tuple, loop_vars: tuple, made: tuple = ()) -> tupl
     best = None
     for tight in itertools.combinations(range(len(constraints)), n):
         s = _solve([constraints[t][0] for t in tight], [constraints[t][1] for t in tight])
-        if s is None or any(x < 0 for x in s) or any(sum(a * x for a, x in zip(r, s)) < 1 for r in rows):
+        if s is None or any(x < 0 for x in s) or any(sum(a * x for a, x in zip(r, s, strict=True)) < 1 for r in rows):
             continue
-        key = (sum(s), sum(x for p, x in zip(projections, s) if p in made))
+        key = (sum(s), sum(x for p, x in zip(projections, s, strict=True) if p in made))
         best = key if best is None or key < best else best
     return best
 
@@ -85,7 +86,7 @@ def hbl_solution(projections: tuple, loop_vars: tuple, made: tuple = ()) -> tupl
 def _solve(a, b):
     """The unique solution of the square system a x = b in fractions, or None."""
     n = len(b)
-    m = [row[:] + [rhs] for row, rhs in zip(a, b)]
+    m = [row[:] + [rhs] for row, rhs in zip(a, b, strict=True)]
     for col in range(n):
         pivot = next((r for r in range(col, n) if m[r][col] != 0), None)
         if pivot is None:
@@ -94,7 +95,7 @@ def _solve(a, b):
         for r in range(n):
             if r != col and m[r][col] != 0:
                 f = m[r][col] / m[col][col]
-                m[r] = [x - f * y for x, y in zip(m[r], m[col])]
+                m[r] = [x - f * y for x, y in zip(m[r], m[col], strict=True)]
     return [m[i][n] / m[i][i] for i in range(n)]
 
 

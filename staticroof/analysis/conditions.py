@@ -27,7 +27,7 @@ def set_condition(dom, namer) -> sympy.Basic:
         divs = []
         for k in range(bs.dim(isl.dim_type.div)):
             d = _aff_expr(bs.get_div(k), names)  # isl gives the division's argument: the div is its floor
-            divs.append(sympy.floor(d.xreplace({sympy.Symbol(n): s for n, s in zip(names, syms)}))
+            divs.append(sympy.floor(d.xreplace({sympy.Symbol(n): s for n, s in zip(names, syms, strict=True)}))
                         if d is not None else None)
         if any(d is None for d in divs):
             return sympy.Symbol(str(dom))  # not expressible: isl's own spelling

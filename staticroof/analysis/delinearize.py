@@ -9,6 +9,8 @@ counts the elements exactly and symbolically.  Otherwise the caller falls back t
 
 from __future__ import annotations
 
+import itertools
+
 import islpy as isl
 import sympy
 
@@ -47,7 +49,7 @@ def _chain(strides):
                                                                       if s.free_symbols else 0, str(s)),
                      reverse=True)
     ratios = []
-    for hi, lo in zip(strides, strides[1:]):
+    for hi, lo in itertools.pairwise(strides):
         r = sympy.simplify(hi / lo)
         if not (r.is_Symbol or (r.is_Integer and r > 0)):
             return None, None
@@ -83,10 +85,10 @@ def delinearize(refs, namer: P.Namer) -> list | None:
     if chain is None:
         return None
     out = []
-    for (expr, inst), parts in zip(refs, splits):
+    for (_expr, inst), parts in zip(refs, splits, strict=True):
         coords = tuple(sympy.sympify(parts.get(s, 0)) for s in chain)
         # every coordinate but the first must lie in [0, ratio)
-        for coord, r in zip(coords[1:], ratios):
+        for coord, r in zip(coords[1:], ratios, strict=True):
             try:
                 c = render(coord, inst, namer)
                 bound = P.aff(r, namer)

@@ -146,7 +146,7 @@ class Pieces:
             if typical is not None:
                 return typical.expr, self.condition(typical)
         conds = [self.condition(p) for p in self.pieces]
-        return sympy.Piecewise(*[(p.expr, c) for p, c in zip(self.pieces[:-1], conds[:-1])],
+        return sympy.Piecewise(*[(p.expr, c) for p, c in zip(self.pieces[:-1], conds[:-1], strict=True)],
                                (self.pieces[-1].expr, True), evaluate=False), None
 
     def main(self) -> Piece | None:
@@ -314,7 +314,7 @@ def _param_values(space, namer, sizes: dict, grid_value: int):
                 filled = True
             values.append(v)
         out[name] = values[0] if expr is None else \
-            int(expr.xreplace(dict(zip(objects, values))))
+            int(expr.xreplace(dict(zip(objects, values, strict=True))))
     return out, filled
 
 
@@ -340,7 +340,7 @@ def _params_of(space, namer) -> list:
 @lru_cache(maxsize=4096)
 def _point(names: tuple, values: tuple, region: str):
     """The one-point parameter set (None when the point lies outside the region)."""
-    cons = " and ".join(f"{n} = {v}" for n, v in zip(names, values)) or "1 = 1"
+    cons = " and ".join(f"{n} = {v}" for n, v in zip(names, values, strict=True)) or "1 = 1"
     point = isl.Set(f"[{', '.join(names)}] -> {{ : {cons} }}")
     return point if not point.intersect(isl.Set(region)).is_empty() else None
 
@@ -595,7 +595,7 @@ def _hull_solution(dom):
     sol = sympy.solve(eqs, syms, dict=True)
     if not sol:
         return None
-    return {k: v for k, v in sol[0].items()}
+    return dict(sol[0])
 
 
 def _never(dom, diff: sympy.Expr, cmp: str) -> bool:

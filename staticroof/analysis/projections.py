@@ -108,7 +108,7 @@ def _rows(coord, loop_vars) -> list | None:
     for e in coord:
         e = sympy.expand(sympy.sympify(e))
         row = [e.coeff(v) for v in loop_vars]
-        rest = e - sum(c * v for c, v in zip(row, loop_vars))
+        rest = e - sum(c * v for c, v in zip(row, loop_vars, strict=True))
         if any(not c.is_Integer for c in row) or (rest.free_symbols & set(loop_vars)):
             return None
         rows.append(tuple(int(c) for c in row))
@@ -144,12 +144,12 @@ def _injective(members: list, columns: list, inst: Instance, namer) -> bool:
     the iteration domain?  Asked of isl: no two iterations differ in the class with equal sums."""
     import islpy as isl
 
-    row = next(r for r in zip(*columns) if any(r[k] for k in members))
+    row = next(r for r in zip(*columns, strict=True) if any(r[k] for k in members))
     dims = inst.dims
     ys = [f"y{k}" for k in range(len(dims))]
     domain = inst.domain(namer)
     head, body = domain.split("{", 1)
-    tup, cons = body.rsplit(":", 1)
+    _tup, cons = body.rsplit(":", 1)
     cons = cons.rstrip(" }")
     renamed = cons
     for k in sorted(range(len(dims)), key=lambda k: -len(dims[k])):
@@ -205,7 +205,7 @@ class _Coordinates:
             else:
                 found = delinearize([(r.index[0], i) for r, i in refs], self.namer)
                 self.cache[ref.array] = {} if found is None else {
-                    (id(r), id(i)): c for (r, i), c in zip(refs, found)}
+                    (id(r), id(i)): c for (r, i), c in zip(refs, found, strict=True)}
         return self.cache[ref.array].get((id(ref), id(inst)))
 
     @staticmethod
@@ -284,14 +284,14 @@ def _staged(kernel: Kernel, ref, reader: Instance, insts: list, namer) -> tuple 
         return None
     # the writer's loop variables: shared with the reader (same loop) or to be solved for
     fresh = {}
-    for k, (v, kind) in enumerate(zip(writer.loop_vars, writer.loop_kinds)):
+    for k, (v, kind) in enumerate(zip(writer.loop_vars, writer.loop_kinds, strict=True)):
         same_loop = k < len(reader.loop_vars) and writer.schedule[:2 * k + 2] == reader.schedule[:2 * k + 2]
         if kind.startswith("block.") or not same_loop:
             fresh[v] = sympy.Symbol(f"__w_{v.name}", integer=True)
     lhs = [sympy.sympify(e).subs(fresh) for e in wref.index]
     try:
-        solution = sympy.solve([a - sympy.sympify(b) for a, b in zip(lhs, ref.index)], list(fresh.values()),
-                               dict=True)
+        eqs = [a - sympy.sympify(b) for a, b in zip(lhs, ref.index, strict=True)]
+        solution = sympy.solve(eqs, list(fresh.values()), dict=True)
     except (NotImplementedError, TypeError):
         return None
     if len(solution) != 1:

@@ -152,11 +152,11 @@ def _exact_function(expr, variables):
     the end (floors of rational affine arguments become integer floor divisions)."""
     floors = sorted(expr.atoms(sympy.floor), key=str)
     fresh = [sympy.Dummy() for _ in floors]
-    poly = sympy.Poly(expr.xreplace(dict(zip(floors, fresh))), *(list(variables) + fresh))
+    poly = sympy.Poly(expr.xreplace(dict(zip(floors, fresh, strict=True))), *(list(variables) + fresh))
     denom = 1
     for c in poly.coeffs():
         denom = sympy.ilcm(denom, sympy.Rational(c).q)
-    terms = [(int(c * denom), m) for m, c in zip(poly.monoms(), poly.coeffs())]
+    terms = [(int(c * denom), m) for m, c in zip(poly.monoms(), poly.coeffs(), strict=True)]
     index = {v: k for k, v in enumerate(variables)}
     floor_args = []
     for f in floors:
@@ -176,7 +176,7 @@ def _exact_function(expr, variables):
         total = 0
         for c, m in terms:
             prod = c
-            for x, e in zip(vals, m):
+            for x, e in zip(vals, m, strict=True):
                 if e:
                     prod *= x ** e
             total += prod

@@ -175,7 +175,7 @@ def _formula_points(kernel, quantities: dict, names: list, known: dict):
         for v in vals:
             points.append({**base, n: v})
     for v in _SMALL:
-        points.append({n: v for n in free})
+        points.append(dict.fromkeys(free, v))
     seen, out = set(), []
     for p in points:
         key = tuple(sorted(p.items()))
@@ -307,10 +307,10 @@ def _grid_for(counts: dict, point: dict) -> dict:
         return point
     target = {label: c.value(point) for label, (c, _) in counts.items()}
     for g in (1, 2, 4, 8, 16, 32, 64):
-        trial = {**point, **{n: g for n in grid_names}}
+        trial = {**point, **dict.fromkeys(grid_names, g)}
         if all(c.value(trial) == target[label] for label, (c, _) in counts.items()):
             return trial
-    return {**point, **{n: 2 for n in grid_names}}
+    return {**point, **dict.fromkeys(grid_names, 2)}
 
 
 def _check_counts(kernel, counts: dict, point: dict, weights: dict):

@@ -170,7 +170,7 @@ def _bound(p: PartSummary, part: Part, sizes: dict, cache_bytes: int) -> Quantit
     values = [st.iterations.value(sizes) for st in part.bounds]
     if p.compulsory.value is None or None in values:
         return Quantity(expr, None)
-    concrete = [replace(st, iterations=v) for st, v in zip(part.bounds, values)]
+    concrete = [replace(st, iterations=v) for st, v in zip(part.bounds, values, strict=True)]
     # bytes are whole: a lower bound rounds up (a float just above Q compulsory is Q compulsory)
     bound = q_bound_bytes(p.compulsory.value, concrete, cache_bytes)
     whole = max(int(p.compulsory.value), math.ceil(Fraction(bound) * (1 - Fraction(1, 10**12))))

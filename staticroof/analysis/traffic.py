@@ -117,7 +117,7 @@ def compulsory(kernel: Kernel, name: str, refs, namer: P.Namer, sizes: dict, t_r
         else:
             traffic.write = traffic.write + c
     reads = writes = None
-    for (ref, inst, slot), coord in zip(affine, coords):
+    for (ref, inst, slot), coord in zip(affine, coords, strict=True):
         idx = ", ".join(render(e, inst, namer) for e in coord)
         sched = inst.schedule + [str(slot)]
         sched += ["0"] * (t_rank - len(sched))
@@ -135,7 +135,7 @@ def compulsory(kernel: Kernel, name: str, refs, namer: P.Namer, sizes: dict, t_r
     if isinstance(coords, Concrete):  # fix every size: the sets become small and concrete
         values = {n: sympy.sympify(e).subs(sizes) for n, e in namer.params.items()}
         # a grid dimension without a value stays free: its count is read on a covering grid
-        if all(v.is_Integer or is_grid(e) for v, e in zip(values.values(), namer.params.values())):
+        if all(v.is_Integer or is_grid(e) for v, e in zip(values.values(), namer.params.values(), strict=True)):
             cons = " and ".join(f"{n} = {int(v)}" for n, v in values.items() if v.is_Integer) or "1 = 1"
             point = isl.Set(f"{namer.header()} -> {{ : {cons} }}")
             reads = reads.intersect_params(point) if reads is not None else None
