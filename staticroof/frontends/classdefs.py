@@ -188,7 +188,7 @@ def begin(items) -> None:
                         cls.methods.setdefault(m, []).extend(ms)
         _read_members(cls, members)
         own = f"__srm_{name}_"
-        for m, ms in cls.methods.items():  # an override is found before the base's function
+        for ms in cls.methods.values():  # an override is found before the base's function
             ms.sort(key=lambda x: not x.cname.startswith(own))
     for it in items:  # `__device__ float Vec3::norm() const {...}`: a member defined outside
         outside = _outside(it) if it.is_function else None
@@ -483,8 +483,9 @@ def strip_for_trace(ext: list, kernel: str):
             continue
         seen.add(name)
         if id(fn) in tainted:
+            through = f" (through `{name}`)" if name != kernel else ""
             return None, (f"`{kernel}` uses C++ classes (member functions, operators, constructors) or wmma "
-                          "fragments, which the trace cannot compile" + (f" (through `{name}`)" if name != kernel else ""))
+                          "fragments, which the trace cannot compile" + through)
         todo += [c.name.name for c in _calls(fn)]
     return [n for n in ext if id(n) not in tainted], None
 

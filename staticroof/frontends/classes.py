@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pycparser import c_ast
 
 from . import wmma as WM
-from .classdefs import (  # noqa: F401
+from .classdefs import (
     OPS,
     ClassDef,
     begin,
@@ -254,7 +254,8 @@ def operator(low, op: str, a, b, node, acc):
     defs = getattr(low.tu, "overloads", {}).get(name) or ([low.tu.funcs[name]] if name in low.tu.funcs else [])
     for fn in defs:
         ps = fn.decl.type.args.params if fn.decl.type.args else []
-        if len(ps) == 2 and all(is_class(low.tu.types.resolve(p.type)) == is_class(v.ctype) for p, v in zip(ps, (a, b))):
+        if len(ps) == 2 and all(is_class(low.tu.types.resolve(p.type)) == is_class(v.ctype)
+                                for p, v in zip(ps, (a, b), strict=True)):
             return inline(low, fn, node, [node, node], acc, None, [a, b])
     raise C.Unsupported(f"`{op}` on a class value with no `operator{op}` defined in this file", node)
 

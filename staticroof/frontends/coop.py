@@ -165,7 +165,8 @@ class _Rewriter:
         while i < n:
             t = toks[i]
             typed = self.decl_type(i)
-            if typed is None and t.text == "auto" and i + 3 < n and toks[i + 1].kind == "id" and toks[i + 2].text == "=":
+            if (typed is None and t.text == "auto" and i + 3 < n and toks[i + 1].kind == "id"
+                    and toks[i + 2].text == "="):
                 made = self.group_at(i + 3)
                 if made is not None:
                     typed = (made[0], made[1], i + 1)

@@ -163,7 +163,7 @@ def to_c(tokens: list[Token], templates: set, type_renames: dict) -> list[Token]
 def clean_params(head: list[Token]) -> list[Token]:
     """In a function header: drop references (`float &x`) and default arguments (`int n = 0`)."""
     out, depth, skipping = [], 0, False
-    for k, t in enumerate(head):
+    for t in head:
         if t.text == "(":
             depth += 1
         elif t.text == ")":
@@ -374,8 +374,8 @@ class CudaLowering(CL.ClassLowering, C.FunctionLowering):
         if self.lookup(node.name) is None and node.name in self.tparams:
             # a symbol with the instantiation's value; folded where it scales an index (SR115)
             value = self.tparams[node.name]
-            return C.Val(INT, self.size_symbol(node.name, value,
-                                               origin="template argument" if value is not None else "template parameter"))
+            origin = "template argument" if value is not None else "template parameter"
+            return C.Val(INT, self.size_symbol(node.name, value, origin=origin))
         if node.name == "warpSize":
             return C.Val(INT, sympy.Integer(32))
         var = self.lookup(node.name)
@@ -490,7 +490,8 @@ class CudaLowering(CL.ClassLowering, C.FunctionLowering):
             return self._store(node, target, v, acc, node)
         vals = [self.value(a, acc) for a in args]
         if kind == "shuffle":
-            return C.Val(vals[1].ctype if len(vals) > 1 else FLOAT["fp32"], why=f"`{name}` returns another lane's value")
+            return C.Val(vals[1].ctype if len(vals) > 1 else FLOAT["fp32"],
+                         why=f"`{name}` returns another lane's value")
         if kind == "sync":
             return C.Val(INT, why=f"result of `{name}`")
         lanes = entry.get("lanes", 1)
@@ -538,7 +539,7 @@ class CudaLowering(CL.ClassLowering, C.FunctionLowering):
             header = self._loop_header(node, fixed_step=1)
             if header is None:
                 return super().for_loop(node)
-            name, start, step, cond = header
+            name, start, _step, cond = header
             offset = sympy.expand(start - glob)
             if offset.free_symbols & {info.get("g"), info["bx"], info["tx"]}:
                 return super().for_loop(node)

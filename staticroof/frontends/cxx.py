@@ -162,7 +162,7 @@ def range_for(tokens: list[Token]) -> list[Token]:
             if colon > 1 and not any(x.text == ";" for x in inner) and inner[colon - 1].kind == "id":
                 count += 1
                 name = inner[colon - 1].text
-                decl = [x for x in inner[:colon - 1]]
+                decl = list(inner[:colon - 1])
                 ref = any(x.text in ("&", "&&") for x in decl)
                 arr = inner[colon + 1:]
                 k = f"__sr_rf{count}"
@@ -178,7 +178,8 @@ def range_for(tokens: list[Token]) -> list[Token]:
                 else:
                     body_end = body_start
                     while body_end < n and tokens[body_end].text != ";":
-                        body_end = match_close(tokens, body_end) if tokens[body_end].text in ("(", "[", "{") else body_end
+                        if tokens[body_end].text in ("(", "[", "{"):
+                            body_end = match_close(tokens, body_end)
                         body_end += 1
                     body = tokens[body_start:body_end + 1]
                 body = range_for(body)

@@ -112,7 +112,7 @@ def inline_call(low, name, node, args, acc):
     if len(params) != len(args):
         return v
     bindings = {}
-    for p, a in zip(params, args):
+    for p, a in zip(params, args, strict=True):
         value = low.value(a, C.Acc())  # integer arguments: no reads, nothing counted twice
         if not value.ctype.is_int or value.expr is None or not low.tu.types.resolve(p.type).is_int:
             return v

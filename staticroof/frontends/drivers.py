@@ -4,8 +4,8 @@ A C file's `main` allocates, initializes, times and calls the kernels; reporting
 (with every kernel it calls inlined) only repeats the kernels' numbers, and a construct the
 analysis cannot model in it (a timer through a struct, a `printf` loop) must not fail the run.  A
 function is a *driver* when it is `main`, or does no floating-point work and no loop over array
-data (a function with no loop and no array access at all is one).  The pipeline does not report drivers unless asked (`--all-functions`), and a driver's
-failure never changes the exit status.
+data (a function with no loop and no array access at all is one).  The pipeline does not report
+drivers unless asked (`--all-functions`), and a driver's failure never changes the exit status.
 
 The decision comes from the IR when the function was lowered, and from the syntax when it was not
 (or when statements of it were dropped, SR123: the dropped part may hold the work).  From the
@@ -30,7 +30,8 @@ def find(res, tu) -> set:
     for kernel in res.kernels:
         fn = tu.funcs.get(kernel.name)
         dropped = any(d.code == "SR123" for d in kernel.diagnostics)
-        if kernel.name == "main" or fn is None or not tu.is_kernel(fn) or (not _ir_work(kernel.body) and not (dropped and fn is not None and _ast_work(fn, tu))):
+        if (kernel.name == "main" or fn is None or not tu.is_kernel(fn)
+                or (not _ir_work(kernel.body) and not (dropped and _ast_work(fn, tu)))):
             out.add(kernel.name)
     for name, _loc, _d in res.failed:
         fn = tu.funcs.get(name)
@@ -90,7 +91,8 @@ def _is_int(node, ints: set) -> bool:
 
 
 def _syntax_work(node, ints: set, in_loop: bool) -> bool:
-    if isinstance(node, c_ast.BinaryOp) and node.op in _ARITH and not (_is_int(node.left, ints) and _is_int(node.right, ints)):
+    if (isinstance(node, c_ast.BinaryOp) and node.op in _ARITH
+            and not (_is_int(node.left, ints) and _is_int(node.right, ints))):
         return True
     if isinstance(node, c_ast.Assignment) and node.op[:-1] in _ARITH and not (
             _is_int(node.lvalue, ints) and _is_int(node.rvalue, ints)):

@@ -385,7 +385,7 @@ class _Parser:
     def _number(tok: Token) -> Val:
         text = tok.text.replace("'", "")
         low = text.lower()
-        if not low.startswith("0x") and any(c in low for c in ".e") or (low.endswith("f") and not low.startswith("0x")):
+        if not low.startswith("0x") and (any(c in low for c in ".e") or low.endswith("f")):
             bits = 24 if low.endswith("f") else 53
             return Val(sympy.Rational(Fraction(float(_MANTISSA[bits](float(text.rstrip("fFlL")))))), bits)
         text = text.rstrip("uUlL")
@@ -421,7 +421,7 @@ class _Parser:
         fn = self.f.funcs.get(name)
         if fn is None or len(fn.params) != len(args):
             raise _Fail(f"call of {name}")
-        local = {p: self._cast(a, bits) for (p, bits), a in zip(fn.params, args)}
+        local = {p: self._cast(a, bits) for (p, bits), a in zip(fn.params, args, strict=True)}
         for let, toks, bits in fn.lets:
             local[let] = self._cast(_Parser(self.f, toks, {}, dict(local), self.depth + 1).whole(), bits)
         v = _Parser(self.f, fn.result, {}, local, self.depth + 1).whole()

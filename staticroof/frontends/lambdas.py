@@ -81,7 +81,7 @@ def _call(lam: _Lambda, args: list[list[Token]], at: Token, statement: bool) -> 
     if len(args) != len(lam.params):
         return None
     mapping, assigns = {}, []
-    for (p, _ty, subst), a in zip(lam.params, args):
+    for (p, _ty, subst), a in zip(lam.params, args, strict=True):
         if subst:
             mapping[p] = _retext(at, "(") + a + _retext(at, ")")
         else:
@@ -110,9 +110,7 @@ def inline_lambdas(tokens: list[Token]) -> list[Token]:
         t = tokens[i]
         start = not out or out[-1].text in (";", "{", "}")
         if start and t.text in ("auto", "const") and i + 3 < n:
-            parsed = _parse(tokens, i if t.text == "auto" else i, count + 1)
-            if parsed is None and t.text == "const" and tokens[i + 1].text == "auto":
-                parsed = _parse(tokens, i + 1, count + 1)
+            parsed = _parse(tokens, i, count + 1)  # `auto NAME` or `const auto NAME`
             if parsed is not None:
                 count += 1
                 lam, i = parsed

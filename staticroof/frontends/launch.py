@@ -448,7 +448,7 @@ def host_sites(items, env: dict) -> dict:
             if call.name in stack or budget[0] <= 0:
                 continue
             inner, dim3s = dict(env), {}
-            for k, (pname, value) in enumerate(zip(param_names(hosts[call.name].header), call.args)):
+            for k, (pname, value) in enumerate(zip(param_names(hosts[call.name].header), call.args, strict=False)):
                 if pname is not None:
                     inner.pop(pname, None)  # a parameter shadows a file-scope constant of its name
                     if value is not None:

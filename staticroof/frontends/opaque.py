@@ -23,7 +23,7 @@ _KEYWORDS = {
     "public", "private", "protected", "virtual", "friend", "constexpr", "decltype", "nullptr", "true", "false",
     "static_cast", "reinterpret_cast", "const_cast", "dynamic_cast", "throw", "try", "catch", "mutable",
     "explicit", "noexcept", "override", "final", "alignas", "alignof", "static_assert", "typeid", "asm",
-    "__asm__", "volatile", "__volatile__", "__restrict__", "__restrict", "size_t", "ptrdiff_t", "wchar_t",
+    "__asm__", "__volatile__", "__restrict__", "__restrict", "size_t", "ptrdiff_t", "wchar_t",
     "__shared__", "__constant__", "__device__", "__global__", "__host__", "__forceinline__", "__inline__",
     "__noinline__", "__launch_bounds__", "__managed__", "__grid_constant__", "__align__", "std", "unroll",
 }

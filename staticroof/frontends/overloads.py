@@ -34,6 +34,7 @@ from pycparser import c_ast, c_generator
 from .ctypes_ import CType
 
 EXACT, PROMOTION, CONVERSION, USER = 0, 1, 2, 3
+ELLIPSIS = 4  # an argument taken by `...`: worse than any conversion ([over.ics.ellipsis])
 _CLASS_TYPES = ("fp16", "bf16")  # CUDA's __half and __nv_bfloat16 are classes
 _NARROW = ("int8", "uint8", "int16", "uint16", "bool")
 
@@ -187,7 +188,7 @@ def _int_type(low, n):
 
 
 def _better(r1: list, r2: list) -> bool:
-    return all(x <= y for x, y in zip(r1, r2)) and any(x < y for x, y in zip(r1, r2))
+    return all(x <= y for x, y in zip(r1, r2, strict=True)) and any(x < y for x, y in zip(r1, r2, strict=True))
 
 
 def _is_template(low, fn) -> bool:
@@ -217,7 +218,9 @@ def resolve(low, name: str, defs: list, args: list, vals: list, node):
     ranked, unknown = [], False
     for f in fits:
         ranks = []
-        for a, v, p in zip(args, vals, params_of(low, f)):
+        # not strict: a parameter past the arguments has a default, an argument past the parameters is
+        # taken by `...` (ranked ELLIPSIS below)
+        for a, v, p in zip(args, vals, params_of(low, f), strict=False):
             null = isinstance(a, c_ast.Constant) and a.value == "0"
             r = rank(arg_type(low, a, v), p, null)
             if r is None:
@@ -227,9 +230,9 @@ def resolve(low, name: str, defs: list, args: list, vals: list, node):
                 r = EXACT  # decided below: the candidates must agree on this parameter
             ranks.append(r)
         else:
-            ranked.append((f, ranks))
+            ranked.append((f, ranks + [ELLIPSIS] * (len(vals) - len(ranks))))
     if unknown and ranked:
-        for k, (a, v) in enumerate(zip(args, vals)):
+        for k, (a, v) in enumerate(zip(args, vals, strict=True)):
             if _norm(arg_type(low, a, v)) is None and len({_norm(params_of(low, f)[k]) for f, _ in ranked
                                                if k < len(params_of(low, f))}) > 1:
                 return _unresolved(low, name, defs, args, vals, node, f"the type of argument {k + 1} is not known")
@@ -243,7 +246,7 @@ def resolve(low, name: str, defs: list, args: list, vals: list, node):
 
 
 def _unresolved(low, name, defs, args, vals, node, why):
-    types = ", ".join(_spell(arg_type(low, a, v)) for a, v in zip(args, vals))
+    types = ", ".join(_spell(arg_type(low, a, v)) for a, v in zip(args, vals, strict=True))
     cands = "; ".join(_signature(low, name, f) for f in defs)
     low.diag("SR122", f"`{name}({types})`: {why} among the overloads {cands}; the first one's work is "
              "counted", node)
@@ -253,7 +256,7 @@ def _unresolved(low, name, defs, args, vals, node, why):
 def _signature(low, name, fn) -> str:
     gen = c_generator.CGenerator()
     decl = fn.decl.type
-    params = [p for p in (decl.args.params if decl.args is not None else [])]
+    params = list(decl.args.params) if decl.args is not None else []
     return f"`{name}({', '.join(gen.visit(p.type) if isinstance(p, c_ast.Decl) else '...' for p in params)})`"
 
 

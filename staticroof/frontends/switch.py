@@ -49,7 +49,7 @@ def lower(low, node: c_ast.Switch) -> None:
     conds = None
     if v.ctype.is_int and v.expr is not None and not why:
         conds = []
-        for pos, labels in entries:
+        for _pos, labels in entries:
             eqs = []
             for label in labels:
                 c = low.value(label, Acc())
@@ -75,7 +75,7 @@ def lower(low, node: c_ast.Switch) -> None:
             low.out.append(Guard(None, body, [], loc))
         return
     chain = _run(low, flat[default:]) if default is not None else []
-    for (pos, _labels), cond in reversed(list(zip(entries, conds))):
+    for (pos, _labels), cond in reversed(list(zip(entries, conds, strict=True))):
         if pos == default:
             continue  # its other labels run the default's statements too: the chain's last `else`
         then = _run(low, flat[pos:])

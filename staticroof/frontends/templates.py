@@ -89,7 +89,7 @@ def declared_types(fn_header: list[Token], body: list[Token]) -> dict:
     i, n = 0, len(body)
     while i < n:
         j = i
-        while j < n and body[j].text in ("const", "static", "volatile", "unsigned", "signed", "std", "::") or (
+        while (j < n and body[j].text in ("const", "static", "volatile", "unsigned", "signed", "std", "::")) or (
                 j < n and body[j].kind == "id" and body[j].text in _TYPE_WORDS | {"float4", "double2", "float2",
                                                                                    "int4", "uint4"}):
             j += 1
@@ -146,7 +146,7 @@ def deduce(fn: _Fn, arg_tokens: list, types: dict, given: list) -> list:
     each argument's declared type; None where neither decides."""
     out = list(given) + [None] * (len(fn.tparams) - len(given))
     names = {p.name: k for k, p in enumerate(fn.tparams)}
-    for (pname, ptoks), arg in zip(fn.params, arg_tokens):
+    for (_pname, ptoks), arg in zip(fn.params, arg_tokens, strict=False):
         pspell, pstars = _spelling(ptoks)
         k = names.get(pspell)
         if k is None or out[k] is not None or not fn.tparams[k].is_type:
@@ -236,9 +236,9 @@ def instances(items, env: dict, kernels: dict, template_params) -> dict:
         for call in scan_host(it.body, env, set(launchers))[1]:
             lfn = lfns[call.name]
             targs = deduce(lfn, call.arg_tokens, types, call.template_args)
-            mapping = {p.name: a for p, a in zip(lfn.tparams, targs) if a is not None}
+            mapping = {p.name: a for p, a in zip(lfn.tparams, targs, strict=False) if a is not None}
             scope = dict(env)
-            for (pname, _), value in zip(lfn.params, call.args):
+            for (pname, _), value in zip(lfn.params, call.args, strict=False):
                 if value is not None:
                     scope[pname] = value
             sites_in(launchers[call.name], scope, mapping, call)

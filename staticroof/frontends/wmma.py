@@ -88,7 +88,7 @@ def member(low, base, node, acc):
     """`frag.num_elements` (per thread) and `frag.x` (a register array)."""
     from . import c as C
 
-    role, m, n, k, layout, rows, cols = _shape(base.ctype)
+    *_, rows, cols = _shape(base.ctype)
     per_thread = rows * cols // 32
     field = node.field.name
     if field == "num_elements":
