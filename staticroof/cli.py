@@ -148,7 +148,7 @@ def _parse_launches(grids, blocks, configured: dict) -> dict:
     out = {k: dict(v) for k, v in configured.items()}
     for option, values in (("grid", grids), ("block", blocks)):
         for v in values:
-            kernel, eq, dims = v.rpartition("=")
+            kernel, _eq, dims = v.rpartition("=")
             try:
                 nums = tuple(int(x) for x in dims.split(","))
             except ValueError:
@@ -173,7 +173,7 @@ _BLOCK_MAX = (1024, 1024, 64)
 
 def _launch_limit(option: str, nums: tuple):
     limits = _GRID_MAX if option == "grid" else _BLOCK_MAX
-    for d, (n, most) in enumerate(zip(nums, limits)):
+    for d, (n, most) in enumerate(zip(nums, limits, strict=False)):
         if n > most:
             return f"{option} dimension {'xyz'[d]} = {n:,} exceeds CUDA's limit of {most:,}"
     if option == "block" and math.prod(nums) > 1024:

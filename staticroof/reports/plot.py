@@ -66,7 +66,8 @@ def draw(kernels, machine, path: str, measured=()) -> list[dict]:
         ax.annotate(f"ridge {ridge:.3g} FLOP/B", (ridge, peak), textcoords="offset points", xytext=(4, -12),
                     fontsize=8)
     for k in {p["kernel"] for p in pts}:  # a kernel's level points share one height: join them
-        mine = sorted((p["intensity"], p["attainable"]) for p in pts if p["kernel"] == k and p["level"] in LEVEL_MARKERS)
+        mine = sorted((p["intensity"], p["attainable"]) for p in pts
+                      if p["kernel"] == k and p["level"] in LEVEL_MARKERS)
         if len(mine) > 1:
             ax.plot([x for x, _ in mine], [y for _, y in mine], color="0.75", lw=0.6, zorder=2)
     markers = {"DRAM compulsory": "o", **LEVEL_MARKERS}

@@ -81,7 +81,7 @@ def _part_rows(p: PartSummary) -> list[str]:
     rows = []
     prec = ", ".join(f"{k} {inline(q)} FLOP" for k, q in p.by_precision.items())
     w = ""
-    if prec and len(p.by_precision) > 1 or (prec and p.special.expr != 0):
+    if (prec and len(p.by_precision) > 1) or (prec and p.special.expr != 0):
         w = f"   ({prec})"
     elif prec:
         w = f"   ({next(iter(p.by_precision))})"

@@ -127,10 +127,10 @@ def mixed_shares(by_precision: dict) -> dict:
     a count is unknown or W is zero."""
     vals = {p: _num(w, f"W[{p}]") for p, w in by_precision.items()}
     if any(v is None for v in vals.values()):
-        return {p: None for p in vals}
+        return dict.fromkeys(vals)
     total = sum(vals.values())
     if not total:
-        return {p: None for p in vals}
+        return dict.fromkeys(vals)
     return {p: _div(v, total) for p, v in vals.items()}
 
 
