@@ -77,7 +77,7 @@ def same(a, b) -> bool:
         return all(_zero(f, p) for p in points)
     except (ValueError, TypeError):  # sqrt, symbols of the cache bound: sympy at fewer points
         pts = list(points)[:400]
-        return all(sympy.simplify(d.subs(dict(zip(syms, p)))) == 0 for p in pts)
+        return all(sympy.simplify(d.subs(dict(zip(syms, p, strict=True)))) == 0 for p in pts)
 
 
 def _zero(f, point) -> bool:

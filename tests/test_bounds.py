@@ -242,7 +242,8 @@ def test_a_shifted_index_is_not_a_projection(tmp_path):
     src.write_text("void conv(int n, int K, const float *x, const float *w, float *y)\n"
                    "{ for (int i = 0; i < n; i++) for (int k = 0; k < K; k++) y[i] += x[i + k] * w[k]; }\n")
     k = _kernel(src, {}, 40 * 2**20)
-    want = sympy.sympify("8*n*K/(3*M_cache) - M_cache", locals={"n": S("n"), "K": S("K"), "M_cache": sympy.Symbol("M_cache")})
+    want = sympy.sympify("8*n*K/(3*M_cache) - M_cache",
+                         locals={"n": S("n"), "K": S("K"), "M_cache": sympy.Symbol("M_cache")})
     assert any(sympy.simplify(t - want) == 0 for t in k.total.cache_bound.expr.args)
 
 

@@ -552,7 +552,8 @@ int main() {
 @pytest.mark.parametrize("block_x, m, n, kk", [(32, 48, 80, 32), (32, 64, 48, 64)])
 def test_wmma_gemm(tmp_path, block_x, m, n, kk):
     # M, N multiples of the 16 x 16 tile, K of 16; the grid covers them (block_x / 32 warps in x
-    # per block: 16 rows of C per block; 4 warps, 64 columns, in y): N below and above those 64.  Tiles (M/16) * (N/16), each K/16 mma_sync of 2*16*16*16 FLOPs on fp16
+    # per block: 16 rows of C per block; 4 warps, 64 columns, in y): N below and above those 64.
+    # Tiles (M/16) * (N/16), each K/16 mma_sync of 2*16*16*16 FLOPs on fp16
     # inputs: W fp16 = 2*M*N*K.  The epilogue scales the 8 accumulator elements each thread holds:
     # 32 threads * 8 = 256 = one fp32 mul per element of C: W fp32 = M*N.
     # Each tile row reads its A rows (16 x K, every K/16 step a 16 x 16 tile), so A is read once

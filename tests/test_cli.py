@@ -180,7 +180,8 @@ def test_bad_define_and_unknown_kernel_are_usage_errors(tmp_path):
 
 
 def test_define_binds_a_parameter_without_textual_substitution(tmp_path):
-    p = write(tmp_path, "k.c", "void f(int N, const float *x, float *y) { for (int i = 0; i < N; i++) y[i] = x[i] + 1.0f; }\n")
+    p = write(tmp_path, "k.c",
+              "void f(int N, const float *x, float *y) { for (int i = 0; i < N; i++) y[i] = x[i] + 1.0f; }\n")
     r = cli("analyze", p, "-D", "N=8", "--format", "json")
     assert r.exit_code == 0, r.output
     (k,) = json.loads(r.output)["kernels"]
@@ -205,7 +206,8 @@ void f(float *x) { for (int i = 0; i < N; i++) x[i] = x[i] * 0.5f; }
 
 
 def test_cost_override(tmp_path):
-    p = write(tmp_path, "k.c", "#include <math.h>\nvoid f(int n, float *x) { for (int i = 0; i < n; i++) x[i] = sqrtf(x[i]); }\n")
+    p = write(tmp_path, "k.c",
+              "#include <math.h>\nvoid f(int n, float *x) { for (int i = 0; i < n; i++) x[i] = sqrtf(x[i]); }\n")
     doc = json.loads(cli("analyze", p, "--cost", "sqrtf=8", "--format", "json").output)
     (k,) = doc["kernels"]
     # one sqrtf per element, weighted 8: W = 8n, special calls = n

@@ -11,7 +11,8 @@ from helpers import S, analyze_source, same
 
 def test_floors_dropped_only_when_equal_on_every_residue_class():
     c, r = sympy.symbols("c r")
-    a, b, f = sympy.floor(c / 32), sympy.floor(c / 32 + sympy.Rational(31, 32)), sympy.floor(r / 8 + sympy.Rational(7, 8))
+    a, b = sympy.floor(c / 32), sympy.floor(c / 32 + sympy.Rational(31, 32))
+    f = sympy.floor(r / 8 + sympy.Rational(7, 8))
     # the count of a (row, col) tile grid guarded by r < rows, c < cols: with a = floor(c/32),
     # b = ceil(c/32) and f = ceil(r/8), c*r - c*a*f + c*b*f - c*f + 16(a^2 + a - b^2 + b)f.
     # If 32 | c then b = a and the f terms give -c*f + 32a*f = 0; otherwise b = a + 1 and they give

@@ -174,7 +174,8 @@ def test_huge_constants_are_never_computed(tmp_path):
     assert _int_value("-7 / 2") == -3 and _int_value("-7 % 3") == -1  # C truncates toward zero
     assert _int_value("(1 << 20) + 0x10") == 1048592
     src = tmp_path / "big.c"
-    src.write_text("#define N (1 << 99999999999)\nvoid b(float *x) { for (int i = 0; i < N; i++) x[i] = x[i] * 3.0f; }\n")
+    src.write_text("#define N (1 << 99999999999)\n"
+                   "void b(float *x) { for (int i = 0; i < N; i++) x[i] = x[i] * 3.0f; }\n")
     r = run_cli("analyze", src, timeout=60)
     assert r.returncode in (0, 1) and "Traceback" not in r.stderr and "SR102" in r.stdout, r.stdout + r.stderr
 

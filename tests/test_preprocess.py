@@ -18,7 +18,7 @@ def test_integer_defines_become_size_markers():
 
 def test_value_tested_macros_stay_macros():
     # N's value decides an #if: it must remain a real macro; `defined(M)` only tests existence
-    text, sizes = pp.rewrite_sizes("#define N 8\n#define M 4\n#if N > 4 && defined(M)\n#endif\n")
+    _text, sizes = pp.rewrite_sizes("#define N 8\n#define M 4\n#if N > 4 && defined(M)\n#endif\n")
     assert sizes == {"M": 4}
 
 
@@ -64,7 +64,8 @@ def test_host_headers_are_never_read(tmp_path):
     # a program that only compiles against the stubs: our <stdio.h> has no `fopen64`, so a call to
     # it is an unknown function (SR105), proving the host's header was not used
     p = tmp_path / "k.c"
-    p.write_text("#include <stdio.h>\nvoid f(int n, float *x) { fopen64(\"a\", \"r\"); for (int i = 0; i < n; i++) x[i] = 0.0f; }\n")
+    p.write_text("#include <stdio.h>\n"
+                 "void f(int n, float *x) { fopen64(\"a\", \"r\"); for (int i = 0; i < n; i++) x[i] = 0.0f; }\n")
     kernels, _ = analyze_file(p)
     assert any(d.code == "SR105" and "fopen64" in d.message for d in kernels["f"].diagnostics)
 

@@ -6,7 +6,8 @@ assignments drawn on both sides of the kernel's constant `C` (loops clamped to i
 guards comparing a size with it, rows of a parameter length at a stride of C, indices scaled or
 shifted past the sizes by it, a byte buffer read through a float view; the CUDA form adds a guard
 on a #defined thread count and a launch dimension the kernel never indexes), and the result must
-be exact (so the self-check, SR121, must agree too).  The cache-bounded Q(M), a lower bound for every schedule, must stay at or below what
+be exact (so the self-check, SR121, must agree too).  The cache-bounded Q(M), a lower bound for
+every schedule, must stay at or below what
 an LRU cache of M bytes really moved running the kernel in program order (one such schedule), for
 two small caches.  200 examples run by default; `pytest -m slow` runs 5,000.
 """
@@ -135,7 +136,7 @@ def kernel(draw):
     for d in range(depth - 1, -1, -1):
         extra = mid if d == 1 else ""
         body = f"{headers[d]} {{\n{extra}\n{body}\n}}"
-    params = ", ".join(f"{t} *restrict {a}" for t, a in zip(types, arrays))
+    params = ", ".join(f"{t} *restrict {a}" for t, a in zip(types, arrays[:n_arrays], strict=True))
     if viewed:
         params += ", const unsigned char *restrict raw"
         # the view is read-only: a statement that stores into it is redirected to a0
@@ -158,7 +159,7 @@ def kernel(draw):
         if depth == 1:
             rest = inner_body
         names = [a for a in arrays if not a.startswith("((")]
-        cu_params = ", ".join(f"{t} * __restrict__ {a}" for t, a in zip(types, names))
+        cu_params = ", ".join(f"{t} * __restrict__ {a}" for t, a in zip(types, names, strict=True))
         args = ", ".join(names)
         if viewed:
             cu_params += ", const unsigned char * __restrict__ raw"
@@ -172,7 +173,7 @@ def kernel(draw):
                     f"    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
                     f"    if ({guard}) {{\n{rest}\n    }}\n}}\n"
                     f"int main() {{\n    int n = 5, m = 7;\n"
-                    + "".join(f"    {t} *{a} = 0;\n" for t, a in zip(types, names))
+                    + "".join(f"    {t} *{a} = 0;\n" for t, a in zip(types, names, strict=True))
                     + ("    unsigned char *raw = 0;\n" if viewed else "")
                     + f"    k<<<(n + m + 3) / 4, {block}>>>(n, m, {args});\n    return 0;\n}}\n")
     return c_src, cuda_src, draw(size_pairs(c))
@@ -336,9 +337,9 @@ def tiled_lru_words(n: int, m_words: int, ops, last, tile: int, order: str = "ij
     def touches():
         starts = range(0, n, tile)
         for corner in product(starts, starts, starts):
-            base = dict(zip(order, corner))
+            base = dict(zip(order, corner, strict=True))
             for point in product(*(range(base[v], min(base[v] + tile, n)) for v in order)):
-                at = dict(zip(order, point))
+                at = dict(zip(order, point, strict=True))
                 for name, p, access in ops + (last if at["k"] == n - 1 else []):
                     yield (name, tuple(at[v] for v in p)), access
     return lru_words(touches(), m_words)

@@ -65,8 +65,8 @@ TRACE_LAUNCH = {
 }
 # "file:kernel" -> why the trace does not agree yet (strict, like XFAIL).
 TRACE_XFAIL = {
-    **{k: "the trace does not run kernels that use structs yet (trace/records.py refuses them)"
-       for k in ("cuda/nbody.cu:body_force", "cuda/nbody.cu:integrate_bodies", "cuda/stencils.cu:heat2d_step")},
+    **dict.fromkeys(("cuda/nbody.cu:body_force", "cuda/nbody.cu:integrate_bodies", "cuda/stencils.cu:heat2d_step"),
+                    "the trace does not run kernels that use structs yet (trace/records.py refuses them)"),
     "cuda/idioms.cu:scale_half2": "the trace cannot pass a __half2 argument by value (the instrumented C "
                                   "does not compile: incompatible type for argument 2)",
 }
@@ -134,13 +134,13 @@ def agrees(q, expected, k) -> bool:
         return True
     values = dict(k.sizes)
     for role, dims in (("gridDim", k.launch.get("grid", ())), ("blockDim", k.launch.get("block", ()))):
-        for d, v in zip("xyz", dims):
+        for d, v in zip("xyz", dims, strict=False):
             if v is not None:
                 values.setdefault(f"{role}_{d}", v)
     full = {sympy.Symbol(n): v for n, v in values.items()}
     g, e = sympy.sympify(got).subs(full), expected.subs(full)
     if g.free_symbols or e.free_symbols:
-        common = {s for s in g.free_symbols | e.free_symbols}
+        common = g.free_symbols | e.free_symbols
         return bool(common) and same(g, e)
     return sympy.simplify(g - e) == 0
 

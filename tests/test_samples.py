@@ -48,7 +48,7 @@ def agrees(got, expected, k) -> bool:
         return True
     values = dict(k.sizes)
     for role, dims in (("gridDim", k.launch.get("grid", ())), ("blockDim", k.launch.get("block", ()))):
-        for d, v in zip("xyz", dims):
+        for d, v in zip("xyz", dims, strict=False):
             if v is not None:
                 values.setdefault(f"{role}_{d}", v)
     symbols = {str(x) for x in got.free_symbols} ^ {str(x) for x in expected.free_symbols}

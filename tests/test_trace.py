@@ -95,7 +95,8 @@ def test_identical_references_are_identical_expressions(tmp_path):
     compares index expressions, not their spelling): one load, in the analysis and in the trace."""
     path = tmp_path / "k.c"
     path.write_text("void k(int n, double *restrict a, double *restrict b) {\n"
-                    "  for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) b[i] = a[j + i + 1] - a[i + j + 1];\n}\n")
+                    "  for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) "
+                    "b[i] = a[j + i + 1] - a[i + j + 1];\n}\n")
     kernels, _ = analyze_file(path, {"n": "6"})
     traced = run_trace(str(path), "k", {"n": 6}, "c")
     # loads of a: one per (i, j) = 36 doubles = 288 bytes
@@ -230,7 +231,7 @@ def test_contraction_with_macro_strides_is_counted_in_full():
 def test_contraction_with_macro_strides_analysis_agrees():
     path = TRACE_DATA / "contract_macro.c"
     for sizes in CONTRACT_SIZES[::2]:  # below the padded extents, above them
-        d = dict(zip(("na", "nb", "nc", "nd"), sizes))
+        d = dict(zip(("na", "nb", "nc", "nd"), sizes, strict=True))
         assert not _disagreements(path, "contract", d, run_trace(str(path), "contract", d, "c"))
 
 
