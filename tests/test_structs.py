@@ -375,6 +375,28 @@ def test_local_struct_members_are_values(tmp_path, n):
     assert k.total.compulsory.value == (8 * n + 8 * (n - 2) if n > 2 else 0)
 
 
+MISSPELLED = """
+struct range { int lo, hi; };
+
+void halve(int n, float *x)
+{
+    struct range r = {.lo = 0, .high = n};  /* not a member: a compiler rejects it */
+    for (int i = r.lo; i < n; i++)
+        x[i] = x[i] * 0.5f;
+}
+"""
+
+
+@pytest.mark.parametrize("n", [1, 7])
+def test_a_designator_that_is_no_member_costs_its_statement(tmp_path, n):
+    k = analyze_source(MISSPELLED, tmp_path, {"n": str(n)}, name="halve.c")["halve"]
+    # the declaration of r is not counted (SR123 at its line, 6), never an internal error; without
+    # it r is not tracked, so the loop from r.lo (line 7) is not counted either: W = 0
+    bad = [d.location.line for d in k.diagnostics if d.code == "SR123"]
+    assert "SR099" not in codes(k) and bad == [6, 7], [str(d) for d in k.diagnostics]
+    assert not k.exact and k.total.flops.value == 0
+
+
 # ---------------------------------------------------------------------------------------------
 # Unions, bit-fields, global structs, sizeof
 

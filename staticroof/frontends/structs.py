@@ -531,7 +531,7 @@ def declare(low, d: c_ast.Decl, t: CType) -> None:
 
 def _initialize(low, sv: StructVar, t: CType, init: c_ast.InitList) -> None:
     """Members from an initializer list: positional and designated (`.n = 4`)."""
-    from .c import Var
+    from .c import Unsupported, Var
 
     lay = layout(low.tu, t)
     names = [m.name for m in lay.members if m.name] if lay is not None else []
@@ -547,13 +547,16 @@ def _initialize(low, sv: StructVar, t: CType, init: c_ast.InitList) -> None:
         if isinstance(e, c_ast.InitList) or name is None:
             continue
         v = low.value(e, low.acc)
-        mt = find(low.tu, t, name)[1]
+        found = find(low.tu, t, name)
+        if found is None:  # `.bogus = 2`
+            raise Unsupported(f"`.{name}` in an initializer is not a member of a struct defined in this file", e)
+        mt = found[1]
         if mt.is_int:
             sv.fields[name] = Var(mt, value=v.expr if v.ctype.is_int else None, why=v.why or "converted")
     for name in names[k:] if not any(isinstance(e, c_ast.NamedInitializer) for e in init.exprs) else []:
-        mt = find(low.tu, t, name)[1]
-        if mt.is_int:  # members an initializer list leaves out are zero
-            sv.fields[name] = Var(mt, value=sympy.Integer(0))
+        found = find(low.tu, t, name)  # `names` are the layout's own: always found
+        if found is not None and found[1].is_int:  # members an initializer list leaves out are zero
+            sv.fields[name] = Var(found[1], value=sympy.Integer(0))
 
 
 def invalidate(var, name: str):
