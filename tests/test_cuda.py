@@ -134,6 +134,45 @@ __global__ void stage(const float* x, float* y) {
     assert set(k.total.arrays) == {"x", "y"}
 
 
+SHARED_TALLY = """
+#include <cuda_runtime.h>
+
+// a per-block count of set flags in one __shared__ int (a contended update: the traffic is the point)
+__global__ void tally(int n, const int *flags, int *out)
+{
+    __shared__ int total;
+    if (threadIdx.x == 0)
+        total = 0;
+    __syncthreads();
+    for (int k = 0; k < n; k++)
+        total = total + flags[k];
+    __syncthreads();
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = total;
+}
+
+int main()
+{
+    int n = 1000, *flags, *out;
+    cudaMalloc(&flags, n * sizeof(int));
+    cudaMalloc(&out, 4 * sizeof(int));
+    tally<<<4, 32>>>(n, flags, out);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("n", [1, 40])  # one iteration, and more than the 32 threads
+def test_a_shared_int_updated_in_a_loop_stays_shared(tmp_path, n):
+    k = analyze_source(SHARED_TALLY, tmp_path, {"n": str(n)}, name="tally.cu")["tally"]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    # 4 blocks of 32 threads.  Per block: thread 0 stores total (4 B) and loads it at the end (4 B);
+    # in the loop every thread loads and stores total once per k (32 * n * 8 B): shared 4 * (8 + 256n)
+    # B.  DRAM: flags[0..n-1] read (4n B), out[0..3] written (16 B)
+    assert k.total.shared.value == 4 * (8 + 256 * n)
+    assert k.total.compulsory.value == 4 * n + 16
+
+
 def test_vector_loads_count_elements(tmp_path):
     k = analyze_source("""
 __global__ void copy4(int n4, const float* __restrict__ x, float* __restrict__ y) {

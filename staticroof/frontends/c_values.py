@@ -21,10 +21,11 @@ class Var:
     value: sympy.Expr | None = None  # integers: symbolic value; None = unknown
     why: str = ""  # integers: why the value is unknown
     array: str | None = None  # pointers/arrays: the kernel array they point into
-    prefix: tuple = ()  # subscripts already applied (a row pointer `A[i]`)
+    prefix: tuple | None = ()  # subscripts already applied (a row pointer `A[i]`); None: not known
     offset: object = 0  # added to the next subscript (`x + k`)
     key: str | None = None  # floating-point locals: a name unique in the kernel (see ir.Stmt.scalars)
     record: object = None  # structs: their members (structs.StructVar)
+    scalar_array: bool = False  # a `__shared__` scalar: element 0 of a one-element array (cuda.py)
 
 
 @dataclass

@@ -381,7 +381,7 @@ class CudaLowering(CL.ClassLowering, C.FunctionLowering):
         var = self.lookup(node.name)
         if var is None and node.name in self.tu.globals and node.name not in self.tu.enums:
             var = self._global(node.name)  # a file-scope `__shared__` scalar is an element from its first use
-        if var is not None and getattr(var, "scalar_array", False):
+        if var is not None and var.scalar_array:
             return C.Val(var.ctype, element=(var.array, (sympy.Integer(0),), ""))
         return super()._e_ID(node, acc)
 
@@ -439,21 +439,19 @@ class CudaLowering(CL.ClassLowering, C.FunctionLowering):
             return
         super().declaration(d)
 
-    def _shared(self, name: str, t: CType, d) -> "C.Var":
+    def _shared(self, name: str, t: CType, d) -> C.Var:
         """A `__shared__` variable, in the kernel or at file scope: an on-chip array (a scalar is an
         array of one element), never DRAM traffic."""
         if t.kind == "array":
             return C.Var(t, array=self.new_array(name, t, "shared", d))
         arr = self.new_array(name, CType("array", base=t, dims=()), "shared", d)
         self.kernel.arrays[arr].dims = (sympy.Integer(1),)
-        var = C.Var(t, array=arr)
-        var.scalar_array = True
-        return var
+        return C.Var(t, array=arr, scalar_array=True)
 
     def _e_FuncCall(self, node, acc):
         name = node.name.name if isinstance(node.name, c_ast.ID) else None
         entry = table()["intrinsics"].get(name) if name else None
-        if entry is None or name in self.tu.funcs:
+        if name is None or entry is None or name in self.tu.funcs:
             if name in self.tu.funcs:
                 return inline_call(self, name, node, node.args.exprs if node.args else [], acc)
             return super()._e_FuncCall(node, acc)
