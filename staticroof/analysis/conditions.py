@@ -24,13 +24,12 @@ def set_condition(dom, namer) -> sympy.Basic:
     syms = [namer.to_sympy(n) for n in names]
     ors = []
     for bs in dom.get_basic_sets():
-        divs = []
-        for k in range(bs.dim(isl.dim_type.div)):
-            d = _aff_expr(bs.get_div(k), names)  # isl gives the division's argument: the div is its floor
-            divs.append(sympy.floor(d.xreplace({sympy.Symbol(n): s for n, s in zip(names, syms, strict=True)}))
-                        if d is not None else None)
-        if any(d is None for d in divs):
+        # isl gives each division's argument: the div is its floor
+        args = [_aff_expr(bs.get_div(k), names) for k in range(bs.dim(isl.dim_type.div))]
+        if any(a is None for a in args):
             return sympy.Symbol(str(dom))  # not expressible: isl's own spelling
+        to_syms = {sympy.Symbol(n): s for n, s in zip(names, syms, strict=True)}
+        divs = [sympy.floor(a.xreplace(to_syms)) for a in args if a is not None]
         ands = []
         for c in bs.get_constraints():
             e = sympy.Integer(int(c.get_constant_val().to_python()))

@@ -90,7 +90,7 @@ class Pieces:
         pieces = _merge([Piece(d, r, None) for d, r in raw_pieces])
         if len(pieces) == 2:
             pieces = _resplit(pieces, region)
-        out = []
+        out: list = []
         for p in pieces:
             p = _on_hull(p)
             expr = finish(sympy.expand(p.raw.xreplace(_to_user(p.raw, namer))))
@@ -632,7 +632,7 @@ def _isl_affine(e: sympy.Expr) -> str | None:
         return e.name
     if e.is_Add:
         parts = [_isl_affine(a) for a in e.args]
-        return None if None in parts else "(" + " + ".join(parts) + ")"
+        return None if None in parts else "(" + " + ".join(p for p in parts if p is not None) + ")"
     if e.is_Mul:
         c, rest = e.as_coeff_Mul()
         inner = _isl_affine(rest)

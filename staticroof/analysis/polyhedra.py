@@ -144,7 +144,7 @@ class Count:
     """A sum of weighted isl piecewise quasi-polynomials, kept symbolic until asked for numbers."""
 
     terms: list = field(default_factory=list)  # (weight, PwQPolynomial or int)
-    namer: Namer = None
+    namer: Namer | None = None
 
     def __add__(self, other: Count) -> Count:
         return Count(self.terms + other.terms, self.namer or other.namer)

@@ -64,7 +64,8 @@ def bodies(kernel: Kernel, insts: list[Instance], namer) -> list[Body]:
     for members in groups.values():
         first = members[0]
         # each operand: (a list of coordinate rows, or a set of positions; made by the computation?)
-        operands, elem = [], None
+        operands: list[tuple[list | set, bool]] = []
+        elem = None
         written = {(r.array, r.index) for i in members for r in i.stmt.refs if r.kind == "write"}
         first_kind: dict = {}  # (array, index) -> the kind of its first access in the iteration
         for i in members:
@@ -218,14 +219,15 @@ def _scalar_operands(kernel: Kernel, members: list, insts: list, coords: _Coordi
     """Operands for the floating-point locals that carry a value into this body: the positions
     of the loops a scalar is expanded over, or the coordinate rows of the one reference its
     value stands for."""
-    first_use, written = {}, set()
+    first_use: dict = {}
+    written = set()
     for inst in members:
         for key, kind in inst.stmt.scalars:
             first_use.setdefault(key, kind)
             if kind == "write":
                 written.add(key)
     body = members[0]
-    out = []
+    out: list[tuple[list | set, bool]] = []
     for key, kind in first_use.items():
         if kind != "read":
             continue  # written before it is read: internal to the iteration

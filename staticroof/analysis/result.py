@@ -8,11 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import sympy
 
 from ..ir import Kernel
 from .polyhedra import Count
+
+if TYPE_CHECKING:
+    from .pieces import Pieces
 
 
 @dataclass
@@ -62,8 +66,8 @@ class Quantity:
     unknown, one formula for every size >= 1 (a single piece, Min/Max, or a Piecewise)."""
 
     expr: sympy.Expr
-    value: object | None  # int or Fraction, None when a size is unknown
-    pieces: object | None = field(default=None, repr=False)  # analysis.pieces.Pieces
+    value: int | Fraction | None  # None when a size is unknown
+    pieces: Pieces | None = field(default=None, repr=False)
     holds: sympy.Basic | None = None  # the condition `expr` needs, when it is one piece of several
     sizes: dict = field(default_factory=dict, repr=False)  # the sizes `expr` was chosen for
 
@@ -79,7 +83,7 @@ class Quantity:
 
     def piece_list(self) -> list:
         """[(condition, formula)] for every piece (one piece: condition True)."""
-        if not self.piecewise:
+        if self.pieces is None or self.pieces.single:
             return [(sympy.true, self.expr)]
         return [(self.pieces.condition(p), p.expr) for p in self.pieces.pieces]
 
@@ -95,7 +99,7 @@ def drop_floors(expr: sympy.Expr, budget: int = 2000) -> sympy.Expr:
     if not floors:
         return expr
     variables = sorted(expr.free_symbols, key=str)
-    periods = {}
+    periods: dict = {}
     for f in floors:
         arg = sympy.expand(f.args[0])
         for v in variables:

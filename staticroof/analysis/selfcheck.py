@@ -133,7 +133,7 @@ def _size_names(counts: dict, kernel) -> list:
 # ---------------------------------------------------------------------------------------------
 # Points
 
-def _constants(kernel, quantities: dict) -> set:
+def _constants(kernel, quantities: dict) -> tuple[set, set]:
     """Integers the domains and the formulas' conditions compare sizes with, and floor divisors."""
     found = set()
     exprs = []
@@ -249,6 +249,7 @@ def _at(expr, point: dict):
 def _check_formulas(quantities: dict, counts: dict, point: dict):
     for label, q in quantities.items():
         ratio = isinstance(q, tuple)
+        truth: Fraction | None
         if ratio:
             q, num, den = q
             a, b = _value(num, point), _value(den, point)

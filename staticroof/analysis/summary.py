@@ -43,7 +43,7 @@ class PartSummary:
     arrays: dict  # name -> ArraySummary
     intensity: Quantity
     intensity_access: Quantity
-    shared: Quantity = None  # bytes of on-chip (CUDA __shared__) loads and stores
+    shared: Quantity  # bytes of on-chip (CUDA __shared__) loads and stores
     shared_arrays: dict = field(default_factory=dict)
     cache_bound: Quantity | None = None  # Q(M): the Hong-Kung/HBL lower bound with a cache of M bytes
     cache_bytes: int | None = None
@@ -215,9 +215,10 @@ def _levels(p: PartSummary) -> list:
     DRAM: Q(M) with the last-level cache (Q compulsory without one); L2: Q(M) with one SM's
     L1/shared memory (Q compulsory without it); L1: every load and store as written, DRAM arrays
     and __shared__ alike."""
-    dram = Level("DRAM", p.cache_bound, p.intensity_cache) if p.cache_bound else \
-        Level("DRAM", p.compulsory, p.intensity)
-    l2 = Level("L2", p.l1_bound, p.intensity_l1) if p.l1_bound else Level("L2", p.compulsory, p.intensity)
+    dram = Level("DRAM", p.cache_bound, p.intensity_cache) \
+        if p.cache_bound is not None and p.intensity_cache is not None else Level("DRAM", p.compulsory, p.intensity)
+    l2 = Level("L2", p.l1_bound, p.intensity_l1) \
+        if p.l1_bound is not None and p.intensity_l1 is not None else Level("L2", p.compulsory, p.intensity)
     if p.l1_access is None:
         return [dram, l2, Level("L1", p.access, p.intensity_access)]
     return [dram, l2, Level("L1", p.l1_access, ratio(p.flops, p.l1_access))]
