@@ -67,8 +67,8 @@ def run(path: str, kernel: str, sizes: dict, language: str, defines=None, includ
 @dataclass
 class Row:
     quantity: str
-    static: object
-    traced: object
+    static: int | Fraction | None  # None: the analysis has no number at these sizes
+    traced: int | Fraction
 
     @property
     def ok(self) -> bool:

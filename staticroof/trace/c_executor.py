@@ -76,7 +76,7 @@ class CProgram:
         for node in kept:  # the file's own `main` (when the kernel calls it) never clashes with the driver's
             if node.decl.name == "main":
                 rename(node, USER_MAIN)
-        kept = {id(n) for n in kept}
+        kept_ids = {id(n) for n in kept}
         inst = Instrumenter(constants=file_constants(ext))
         stub_root = str(grammars_dir())
         sizes_macros = dict(pp.size_macros)
@@ -84,7 +84,7 @@ class CProgram:
         lines = [f'#include "{RUNTIME_DIR / "runtime.h"}"', "#define __SR_SIZE(name, d) __sr_size_##name"]
         lines += ALLOCATION
         lines += [f"#define __sr_size_{n} ({int(v)})" for n, v in sizes_macros.items()]
-        file_arrays = []
+        file_arrays: list = []
         for node in ext:
             coord = getattr(node, "coord", None)
             if coord is not None and coord.file == "<staticroof-prelude>":
@@ -92,7 +92,7 @@ class CProgram:
             if isinstance(node, c_ast.FuncDef):
                 if coord is not None and coord.file and coord.file.startswith(stub_root):
                     continue
-                if id(node) not in kept:
+                if id(node) not in kept_ids:
                     continue
                 register = None
                 if node is fn:

@@ -92,7 +92,7 @@ class CudaProgram:
         lines += ALLOCATION
         lines += [f"#define __sr_size_{n} ({int(v)})" for n, v in sizes_macros.items()]
         lines += [f"typedef {spelling} {alias};" for alias, spelling in spelled.items()]
-        register = []
+        register: list[tuple] = []  # (name, rank, first index[, the texture's element])
         for name, kind, rank, _decl in self.params:
             if kind == "ptr":
                 register.append((name, rank, "0"))

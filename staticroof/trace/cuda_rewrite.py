@@ -123,7 +123,7 @@ def overloads(funcs: list) -> dict:
     by_name: dict = {}
     for fn in funcs:
         by_name.setdefault(fn.decl.name, []).append(fn)
-    out = {}
+    out: dict = {}
     for name, defs in by_name.items():
         if len(defs) < 2:
             continue
@@ -176,7 +176,7 @@ def instantiate(ext: list, src, types: list) -> list:
     for n in ext:
         item = src.kernel_items.get(n.decl.name) if isinstance(n, c_ast.FuncDef) else None
         aliases = [a for a, (_sp, _p, it) in src.type_aliases.items() if it is item] if item is not None else []
-        if not aliases or "__global__" in item.qualifiers:
+        if item is None or not aliases or "__global__" in item.qualifiers:
             out.append(n)
             continue
         seen = set()

@@ -237,6 +237,7 @@ class Instrumenter:
         """(group id, token variable) for the register and identical-reference rules."""
         key = _canon(node) + ("/w" if kind else "/r")
         inner = self.loops[-1] if self.loops else None
+        group_key: tuple
         if inner is not None and not (_names_used(node) & (inner.assigned | {inner.var})):
             group_key, token = (inner.token, self.stmt_id, key), inner.token  # once per loop execution
         else:
@@ -308,15 +309,16 @@ class Instrumenter:
 
     def call(self, node: c_ast.FuncCall) -> str:
         name = node.name.name if isinstance(node.name, c_ast.ID) else None
-        if name in self.intrinsics:
+        if name is not None and name in self.intrinsics:
             return self.intrinsic(name, node)
         entry = costs.classify(name) if name else None
-        if entry is not None and entry["kind"] == "outputs":
+        if name and entry is not None and entry["kind"] == "outputs":
             return self.outputs(name, node, entry)
         arg_texts = [self.expr(a) for a in (node.args.exprs if node.args else [])]
         args = ", ".join(arg_texts)
         callee = self.gen.visit(node.name)
-        if name in self.overloads:  # C++ overload resolution on the arguments' real types (overloads.py)
+        # C++ overload resolution on the arguments' real types (overloads.py)
+        if name is not None and name in self.overloads:
             cands = [c for c in self.overloads[name] if len(c[1]) == len(arg_texts)] or self.overloads[name]
             callee = select(name, cands, arg_texts)
         text = f"{callee}({args})"
@@ -421,7 +423,7 @@ def _canon(node) -> str:
 
     def canon(n):
         if isinstance(n, c_ast.BinaryOp) and n.op in ("+", "-"):
-            out = []
+            out: list = []
             terms(n, 1, out)
             out = [t for t in out if t not in ("+0", "-0")]  # `C * j + 0` is `C * j`
             return "(" + "".join(sorted(out)) + ")" if len(out) != 1 or out[0][0] == "-" else out[0][1:]
