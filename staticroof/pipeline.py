@@ -38,7 +38,7 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
         report.file_diagnostics.extend(res.diagnostics)
         if any(d.severity == "error" for d in res.diagnostics):
             report.failed = True
-        drivers = getattr(res, "drivers", set())
+        drivers: set = getattr(res, "drivers", set())
         items = []
         for kernel in res.kernels:
             items.append((kernel.location.line, "ok", kernel))

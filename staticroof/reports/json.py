@@ -75,10 +75,12 @@ def part(p: PartSummary) -> dict:
         _annotate(out["bytes"]["arrays"][name], {"read_": a.read, "write_": a.write, "access_read_": a.access_read,
                                                  "access_write_": a.access_write})
     if p.cache_bound is not None:
+        assert p.intensity_cache is not None  # set with the bound (analysis/summary.py)
         out["bytes"].update(cache_bound=p.cache_bound.number, cache_bound_expr=_expr(p.cache_bound),
                             cache_bytes=p.cache_bytes, cache_departs_at=p.departs_at)
         out["intensity"].update(cache_bound=p.intensity_cache.number, cache_bound_expr=_expr(p.intensity_cache))
     if p.l1_bound is not None:
+        assert p.intensity_l1 is not None  # set with the bound
         out["bytes"].update(l1_bound=p.l1_bound.number, l1_bound_expr=_expr(p.l1_bound), l1_bytes=p.l1_bytes)
         out["intensity"].update(l1_bound=p.intensity_l1.number)
     return out

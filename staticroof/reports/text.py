@@ -91,7 +91,7 @@ def _part_rows(p: PartSummary) -> list[str]:
         rows.append(_row("special", f"{calls} (counted in W)"))
     rows += _rows("Q compulsory", p.compulsory, "B")
     rows += _rows("Q access", p.access, "B", "   (no reuse beyond registers)")
-    if p.shared is not None and p.shared.expr != 0:
+    if p.shared.expr != 0:
         rows += _rows("Q shared", p.shared, "B", "   (on-chip __shared__ loads and stores)")
     if p.cache_bound is not None:
         where = ""

@@ -305,7 +305,7 @@ def to_json(db: dict[str, Machine]) -> dict:
     number does not exist."""
     out = []
     for m in db.values():
-        entry = {"name": m.name, "peaks": {k: m.peaks[k] for k in m.roofs()}, "bandwidth": m.bandwidth}
+        entry: dict = {"name": m.name, "peaks": {k: m.peaks[k] for k in m.roofs()}, "bandwidth": m.bandwidth}
         for k in LEVEL_BANDWIDTHS + INTEGER_KEYS:
             if getattr(m, k) is not None:
                 entry[k] = getattr(m, k)

@@ -68,7 +68,7 @@ def _hierarchy(flops, levels: list, peak) -> dict:
     bandwidth x intensity), bound at the level that sets it ("compute" when none is below the
     peak), and the time floor max(W/peak, each level's Q/bandwidth)."""
     known = [lv for lv in levels if lv["bandwidth"]]
-    out = {"levels": [lv["level"] for lv in known],
+    out: dict = {"levels": [lv["level"] for lv in known],
            "unknown": [lv["level"] for lv in levels if not lv["bandwidth"]],
            "bound": None, "attainable": None, "fraction_of_peak": None, "time_floor": None}
     if not known or any(lv["attainable"] is None for lv in known):
