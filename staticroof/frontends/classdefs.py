@@ -61,6 +61,7 @@ class Registry:
         self.mangled: dict = {}  # mangled -> (ClassDef, arg spellings)
         self._keys: dict = {}
         self.methods: dict = {}  # C function name -> Method
+        self.using: list = []  # (alias, type tokens) for `using x128 = Packed128<float>;`
 
     def mangle(self, cls: ClassDef, args: tuple) -> str:
         key = (cls.name, args)
@@ -88,7 +89,8 @@ def rename_operators(tokens: list) -> list:
     """`operator[]` -> one identifier `__sr_op_index` (and `operator+` -> `__sr_op_add`, ...), so
     that operator functions are ordinary names for the splitter and the parser; and
     `nvcuda::wmma::fragment<...>` -> one type name, before any other rewrite reads its arguments."""
-    out, i, n = [], 0, len(tokens)
+    out: list[Token] = []
+    i, n = 0, len(tokens)
     WM.reset()
     while i < n:
         t = tokens[i]
@@ -240,7 +242,7 @@ def _members(body: list) -> list:
             k += 2
             continue
         j = k
-        member = None
+        member: tuple | None = None
         while j < n:
             x = body[j].text
             if x in ("(", "["):
@@ -361,7 +363,7 @@ def using_typedefs(convert) -> str:
     from .tokens import render
 
     out = []
-    for alias, toks in getattr(_REG, "using", []):
+    for alias, toks in _REG.using:
         t0 = toks[0]
         out.append(render([_tok(t0, "typedef", "id"), *convert(toks, {}), _tok(t0, alias, "id"), _tok(t0, ";")]))
     return "\n".join(out) + "\n" if out else ""

@@ -27,6 +27,7 @@ from __future__ import annotations
 import itertools
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pycparser import c_ast
 
@@ -297,7 +298,8 @@ def dispatch_call(low, node, acc):
         return call_method(low, obj, "__sr_op_call", node, args, acc)
     this = getattr(low, "this_obj", None)
     scope = getattr(low, "this_cls", None) or (this.cls if this is not None else None)
-    if name is not None and this is not None and name in scope.methods and name not in low.tu.funcs:
+    if name is not None and this is not None and scope is not None and name in scope.methods \
+            and name not in low.tu.funcs:
         return call_method(low, this, name, node, args, acc, cls=scope)  # bound where it is written
     if name in ("memcpy", "memmove") and len(args) >= 2 and _registers_only(low, args[:2]):
         return C.Val(VOID)  # a copy between register objects (`memcpy(&bits, &payload, 16)`): no traffic
@@ -367,11 +369,11 @@ def sizeof(low, t: CType, node) -> int | None:
             if v is None or not v.is_Integer:
                 return None
             n *= int(v)
-        inner = sizeof(low, t.base, node)
+        inner = sizeof(low, t.pointee, node)
         if inner is None:
             from .c import _sizeof
 
-            inner = _sizeof(t.base)
+            inner = _sizeof(t.pointee)
         return n * inner
     if is_class(t):
         obj = obj_of(low, t) or prototype(low, t, node)
@@ -391,7 +393,13 @@ def sizeof(low, t: CType, node) -> int | None:
     return None
 
 
-class ClassLowering:
+if TYPE_CHECKING:  # what the mixin extends, for the type checker (c.py imports this module)
+    from .c import FunctionLowering as _Lowering
+else:
+    _Lowering = object
+
+
+class ClassLowering(_Lowering):
     """Mixed into CudaLowering ahead of the C lowering: the hooks of the class model."""
 
     capture = False

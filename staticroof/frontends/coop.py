@@ -46,7 +46,8 @@ def aliases(tokens: list[Token]) -> set:
 def _strip(tokens: list[Token], names: set) -> list[Token]:
     """`cg::this_thread_block` -> `this_thread_block`; `namespace cg = ...;` and `using ...;` in a
     function body are dropped."""
-    out, i, n = [], 0, len(tokens)
+    out: list[Token] = []
+    i, n = 0, len(tokens)
     while i < n:
         t = tokens[i]
         if t.text in names and i + 1 < n and tokens[i + 1].text == "::":
@@ -72,6 +73,12 @@ def _const_int(tokens: list[Token]) -> int | None:
         return None
 
 
+def _sync(kind) -> str:
+    """`g.sync()` for a group of this kind."""
+    return {"grid": "__sr_grid_sync()", "block": "__syncthreads()", "group": "__syncthreads()"}.get(
+        kind, "__syncwarp()")
+
+
 class _Rewriter:
     def __init__(self, tokens: list[Token]):
         self.toks = tokens
@@ -95,8 +102,7 @@ class _Rewriter:
         if name in ("shfl", "shfl_down", "shfl_up", "shfl_xor", "any", "all", "ballot"):
             return f"{lanes}({_FULL},{a})"
         if name == "sync":
-            return {"grid": "__sr_grid_sync()", "block": "__syncthreads()", "group": "__syncthreads()"}.get(
-                kind, "__syncwarp()")
+            return _sync(kind)
         if name == "is_valid":
             return "1"
         if kind == "block":
@@ -201,7 +207,7 @@ class _Rewriter:
                 g = self.group_at(i + 2)
                 if g is not None:
                     end = match_close(toks, i + 1)
-                    out += _retext(t, self.method(g[0], g[1], "sync", []))
+                    out += _retext(t, _sync(g[0]))
                     i = end + 1
                     continue
             g = self.group_at(i) if (t.kind == "id" and (t.text in self.groups or t.text in _MAKERS)) else None
@@ -222,7 +228,9 @@ class _Rewriter:
     def reduce(self, i: int):
         """`reduce(g, v, plus<T>())` -> `__sr_cg_reduce(v, lane, N, flops)` (N - 1 adds on lane 0)."""
         end = match_close(self.toks, i + 1)
-        parts, cur, depth = [], [], 0
+        parts: list[list[Token]] = []
+        cur: list[Token] = []
+        depth = 0
         for t in self.toks[i + 2:end]:
             if t.text in ("(", "[", "{", "<"):
                 depth += 1
@@ -243,7 +251,7 @@ class _Rewriter:
         op = _OPS.get(parts[2][0].text) if parts[2] else None
         lane = f"({self.rank()} % {size})" if kind == "tile" else self.rank() if kind == "block" else "0"
         n = size if kind == "tile" else 0  # 0: a group whose size is not known (see coop_calls.py)
-        flops = {"add": 1, "cmp": 0}.get(op, -1)  # -1: an operator staticroof does not know
+        flops = {"add": 1, "cmp": 0}.get(op, -1) if op is not None else -1  # -1: an operator staticroof does not know
         value = rewrite(parts[1], set(), self.groups)
         head = _retext(self.toks[i], "__sr_cg_reduce(")
         tail = _retext(self.toks[i], f", {lane}, {n}, {flops})")

@@ -36,6 +36,13 @@ class CType:
     lanes: int = 1  # vector types (float4: kind "vector", prec "fp32", lanes 4)
 
     @property
+    def pointee(self) -> CType:
+        """The element type of a pointer or array (which always has one)."""
+        if self.base is None:
+            raise ValueError(f"a {self.kind} type without an element type")
+        return self.base
+
+    @property
     def is_float(self) -> bool:
         return self.kind == "float"
 
@@ -53,21 +60,21 @@ class CType:
 
     def element(self) -> CType:
         t = self
-        while t.kind in ("ptr", "array"):
+        while t.kind in ("ptr", "array") and t.base is not None:
             t = t.base
         return t
 
     def rank(self) -> int:
         """Subscripts needed to reach an element: `float *` 1, `double A[N][M]` 2, `float **` 2."""
         n, t = 0, self
-        while t.kind in ("ptr", "array"):
+        while t.kind in ("ptr", "array") and t.base is not None:
             n += max(1, len(t.dims)) if t.kind == "array" else 1
             t = t.base
         return n
 
     def all_dims(self) -> list:
         out, t = [], self
-        while t.kind in ("ptr", "array"):
+        while t.kind in ("ptr", "array") and t.base is not None:
             out += list(t.dims) if t.kind == "array" else [None]
             t = t.base
         return out

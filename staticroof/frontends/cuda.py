@@ -191,7 +191,8 @@ class TemplateParam:
 
 
 def template_params(tokens: list[Token]) -> list[TemplateParam]:
-    params, cur = [], []
+    params: list[TemplateParam] = []
+    cur: list[Token] = []
     depth = 0
     for t in tokens + [Token("punct", ",", "", 0, 0)]:
         if t.text in ("<", "("):
@@ -228,7 +229,7 @@ class CudaLowering(CL.ClassLowering, C.FunctionLowering):
         self.tparams = tparams
         self.constants = constants
         self.threads: dict = {}  # dim -> dict of symbols
-        self.active = (fn,)  # the definitions being lowered, caller first (for overloads' recursion)
+        self.active: tuple = (fn,)  # the definitions being lowered, caller first (for overloads' recursion)
         super().__init__(tu, kernel, fn, stack, bindings, gscope)
 
     def sub_lowering(self, callee, bindings):
@@ -587,7 +588,7 @@ class CudaSource:
     type_aliases: dict
     constants: set
     instances: dict = field(default_factory=dict)  # template kernel -> [templates.Instance]
-    cxx: object = None  # cxx.Context: what the C++ rewrites found (unknown types)
+    cxx: CX.Context | None = None  # what the C++ rewrites found (unknown types)
 
 
 def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindings: dict,
@@ -629,7 +630,8 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
                 if k is None:
                     continue
                 k.name = inst.name
-                src.cxx.note(k, name)  # unknown types (SR141)
+                if src.cxx is not None:
+                    src.cxx.note(k, name)  # unknown types (SR141)
                 for pname in inst.assumed:
                     k.diag("SR114", f"`{name}`: template type `{pname}` has no instantiation in this file (no launch "
                            "site, explicit instantiation or launcher call decides it); assuming float", k.location)
@@ -743,7 +745,7 @@ def _prototype_name(tokens) -> str | None:
 
 
 def _lower_kernel(tu, fn, path, launch: Launch, tparams: dict, constants: set, site) -> Kernel:
-    kernel = Kernel(fn.decl.name, "cuda", C._loc(fn.decl, path))
+    kernel = Kernel(fn.decl.name, "cuda", C._where(fn.decl, path))
     low = CudaLowering(tu, kernel, fn, launch, tparams, constants)
     low.setup_threads()
     kernel.body = low.wrap(low.lower())

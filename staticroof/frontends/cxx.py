@@ -96,7 +96,8 @@ def _operands(tokens: list[Token]) -> list[tuple[str, list[Token]]]:
 
 
 def inline_asm(tokens: list[Token]) -> list[Token]:
-    out, i, n = [], 0, len(tokens)
+    out: list[Token] = []
+    i, n = 0, len(tokens)
     while i < n:
         t = tokens[i]
         if t.text in ("asm", "__asm__", "__asm") and (not out or out[-1].text in (";", "{", "}", ")", "else")):
@@ -105,7 +106,9 @@ def inline_asm(tokens: list[Token]) -> list[Token]:
                 j += 1
             if j < n and tokens[j].text == "(":
                 end = match_close(tokens, j)
-                sections, cur, depth = [], [], 0
+                sections: list[list[Token]] = []
+                cur: list[Token] = []
+                depth = 0
                 for x in tokens[j + 1:end]:
                     if x.text in ("(", "[", "{"):
                         depth += 1

@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from pycparser import c_ast
 
-from .ctypes_ import arith
+from .ctypes_ import CType, arith
 
 
 def constant(low, v) -> bool:
@@ -77,7 +77,7 @@ def global_type(low, decl: c_ast.Decl, t):
     return t
 
 
-def local(low, decl: c_ast.Decl, t, v) -> object | None:
+def local(low, decl: c_ast.Decl, t, v) -> CType | None:
     """A `const float c = <constant>;` is the constant itself: its Var type, else None."""
     if t.is_float and "const" in (decl.quals or []) and v is not None and constant(low, v):
         return _const_type(t)

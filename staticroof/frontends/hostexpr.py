@@ -31,7 +31,7 @@ _INT_TYPES = {"int", "unsigned", "signed", "long", "short", "char", "size_t", "s
               "uint64_t", "int32_t", "uint32_t", "int16_t", "uint16_t", "int8_t", "uint8_t", "uint", "dim3_t"}
 _FLOAT_TYPES = {"float": 24, "double": 53}
 _TYPE_WORDS = _INT_TYPES | set(_FLOAT_TYPES) | {"const", "std", "::", "volatile"}
-_MANTISSA = {24: np.float32, 53: np.float64}
+_MANTISSA: dict[int, type[np.floating]] = {24: np.float32, 53: np.float64}
 _CEIL = {"ceil", "ceilf", "floor", "floorf", "trunc", "truncf", "round", "roundf"}
 _MINMAX = {"min": sympy.Min, "max": sympy.Max, "fmin": sympy.Min, "fmax": sympy.Max, "fminf": sympy.Min,
            "fmaxf": sympy.Max, "umin": sympy.Min, "umax": sympy.Max, "imin": sympy.Min, "imax": sympy.Max}

@@ -42,6 +42,10 @@ class LaunchSite:
     arg_tokens: list = field(default_factory=list)  # the tokens of each call argument
     loops: list = field(default_factory=list)  # HostLoop around the launch, outermost first
     bounds: list = field(default_factory=list)  # conditions the grid formula relies on (float rounding)
+    # the host scope at the launch and the grid's tokens, to fold the grid again in the kernel's
+    # parameter names (grid_in_params)
+    folder: Folder | None = field(default=None, repr=False, compare=False)
+    grid_tokens: list = field(default_factory=list, repr=False, compare=False)
 
 
 @dataclass
@@ -257,7 +261,7 @@ def _assigned(t: Token, value, folder: Folder, conds: list, loops: list, carried
             return None
         out = []
         for x in toks:
-            out += [_tok(t, "("), *old, _tok(t, ")")] if x.text == t.text and x.kind == "id" else [x]
+            out += [_tok(t, "("), *(old or []), _tok(t, ")")] if x.text == t.text and x.kind == "id" else [x]
         return out
 
     value = now(value)

@@ -60,7 +60,7 @@ def _variadic(fn) -> bool:
     return args is not None and any(isinstance(p, c_ast.EllipsisParam) for p in args.params)
 
 
-def _norm(t: CType):
+def _norm(t: CType | None):
     """A type as overload resolution compares it (array is pointer, qualifiers and literal-ness dropped)."""
     if t is None:
         return None
@@ -75,7 +75,7 @@ def _norm(t: CType):
     return None  # unknown to the lowering: struct, auto, other
 
 
-def rank(arg: CType, param: CType, null: bool = False):
+def rank(arg: CType | None, param: CType, null: bool = False):
     """The rank of converting an argument of type `arg` to `param` (EXACT..USER), None if not
     viable, or "unknown" if the argument's type is not known.  `null`: the argument is the
     constant 0 (a null pointer constant)."""
@@ -109,7 +109,7 @@ _INT_RANK = {"bool": 0, "int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "int32":
 _BUILTIN_INDEX = ("threadIdx", "blockIdx", "blockDim", "gridDim")  # uint3 / dim3: unsigned members
 
 
-def arg_type(low, node, val) -> CType:
+def arg_type(low, node, val) -> CType | None:
     """The type C++ gives the argument `node` (whose value the lowering computed as `val`), or
     None if it cannot be told."""
     return _int_type(low, node) if val.ctype.is_int else val.ctype
@@ -265,7 +265,7 @@ _SPELL = {"fp64": "double", "fp32": "float", "fp16": "__half", "bf16": "__nv_bfl
           "uint32": "unsigned", "int64": "long", "uint64": "unsigned long", "bool": "bool"}
 
 
-def _spell(t: CType) -> str:
+def _spell(t: CType | None) -> str:
     if t is None:
         return "?"
     if t.kind in ("ptr", "array"):

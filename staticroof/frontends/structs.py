@@ -78,7 +78,8 @@ def const_int(tu, node) -> int | None:
     if isinstance(node, c_ast.UnaryOp):
         if node.op == "sizeof":
             t = tu.types.resolve(node.expr) if isinstance(node.expr, c_ast.Typename) else None
-            return size_align(tu, t)[0] if t is not None and size_align(tu, t) else None
+            sa = size_align(tu, t) if t is not None else None
+            return sa[0] if sa else None
         v = const_int(tu, node.expr)
         return None if v is None else {"-": -v, "+": v, "~": ~v}.get(node.op)
     if isinstance(node, c_ast.BinaryOp):
@@ -110,7 +111,7 @@ def size_align(tu, t: CType) -> tuple | None:
     if t.kind == "ptr":
         return 8, 8
     if t.kind == "array":
-        inner = size_align(tu, t.base)
+        inner = size_align(tu, t.pointee)
         if inner is None:
             return None
         n = 1
@@ -126,7 +127,7 @@ def size_align(tu, t: CType) -> tuple | None:
     return None
 
 
-def layout(tu, t: CType) -> Layout | None:
+def layout(tu, t: CType | None) -> Layout | None:
     """The layout of a struct or union type (None when its definition is not in the file)."""
     if t is None or t.kind != "struct":
         return None
@@ -399,9 +400,12 @@ def _leaf_refs(low, where: InMemory, kind: str, acc, node, limit: int = 256) -> 
     from .c import Ref, _loc
 
     t = where.root
+    assert t is not None  # set by both constructors (member(), _in_memory())
     sub_t = t
     for name in where.path:  # the type at this path
-        sub_t = find(low.tu, sub_t, name)[1]
+        found = find(low.tu, sub_t, name)
+        assert found is not None  # the path was built member by member (member())
+        sub_t = found[1]
     for path, off, lt in leaves(low.tu, sub_t):
         if lt.kind == "ptr" or (lt.is_int and _const_index(low, where)):
             continue  # pointers and the sizes of a pointed-at struct are not data
@@ -586,7 +590,8 @@ def assigned_root(node) -> str | None:
 def tag_typedefs(items) -> str:
     """`typedef struct Params Params;` for every `struct Params {...};` of a C++ file (C++ names a
     struct by its tag alone), unless the file already typedefs that name."""
-    tags, typedefs = [], set()
+    tags: list = []
+    typedefs: set = set()
     for it in items:
         texts = [t.text for t in it.tokens]
         if "typedef" in texts:

@@ -30,7 +30,9 @@ def lower(low, node: c_ast.Switch) -> None:
     v = low.value(node.cond, low.acc)
     low.emit(node)
     items = _items(node.stmt)
-    flat, entries, default = [], [], None  # entries: (position in flat, [label values])
+    flat: list = []
+    entries: list = []  # (position in flat, [label values])
+    default = None
     for it in items:
         if isinstance(it, (c_ast.Case, c_ast.Default)):
             pos = len(flat)
@@ -46,7 +48,7 @@ def lower(low, node: c_ast.Switch) -> None:
         elif isinstance(it, (c_ast.Decl, c_ast.DeclList)):
             low.statement(_uninitialized(it))  # in scope for the cases; its initializer never runs
     why = low.opaque_reason([v.expr]) if v.ctype.is_int and v.expr is not None else ""
-    conds = None
+    conds: list | None = None
     if v.ctype.is_int and v.expr is not None and not why:
         conds = []
         for _pos, labels in entries:

@@ -171,7 +171,8 @@ def surface(low, name: str, entry: dict, node, args, acc):
                                   for c in sympy.expand(x).as_coefficients_dict().values())
     view = convert(low, obj, CType("ptr", base=elem), node)
     kind = "write" if entry.get("op") == "write" else "read"
-    if whole and view.array is not None and all(c.ctype.is_int and c.expr is not None for c in coords):
+    if (whole and x is not None and view.array is not None
+            and all(c.ctype.is_int and c.expr is not None for c in coords)):
         coords[0] = C.Val(coords[0].ctype, sympy.expand(x / size))
         target = _element(low, view, coords, node)
         if kind == "read":

@@ -65,8 +65,9 @@ def tokenize(text: str, file: str = "") -> list[Token]:
                 line_start = pos
                 continue
             at_bol = False
-        m = _TOKEN.match(text, pos)
-        kind = m.lastgroup
+        tok = _TOKEN.match(text, pos)
+        assert tok is not None and tok.lastgroup is not None  # (?P<other>.) matches any character
+        m, kind = tok, tok.lastgroup
         value = m.group()
         if kind == "nl":
             line += 1
@@ -172,7 +173,9 @@ def split_commas(tokens: list[Token], angles: bool = False) -> list[list[Token]]
     """The comma-separated parts of an argument list at bracket depth 0 (with `angles`, `<...>`
     are brackets too: template arguments).  An empty list gives []."""
     opening, closing = ("(", "[", "{") + (("<",) if angles else ()), (")", "]", "}") + ((">",) if angles else ())
-    parts, cur, depth = [], [], 0
+    parts: list[list[Token]] = []
+    cur: list[Token] = []
+    depth = 0
     for t in tokens:
         if t.text in opening:
             depth += 1

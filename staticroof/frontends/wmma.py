@@ -142,7 +142,7 @@ def lower(low, name, entry, node, args, acc):
         if prec not in FLOAT:
             low.diag("SR105", f"`{name}` on {prec} fragments: integer tensor-core work is not counted", node)
             return C.Val(VOID)
-        body = [Stmt({prec: 2 * m * n * k}, {}, [], loc, low.group)]
+        body: list = [Stmt({prec: 2 * m * n * k}, {}, [], loc, low.group)]
     else:
         ptr = low.value(args[0] if op == "store" else args[1], tmp)
         ld = low.value(args[2], tmp)
