@@ -397,7 +397,8 @@ def _member_array(low, where: InMemory, path, dotted, mt: CType, offset, lanes, 
 
 def _leaf_refs(low, where: InMemory, kind: str, acc, node, limit: int = 256) -> None:
     """Every member a struct copy moves, read or written, as references to the member arrays."""
-    from .c import Ref, _loc
+    from ..ir import Ref
+    from .c import _loc
 
     t = where.root
     assert t is not None  # set by both constructors (member(), _in_memory())
