@@ -304,7 +304,7 @@ def trace(path, defines, include_dirs, kernels, grids, blocks, fmt):
         sys.exit(2)
     from .trace.budget import refusal
 
-    out = []  # (kernel, rows, None) or (kernel, None, why it was not traced)
+    out: list[tuple] = []  # (kernel, rows, None) or (kernel, None, why it was not traced)
     for k in report.kernels:
         if k.failed:  # `main` of a benchmark file, host code: `analyze` says why
             click.echo(f"{k.location}: {k.name}: not analyzed, not traced", err=True)

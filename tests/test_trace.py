@@ -109,7 +109,8 @@ def test_trace_command_on_a_cuda_file():
     assert r.exit_code == 0, r.output
     # 1000 threads of work: 2 FLOPs each; x read, y read and written: 12 bytes each (the table
     # prints counts with separators and a unit per row, as the analysis report does)
-    assert re.search(r"W\s+2,000\s+2,000 FLOP\n", r.output) and re.search(r"Q compulsory\s+12,000\s+12,000 B\n", r.output)
+    assert re.search(r"W\s+2,000\s+2,000 FLOP\n", r.output)
+    assert re.search(r"Q compulsory\s+12,000\s+12,000 B\n", r.output)
 
 
 def test_trace_refuses_a_cuda_kernel_without_a_launch(tmp_path):

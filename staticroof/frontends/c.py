@@ -43,6 +43,7 @@ from .c_values import (  # noqa: F401 (the front ends' API)
     _sizeof,
     _step_of,
     _strip_exit,
+    _where,
 )
 from .ctypes_ import CType, TypeTable
 from .lowering import (  # noqa: F401 (the front ends' API)
@@ -73,6 +74,11 @@ class TranslationUnit:
         self.bindings: dict = {}  # the user's size values (-D), for compile-time folding
         self.callsite_sizes: dict = {}  # func -> param -> (value, Location)
         self.malformed: list = []  # function bodies without a declarator of a function
+        # C++ and CUDA files (set in cuda.py): name -> every definition of a name defined more than
+        # once; function -> {template parameter: alias}; alias -> whether it has a default
+        self.overloads: dict = {}
+        self.template_aliases: dict = {}
+        self.template_defaults: dict = {}
         for node in ext:
             if isinstance(node, c_ast.Typedef):
                 self.types.typedefs[node.name] = node.type
@@ -138,8 +144,12 @@ class TranslationUnit:
 # Lowering one function
 
 class FunctionLowering(StatementLowering, ExpressionLowering):
+    # declared for the mixins' `self: FunctionLowering` (set in __init__)
     acc: Acc  # the statement being assembled
     cond_why: str  # why the last condition was not modeled
+    depth: int
+    in_loop_body: bool
+    final: object
 
     def __init__(self, tu: TranslationUnit, kernel: Kernel, fn: c_ast.FuncDef, stack=(),
                  bindings: dict | None = None, gscope: dict | None = None):
@@ -274,7 +284,7 @@ def lower_translation_unit(path: str, text: str, size_macros: dict, grammars_dir
     for name, fn in tu.funcs.items():
         if fn.coord is not None and fn.coord.file and fn.coord.file.startswith(grammars_dir):
             continue
-        kernel = Kernel(name, language, _loc(fn.decl, path))
+        kernel = Kernel(name, language, _where(fn.decl, path))
         try:
             kernel.body = FunctionLowering(tu, kernel, fn).lower()
         except (Unsupported, RecursionError) as e:

@@ -375,18 +375,22 @@ class ExpressionLowering(_Mixin):
         """A compile-time size (a `#define`d, `const` or template value) that scales a loop index,
         or divides one, is folded to its value as the compiler does: `blockIdx.x * TILE` and
         `i / TILE` stay affine.  Runtime sizes (parameters) stay symbols."""
+        ea, eb = a.expr, b.expr
+        if ea is None or eb is None:
+            return a, b
+
         def varying(e):
             return bool(e.free_symbols & (self.loop_syms | set(self.opaque)))
 
         def fold(e):
             return self.fold(e, node, "scales or divides a loop index")
 
-        if op == "*" and varying(a.expr) and not varying(b.expr):
-            b = replace(b, expr=fold(b.expr))
-        elif op == "*" and varying(b.expr) and not varying(a.expr):
-            a = replace(a, expr=fold(a.expr))
-        elif op in ("/", "%") and not b.expr.is_Integer:
-            b = replace(b, expr=fold(b.expr))
+        if op == "*" and varying(ea) and not varying(eb):
+            b = replace(b, expr=fold(eb))
+        elif op == "*" and varying(eb) and not varying(ea):
+            a = replace(a, expr=fold(ea))
+        elif op in ("/", "%") and not eb.is_Integer:
+            b = replace(b, expr=fold(eb))
         return a, b
 
     def fold(self, e, node, where: str):

@@ -24,6 +24,7 @@ from .c_values import (
     _mult_step,
     _step_of,
     _strip_exit,
+    _value_of,
 )
 from .ctypes_ import INT
 from .lowering import (
@@ -181,8 +182,8 @@ class StatementLowering(_Mixin):
             v = self.value(d.init, self.acc)
             if t.is_int:
                 var.value, var.why = (v.expr, v.why) if v.ctype.is_int else (None, "converted from a float")
-            elif folding.local(self, d, t, v) is not None:  # `const float c = 1.0f / 3.0f;` is c's value
-                var = Var(folding.local(self, d, t, v))
+            elif (const_t := folding.local(self, d, t, v)) is not None:  # `const float c = 1.0f / 3.0f;`
+                var = Var(const_t)  # is c's value
             self.acc.use_scalar(var, "write")
         elif t.is_int:
             var.why = f"`{d.name}` is not initialized"
@@ -256,7 +257,8 @@ class StatementLowering(_Mixin):
         var = sympy.Dummy(name)
         self.scopes.append({})
         self._invalidate([node.stmt], keep=())
-        self.bind(name, Var(self.lookup(name).ctype if self.lookup(name) else INT, value=var))
+        declared = self.lookup(name)
+        self.bind(name, Var(declared.ctype if declared is not None else INT, value=var))
         self.loop_syms.add(var)
         self.depth += 1
         try:
@@ -286,9 +288,10 @@ class StatementLowering(_Mixin):
             start = var.value if var is not None and var.ctype.is_int else None
             if start is not None:
                 start = self.compile_time(start)  # `BLOCK_SIZE / 2` with BLOCK_SIZE #defined
-            if start is None or not start.is_Integer or not acc.empty() or node.cond is None:
+            if var is None or start is None or not start.is_Integer or not acc.empty() or node.cond is None:
                 return False
-            values, v = [], int(start)
+            values: list[int] = []
+            v = int(start)
             placeholder = sympy.Symbol(f"__loopvar_{name}")
             self.scopes.append({name: Var(INT, value=placeholder)})
             try:
@@ -297,7 +300,7 @@ class StatementLowering(_Mixin):
                 self.scopes.pop()
             if cond is None:
                 return False
-            cond = self.compile_time(cond) if not isinstance(cond, bool) else cond
+            cond = self.compile_time(cond)
             if op in ("<<", ">>") and not 0 <= factor < 64:
                 return False
             while len(values) <= limit:
@@ -343,11 +346,11 @@ class StatementLowering(_Mixin):
             if isinstance(it, c_ast.Decl):
                 self.declaration(it)
                 if it.name == name:
-                    start = self.lookup(name).value
+                    start = _value_of(self.lookup(name))
             else:
                 self.value(it, self.acc)
                 if isinstance(it, c_ast.Assignment) and isinstance(it.lvalue, c_ast.ID) and it.lvalue.name == name:
-                    start = self.lookup(name).value
+                    start = _value_of(self.lookup(name))
         self.emit(node)
         if not inits or start is None:
             var = self.lookup(name)

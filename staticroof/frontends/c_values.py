@@ -34,7 +34,7 @@ class Val:
     expr: sympy.Expr | None = None
     why: str = ""
     array: str | None = None
-    prefix: tuple = ()
+    prefix: tuple | None = ()  # as Var's
     offset: object = 0
     element: tuple | None = None  # an lvalue array element: (array, index tuple | None, reason)
     record: object = None  # a struct or a struct member (structs.StructVar, InMemory, Slot)
@@ -45,6 +45,16 @@ def _loc(node, fallback: str = "") -> Location | None:
     if c is None:
         return Location(fallback) if fallback else None
     return Location(c.file or fallback, c.line or 0, c.column or 0)
+
+
+def _where(node, path: str) -> Location:
+    """`node`'s location; the file's when the node has none."""
+    c = getattr(node, "coord", None)
+    return Location(path) if c is None else Location(c.file or path, c.line or 0, c.column or 0)
+
+
+def _value_of(var: Var | None):
+    return var.value if var is not None else None
 
 
 def _contains(node, types) -> bool:

@@ -395,6 +395,7 @@ def sizeof(low, t: CType, node) -> int | None:
 
 if TYPE_CHECKING:  # what the mixin extends, for the type checker (c.py imports this module)
     from .c import FunctionLowering as _Lowering
+    from .c_values import Val
 else:
     _Lowering = object
 
@@ -403,7 +404,7 @@ class ClassLowering(_Lowering):
     """Mixed into CudaLowering ahead of the C lowering: the hooks of the class model."""
 
     capture = False
-    returned = None
+    returned: Val | None = None
     returns_ref = False
     this_obj = None
     this_cls = None

@@ -757,7 +757,8 @@ def _lower_kernel(tu, fn, path, launch: Launch, tparams: dict, constants: set, s
     if site is not None:
         _bind_site(kernel, fn, tu, site)
         kernel.launch_site = site.location
-        kernel.launch_args = {p: a for p, a in zip(_param_names(fn), site.arg_names) if p and a}
+        # by position; not strict: a launch may rely on default arguments
+        kernel.launch_args = {p: a for p, a in zip(_param_names(fn), site.arg_names, strict=False) if p and a}
         launch_notes(kernel, site, formula, tu.bindings)  # host loops around it (SR150), float grids (SR151/2)
     return kernel
 

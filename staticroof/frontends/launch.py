@@ -205,7 +205,7 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: dict | N
 _COMPOUND = {"+=", "-=", "*=", "/=", "%=", "<<=", ">>="}
 
 
-def _dim3_declaration(body: list[Token], j: int, dims: dict) -> Optional[int]:
+def _dim3_declaration(body: list[Token], j: int, dims: dict) -> int | None:
     """`dim3 grid(a, b), block(c, d);`, `dim3 a = dim3(4), b(2);`, `dim3 g, b;` from the first name
     at `j`: each declarator's x, y, z into `dims` in order (so `grid((n + block.x - 1) / block.x)`
     after `block(16, 16)` in the same declaration sees it; no initializer is dim3's (1, 1, 1)).

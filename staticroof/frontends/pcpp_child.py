@@ -50,7 +50,7 @@ def _preprocessor(job: dict, errors: list):
     from staticroof.inputs import InputError, read_text
 
     class _PP(Preprocessor):
-        def on_error(self, file, line, msg):  # noqa: D401 - pcpp hook
+        def on_error(self, file, line, msg):  # pcpp calls this for each preprocessing error
             errors.append((file, line, msg))
 
         def on_include_not_found(self, is_malformed, is_system_include, curdir, includepath):
@@ -114,7 +114,7 @@ def run(job_dir: Path) -> dict:
         stop = "recursion"
     except MemoryError:
         stop = "memory"
-    except Exception as e:  # noqa: BLE001 - pcpp's own failure, or C code that ran out of memory
+    except Exception as e:  # pcpp's own failure, or C code that ran out of memory
         stop = "memory" if _near_memory_limit() else "crash"
         errors.insert(0, (job["path"], 0, f"pcpp failed: {type(e).__name__}: {e}"))
     return {"errors": errors, "stop": stop}

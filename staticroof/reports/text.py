@@ -175,7 +175,8 @@ def _array_rows(arrays) -> list[str]:
         tails.append(f"access r {inline(a.access_read)} B, w {inline(a.access_write)} B{_record(a)}")
     width = max(map(len, heads), default=0)
     width = width if width <= _ALIGN else 0
-    return [_row("arrays" if k == 0 else "", f"{h:<{width}}   {t}") for k, (h, t) in enumerate(zip(heads, tails))]
+    return [_row("arrays" if k == 0 else "", f"{h:<{width}}   {t}")
+            for k, (h, t) in enumerate(zip(heads, tails, strict=True))]
 
 
 def kernel_block(k: KernelSummary, color: bool = False) -> str:

@@ -272,7 +272,7 @@ def load_database(extra_files=(), pyproject=None) -> dict[str, Machine]:
             tool, pre = section_of(data, pyproject)
         except ConfigError:
             tool, pre = {}, ""
-        if isinstance(tool, dict) and "machines" in tool:
+        if "machines" in tool:  # section_of gives a table
             section = _machines_section(str(pyproject), tool, f"{pre}machines")
             for name, table in section.items():
                 b.apply(f"{pyproject} [{pre}machines.{name}]", name, table)
