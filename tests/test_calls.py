@@ -645,3 +645,45 @@ def test_a_launch_binds_the_size_past_an_unnamed_parameter(tmp_path, n):
     assert k.sizes["n"] == n
     got = numbers(k)
     assert got["W"] == {"fp32": n} and got["y"][:2] == (4 * n, 4 * n)
+
+
+UNNAMED_LAUNCHER = """
+#include <cuda_runtime.h>
+
+template <typename T>
+__global__ void scale(T *y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        y[i] = y[i] * 2;
+}
+
+// a launcher with the signature of its siblings: the stream id is not used here
+template <typename T>
+void launch(T *y, int /* stream id */, int n)
+{
+    scale<T><<<(n + 255) / 256, 256>>>(y, n);
+}
+
+int main()
+{
+    const int n = N_ELEMS;
+    float *y;
+    cudaMalloc(&y, n * sizeof(float));
+    launch(y, 3, n);
+    cudaFree(y);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("n", [200, 1000])  # below and above the block of 256 (and not the stream id's 3)
+def test_a_template_launcher_binds_the_size_past_an_unnamed_parameter(tmp_path, n):
+    src = UNNAMED_LAUNCHER.replace("N_ELEMS", str(n))
+    k = analyze(src, tmp_path, "launch.cu", {})["scale"]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    # launch(y, 3, n): its third argument is the launcher's `n` (3 goes to the unnamed stream id), and
+    # scale gets (y, n).  Threads i < n: one fp32 multiply (T = float), y[i] read and written
+    assert k.sizes["n"] == n and k.launch["grid"] == ((n + 255) // 256, 1, 1)
+    got = numbers(k)
+    assert got["W"] == {"fp32": n} and got["y"][:2] == (4 * n, 4 * n)

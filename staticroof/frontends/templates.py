@@ -62,7 +62,8 @@ class _Fn:
 
 
 def _fn_params(header: list[Token]) -> list:
-    """(name, type tokens) of each parameter in a function header."""
+    """(name, type tokens) of each parameter in a function header, in order; the name is None for
+    an unnamed one (`int /* stream */`, `T *`), so that arguments pair with parameters by position."""
     close = len(header) - 1
     while close >= 0 and header[close].text != ")":
         close -= 1
@@ -73,19 +74,24 @@ def _fn_params(header: list[Token]) -> list:
         if depth == 0:
             open_ = k
             break
-    out = []
-    for arg in split_args(header[open_ + 1:close]) if open_ >= 0 else []:
+    out: list = []
+    parts = split_args(header[open_ + 1:close]) if open_ >= 0 else []
+    if [[t.text for t in a] for a in parts] == [["void"]]:
+        return out
+    for arg in parts:
         arg = arg[:next((k for k, t in enumerate(arg) if t.text == "="), len(arg))]
         ids = [k for k, t in enumerate(arg) if t.kind == "id" and t.text not in _QUALS and t.text not in _TYPE_WORDS]
         if len(arg) > 1 and ids and ids[-1] == len(arg) - 1:
             out.append((arg[-1].text, arg[:-1]))
+        elif arg:
+            out.append((None, arg))
     return out
 
 
 def declared_types(fn_header: list[Token], body: list[Token]) -> dict:
     """{variable: (type spelling, pointer depth)} from a host function's parameters and its
     declarations (`double *d_x, *d_y;`, `float alpha = 2.0f;`)."""
-    out = {name: _spelling(toks) for name, toks in _fn_params(fn_header)} if fn_header else {}
+    out = {name: _spelling(toks) for name, toks in _fn_params(fn_header) if name is not None} if fn_header else {}
     i, n = 0, len(body)
     while i < n:
         j = i
@@ -239,7 +245,7 @@ def instances(items, env: dict, kernels: dict, template_params) -> dict:
             mapping = {p.name: a for p, a in zip(lfn.tparams, targs, strict=False) if a is not None}
             scope = dict(env)
             for (pname, _), value in zip(lfn.params, call.args, strict=False):
-                if value is not None:
+                if pname is not None and value is not None:
                     scope[pname] = value
             sites_in(launchers[call.name], scope, mapping, call)
     for name, args, loc in explicit(items, kernels):
