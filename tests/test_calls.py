@@ -687,3 +687,35 @@ def test_a_template_launcher_binds_the_size_past_an_unnamed_parameter(tmp_path, 
     assert k.sizes["n"] == n and k.launch["grid"] == ((n + 255) // 256, 1, 1)
     got = numbers(k)
     assert got["W"] == {"fp32": n} and got["y"][:2] == (4 * n, 4 * n)
+
+
+UNNAMED_OVERLOADS = """
+// overloads with the signature of a callback table: the lane is not used
+__device__ float pick(float v, int /* lane */) { return 2.0f * v; }
+__device__ double pick(double v, int /* lane */) { return 2.0 * v; }
+
+__global__ void twice(int n, const float *x, float *y)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        y[i] = pick(x[i], 0);
+}
+
+int main()
+{
+    int n = 1000;
+    float *x, *y;
+    twice<<<(n + 127) / 128, 128>>>(n, x, y);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("n", [100, 1000])  # below and above the block of 128
+def test_overloads_with_an_unnamed_parameter_are_ranked(tmp_path, n):
+    k = analyze(UNNAMED_OVERLOADS, tmp_path, "pick.cu", {"n": n})["twice"]
+    # both take two arguments (the unnamed int counts): pick(float, int) is the exact match, one fp32
+    # multiply per thread i < n; x read, y written (4 B each)
+    assert k.exact and "SR122" not in codes(k), [str(d) for d in k.diagnostics]
+    got = numbers(k)
+    assert got["W"] == {"fp32": n} and got["x"][:2] == (4 * n, 0) and got["y"][:2] == (0, 4 * n)

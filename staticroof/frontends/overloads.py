@@ -49,10 +49,12 @@ def collect(ext) -> dict:
 
 
 def params_of(low, fn) -> list:
+    """The parameter types by position, named or not (`f(void)` has none)."""
     decl = fn.decl.type
     params = [p for p in (decl.args.params if decl.args is not None else [])
-              if not isinstance(p, c_ast.EllipsisParam) and p.name is not None]
-    return [low.tu.types.resolve(p.type) for p in params]
+              if not isinstance(p, c_ast.EllipsisParam)]
+    types = [low.tu.types.resolve(p.type) for p in params]
+    return [] if len(params) == 1 and params[0].name is None and types[0].kind == "void" else types
 
 
 def _variadic(fn) -> bool:
@@ -257,7 +259,8 @@ def _signature(low, name, fn) -> str:
     gen = c_generator.CGenerator()
     decl = fn.decl.type
     params = list(decl.args.params) if decl.args is not None else []
-    return f"`{name}({', '.join(gen.visit(p.type) if isinstance(p, c_ast.Decl) else '...' for p in params)})`"
+    spelled = (gen.visit(p.type) if isinstance(p, (c_ast.Decl, c_ast.Typename)) else "..." for p in params)
+    return f"`{name}({', '.join(spelled)})`"
 
 
 _SPELL = {"fp64": "double", "fp32": "float", "fp16": "__half", "bf16": "__nv_bfloat16", "int32": "int",

@@ -136,7 +136,8 @@ def overloads(funcs: list) -> dict:
                 t = t.type
             t.declname = new
             params = fn.decl.type.args.params if fn.decl.type.args else []
-            types = [type_text(p.type) for p in params if isinstance(p, c_ast.Decl)]
+            # every parameter by position, named or not (`int /* flags */` is a Typename)
+            types = [type_text(p.type) for p in params if not isinstance(p, c_ast.EllipsisParam)]
             if types == ["void"]:
                 types = []
             out[name].append((new, types))
