@@ -15,7 +15,7 @@ import re
 from . import Frontend
 from .python_math import cost_aliases
 
-FRONTEND = Frontend("python", (".py",), "staticroof.frontends.python:load", "", cost_aliases())
+FRONTEND: Frontend = Frontend("python", (".py",), "staticroof.frontends.python:load", "", cost_aliases())
 
 
 def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None):

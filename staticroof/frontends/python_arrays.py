@@ -20,7 +20,7 @@ REDUCTIONS = {"sum": 1, "prod": 1, "dot": 2, "vdot": 2, "max": 0, "min": 0, "ama
 
 def section(low, base: PVal, elems, node, acc: Acc) -> PVal:
     """`A[i, :]`, `x[1:-1]`, `A[:, j]`: a section, items (("fix", expr) | ("slice", start, stop))."""
-    items = []
+    items: list[tuple] = []
     dim = len(base.prefix)
     for p in base.prefix:
         items.append(("fix", p))
@@ -149,7 +149,7 @@ def loops(low, extents_: list, body_fn, node) -> list:
     low.acc = Acc()
     try:
         body_fn()
-        body = [Stmt(low.acc.flops, low.acc.special, low.acc.refs, low.ctx.loc(node), low.group,
+        body: list = [Stmt(low.acc.flops, low.acc.special, low.acc.refs, low.ctx.loc(node), low.group,
                      tuple(low.acc.scalars))]
     finally:
         low.acc = saved_acc
@@ -183,6 +183,8 @@ def assign(low, target, value_node, node, op=None) -> None:
         if op is not None:
             old = low.load(place, low.acc, target)
             value = low.binary(op, old, value, low.acc, node)
+        if place.element is None:
+            raise Unsupported("an assignment to something that is not an array element", target)
         array, index, why = place.element
         low.acc.refs.append(Ref(array, index, "write", low.ctx.loc(target), why))
         if new is not None and value is not None and value.is_number and value.dtype != tgt.dtype:

@@ -114,7 +114,8 @@ class Threads:
 
     def wrap(self, body: list, location) -> list:
         """The kernel body inside its thread loops (a grid-stride loop consumes its dimension)."""
-        out, groups = [], []
+        out: list = []
+        groups: list = []
         for node in body:
             skip = node.kind.split(".")[1] if isinstance(node, Loop) and node.kind.startswith("gridstride.") else None
             if groups and groups[-1][0] is None and skip is None:

@@ -145,17 +145,18 @@ class ExpressionLowering(_Mixin):
             raise Unsupported("subscript of something that is not an array", node)
         if any(isinstance(e.slice, cst.Slice) for e in elems):
             return AR.section(self, base, elems, node, acc)
-        idx = []
+        indices: list[PVal] = []
         for e in elems:
             v = self.value(e.slice.value, acc)
             if v.kind == "tuple":  # `A[idx]` with a tuple of indices
-                idx.extend(v.items)
+                indices.extend(v.items)
             else:
-                idx.append(v)
-        return self.subscript(base, idx, node)
+                indices.append(v)
+        return self.subscript(base, indices, node)
 
     def subscript(self, base: PVal, idx: list, node) -> PVal:
-        exprs, why = [], ""
+        exprs: list = []
+        why = ""
         for v in idx:
             if v.kind not in ("int",) or v.expr is None:
                 why = why or v.why or ("index is a float" if v.kind == "float"
@@ -313,7 +314,7 @@ class ExpressionLowering(_Mixin):
             return None if c is None else sympy.Not(c)
         if isinstance(node, cst.Comparison):
             left = self.value(node.left, acc)
-            out = []
+            out: list | None = []
             for target in node.comparisons:
                 right = self.value(target.comparator, acc)
                 rel = _CMPOPS.get(type(target.operator))

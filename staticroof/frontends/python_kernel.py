@@ -146,8 +146,10 @@ def _usage(fn) -> tuple[dict, set]:
             if isinstance(base, cst.Name):
                 arrays[base.value] = max(arrays.get(base.value, 0), count)
             elif isinstance(base, cst.Attribute) and base.attr.value == "shape" and isinstance(base.value, cst.Name):
-                e = node.slice[0].slice if node.slice else None
-                k = int(e.value.value) + 1 if isinstance(e, cst.Index) and isinstance(e.value, cst.Integer) else 1
+                first = node.slice[0].slice if node.slice else None
+                k = 1
+                if isinstance(first, cst.Index) and isinstance(first.value, cst.Integer):
+                    k = int(first.value.value) + 1
                 arrays[base.value.value] = max(arrays.get(base.value.value, 0), k)
 
         def visit_Assign(self, node) -> None:

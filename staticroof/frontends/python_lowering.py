@@ -265,6 +265,8 @@ class PythonLowering(ExpressionLowering):
         """`tmp = np.empty(n, dtype=np.float32)`, `sm = cuda.shared.array(256, float32)`: a new
         array of the kernel (a temporary in memory, on chip, or in registers)."""
         call = s.value
+        if not isinstance(call, cst.Call):
+            return False
         q = qualified(call.func, self.ctx.names) if isinstance(call.func, (cst.Name, cst.Attribute)) else ""
         if len(s.targets) != 1 or not isinstance(s.targets[0].target, cst.Name):
             return False
@@ -280,7 +282,7 @@ class PythonLowering(ExpressionLowering):
         dtype_node = kwargs.get("dtype", args[1] if len(args) > 1 and short != "full" else None)
         if short.endswith("_like"):
             like = self.expr(args[0], Acc())
-            if like.kind != "array":
+            if like.kind != "array" or like.array is None:
                 return False
             dims = tuple(self.shape(like.array, k) for k in range(self.rank(like.array)))
             dtype = like.dtype
@@ -319,7 +321,8 @@ class PythonLowering(ExpressionLowering):
         it = node.iter
         q = qualified(it.func, self.ctx.names) if isinstance(it, cst.Call) and isinstance(
             it.func, (cst.Name, cst.Attribute)) else ""
-        if q not in ("range", "numba.prange", "prange") or not isinstance(node.target, cst.Name):
+        if q not in ("range", "numba.prange", "prange") or not isinstance(it, cst.Call) \
+                or not isinstance(node.target, cst.Name):
             raise Unsupported("`for` over something other than `range`/`prange`", node)
         name = node.target.value
         args = [self.value(a.value, self.acc) for a in it.args]
@@ -331,9 +334,10 @@ class PythonLowering(ExpressionLowering):
         step = args[2] if len(args) > 2 else int_val(1, literal=True)
         kind = "prange" if q != "range" else "seq"
         bad = next((v for v in (start, stop, step) if v.kind != "int" or v.expr is None), None)
+        step_e = step.expr if step.expr is not None else sympy.nan  # nan: not read when `bad` is set
         if bad is None and (self.opaque_reason([start.expr, stop.expr]) or self.opaque_reason([step.expr])):
             bad = int_val(None, self.opaque_reason([start.expr, stop.expr, step.expr]))
-        if bad is None and self.threads is not None and not step.expr.is_Integer:
+        if bad is None and self.threads is not None and not step_e.is_Integer:
             gs = self.threads.gridstride(start.expr, step.expr)
             if gs is not None:
                 d, offset = gs
@@ -342,12 +346,12 @@ class PythonLowering(ExpressionLowering):
                 cond = sympy.Lt(var, self.combine(stop.expr))
                 self.out.append(Loop(var, offset, cond, 1, body, f"gridstride.{d}", self.ctx.loc(node)))
                 return
-        if bad is None and not step.expr.is_Integer:
+        if bad is None and not step_e.is_Integer:
             bad = int_val(None, "the step is not a constant")
         if bad is not None:
             self.diag("SR102", f"the range of `{name}` is not affine: {bad.why or 'unknown bound'}", node)
             return self._unknown_loop(node, name)
-        s = int(step.expr)
+        s = int(step_e)
         if s == 0:
             raise Unsupported("`range` with step 0", node)
         var = sympy.Dummy(name)
@@ -384,7 +388,7 @@ class PythonLowering(ExpressionLowering):
             for n in assigned:
                 old, new = entry.get(n), self.env.get(n)
                 if old is not None and new is not None and old.kind == new.kind == "float":
-                    t = unify(old.dtype, new.dtype)
+                    t = unify(old.dtype, new.dtype) or ""  # (dtypes are strings: never None here)
                     if t != old.dtype:
                         entry[n] = PVal("float", t, key=old.key)
                         changed = True
@@ -489,7 +493,7 @@ def _join(a: dict, b: dict) -> dict:
         elif x == y:
             out[n] = x
         elif x.kind == y.kind == "float":
-            out[n] = PVal("float", unify(x.dtype, y.dtype), key=x.key or y.key)
+            out[n] = PVal("float", unify(x.dtype, y.dtype) or "", key=x.key or y.key)
         elif x.kind == y.kind == "int":
             out[n] = int_val(None, f"`{n}` differs between the branches of an `if`")
         else:
