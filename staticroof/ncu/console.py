@@ -35,6 +35,7 @@ def is_launch_header(line: str) -> bool:
 
 def _launch(line: str, lineno: int, index: int) -> Launch:
     m = _HEADER.match(line)
+    assert m is not None  # called for the lines is_launch_header accepts
     name, grid, block = m.group(1), None, None
     s = _SHAPE.match(name)
     if s:
@@ -88,8 +89,8 @@ def read(path, lines: list[str]) -> NcuReport:
         if t:  # a rule's text: its first line and the indented lines that continue it
             parts = [t.group(2) or ""]
             i += 1
-            while i < n and _MORE.match(lines[i]):
-                parts.append(_MORE.match(lines[i]).group(1))
+            while i < n and (more := _MORE.match(lines[i])):
+                parts.append(more.group(1))
                 i += 1
             launch.notes.append((t.group(1), " ".join(p for p in parts if p)))
             continue

@@ -61,7 +61,7 @@ def _bytes(launch: Launch, byte_names, sector_names):
     if m is not None:
         return m.value, m.name
     m = launch.metric(*sector_names)
-    if m is not None:
+    if m is not None and m.value is not None:  # a sector count that is not a number gives no bytes
         return m.value * SECTOR, f"{m.name} x {SECTOR}"
     return None, None
 

@@ -62,9 +62,9 @@ def _with_module(path) -> NcuReport:
                 launch.metrics[name] = Metric(name, value * factor if value is not None else None, base, text, unit)
             g = [launch.value(f"launch__grid_dim_{x}") for x in "xyz"]
             b = [launch.value(f"launch__block_dim_{x}") for x in "xyz"]
-            launch.grid = tuple(int(v) for v in g) if None not in g else None
-            launch.block = tuple(int(v) for v in b) if None not in b else None
-            name = launch.metrics.get("device__attribute_display_name")
-            launch.device = name.text if name is not None else None
+            launch.grid = tuple(int(v) for v in g if v is not None) if None not in g else None
+            launch.block = tuple(int(v) for v in b if v is not None) if None not in b else None
+            display = launch.metrics.get("device__attribute_display_name")
+            launch.device = display.text if display is not None else None
             report.launches.append(launch)
     return report

@@ -15,7 +15,7 @@ _INFO = {"ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Kernel
 def _shape(launch: Launch, prefix: str):
     xyz = [launch.value(f"{prefix}_dim_{a}") for a in "xyz"]
     if all(v is not None for v in xyz):
-        return tuple(int(v) for v in xyz)
+        return tuple(int(v) for v in xyz if v is not None)
     total = launch.value(f"{prefix}_size")
     return (int(total),) if total is not None else None  # the total only (legacy pages)
 
@@ -46,7 +46,7 @@ def read(path, lines: list[str], head: int, names: list[str]) -> NcuReport:
         if launch.cc is None:
             major, minor = (launch.value(f"device__attribute_compute_capability_{p}") for p in ("major", "minor"))
             launch.cc = f"{int(major)}.{int(minor)}" if major is not None and minor is not None else None
-        name = launch.metrics.get("device__attribute_display_name")
-        launch.device = name.text if name is not None and name.text else None
+        display = launch.metrics.get("device__attribute_display_name")
+        launch.device = display.text if display is not None and display.text else None
         report.launches.append(launch)
     return report

@@ -8,6 +8,7 @@ with L1, the L2-level bytes with L2, and place the attained point under the roof
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..ncu.measured import Measured, measure
 from ..ncu.names import parse as parse_name
@@ -35,7 +36,7 @@ class Row:
 class Validation:
     launch: object  # ncu.Launch
     measured: Measured
-    kernel: object = None  # KernelSummary, None when no source kernel matches
+    kernel: Any = None  # analysis.summary.KernelSummary, None when no source kernel matches
     rows: list = field(default_factory=list)
     roofs: Roofs | None = None
     roofs_from: str = ""
@@ -157,7 +158,8 @@ def _place(v: Validation, pred_w) -> None:
     if w is None:
         return  # no FP counters and no prediction: no point (the reason is already given)
     p = w / m.time
-    point = {"P": p, "W_from": "measured" if m.W is not None else "predicted (the report has no FP counters)"}
+    point: dict[str, Any] = {"P": p,
+                             "W_from": "measured" if m.W is not None else "predicted (the report has no FP counters)"}
     if m.dram_total:
         point["I"] = w / m.dram_total
         point["dram_bandwidth"] = m.dram_total / m.time
@@ -168,7 +170,7 @@ def _place(v: Validation, pred_w) -> None:
     if roofs is None:
         v.problems.append(v.roofs_from)
         return
-    prec = max(m.flops, key=m.flops.get) if m.flops else (max(v.kernel.total.by_precision,
+    prec = max(m.flops, key=lambda p: m.flops[p]) if m.flops else (max(v.kernel.total.by_precision,
                                                                key=lambda p: v.kernel.total.by_precision[p].value or 0)
                                                           if v.kernel.total.by_precision else "fp32")
     peak = roofs.peaks.get(prec)

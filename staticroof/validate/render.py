@@ -33,7 +33,8 @@ def _title(v, report_path) -> str:
 
 
 def _point_lines(v) -> list[tuple[str, str]]:
-    p, out = v.point, []
+    p = v.point
+    out: list[tuple[str, str]] = []
     if not p:
         return out
     parts = [f"P = {p['P']:.4g} FLOP/s (W {p['W_from']})"]
