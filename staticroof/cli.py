@@ -375,7 +375,7 @@ def plot(paths, machine_name, output, defines, include_dirs, kernels, unit, cach
                                     machine_files, cache, config_file)
     from .reports.plot import draw, points
 
-    measured = []
+    measured: list = []
     if ncu_report:
         from .ncu import ReportError
         from .validate.points import measured_points

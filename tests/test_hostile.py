@@ -303,13 +303,12 @@ def _bomb(tmp_path, levels: int) -> Path:
     ("CPP_MEMORY_LIMIT", 36 << 20, "ran out of its 36 MiB of memory"),  # the child alone needs ~16 MB
 ], ids=["time", "memory"])
 def test_pcpp_macro_bomb_stops_within_its_limits(tmp_path, monkeypatch, limit, value, expected):
+    import tempfile
     import time
 
     from click.testing import CliRunner
 
     from staticroof.cli import main
-
-    import tempfile
 
     monkeypatch.setenv("STATICROOF_NO_CPP", "1")
     (tmp_path / "tmp").mkdir()

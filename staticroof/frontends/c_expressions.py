@@ -44,6 +44,7 @@ else:
 
 
 class ExpressionLowering(_Mixin):
+    acc: Acc  # FunctionLowering's state this half assigns (the type checker sees the mixin alone)
     def load(self, v: Val, acc: Acc, node) -> Val:
         """Use `v` as an rvalue: an array element becomes a read."""
         if v.ctype.kind == "struct":

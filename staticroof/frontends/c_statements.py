@@ -44,6 +44,8 @@ else:
 
 
 class StatementLowering(_Mixin):
+    acc: Acc  # FunctionLowering's state this half assigns (the type checker sees the mixin alone)
+    cond_why: str
     # -- statements ----------------------------------------------------------------------
     def lower(self) -> list:
         body = self.nested(self.fn.body.block_items or [], scope=False)

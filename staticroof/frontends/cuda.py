@@ -399,8 +399,9 @@ class CudaLowering(CL.ClassLowering, C.FunctionLowering):
                     return C.Val(INT, sympy.Integer(b) if b else self.size_symbol(
                         launch_size(LAUNCH_BLOCK, field_), origin="launch (unknown)", role=LAUNCH_BLOCK))
                 if role == "grid_size":
-                    return C.Val(INT, self.size_symbol(launch_size(LAUNCH_GRID, field_), g,
-                                                       origin=self.launch.origin or "launch (unknown)", role=LAUNCH_GRID))
+                    origin = self.launch.origin or "launch (unknown)"
+                    return C.Val(INT, self.size_symbol(launch_size(LAUNCH_GRID, field_), g, origin=origin,
+                                                       role=LAUNCH_GRID))
                 return C.Val(INT, sympy.Integer(0))
             sym = {"thread": info["tx"], "block": info["bx"], "block_size": info["B"], "grid_size": info["G"]}[role]
             return C.Val(INT, sym)

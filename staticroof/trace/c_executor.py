@@ -94,7 +94,7 @@ class CProgram:
                     continue
                 if id(node) not in kept_ids:
                     continue
-                register = None
+                register: list[tuple] | None = None  # (name, rank, first index[, element, keep])
                 if node is fn:
                     register = [(n, r, "0") for n, k, r, _ in self.params if k == "ptr"]
                     register += [(n, r, f"sizeof({n})", None, keep) for n, r, keep in file_arrays]
