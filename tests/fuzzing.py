@@ -571,11 +571,21 @@ MACHINE_BODIES = [
 ]
 
 
+STATICROOF_TOML = [b'machine = ""\n', b"cache = 0\n", b'cache = "' + b"9" * 400 + b'"\n', b"cache = 1e400\n",
+                   b"unit = 5\n", b"select = 5\n", b'[thresholds]\nx = "a"\n', b"[sizes]\nn = -1\n",
+                   b'[sizes.saxpy]\nn = "x"\n', b"per-file-ignores = 3\n", b'[launch."*"]\ngrid = [99999999999]\n',
+                   b'machine = "a100"\nunit = "tensor"\ncache = "1KiB"\n[sizes]\nn = 64\n', b"\xff\xfe\x00",
+                   b"[sizes]\n" + b"n = 1\n" * 2]
+
+
 def op_config(rng: random.Random, case: Case) -> None:
-    """A pyproject.toml (found from the working folder, or named by --config) or a --machine-file,
-    well-formed or not."""
+    """A pyproject.toml or staticroof.toml (found from the working folder, or named by --config)
+    or a --machine-file, well-formed or not."""
     r = rng.random()
-    if r < 0.45:
+    if r < 0.15:
+        case.files["staticroof.toml"] = rng.choice(STATICROOF_TOML)
+        case.cwd_src = True
+    elif r < 0.45:
         case.files["pyproject.toml"] = rng.choice(TOML_BODIES)
         if rng.random() < 0.5:
             case.args += ["--config", "{src}/pyproject.toml"]

@@ -355,3 +355,15 @@ def test_deep_if_chain_in_host_code_is_scanned_once():
     sites = cuda_source("ifs.cu", src, {}).sites
     assert time.perf_counter() - t0 < 20
     assert "k" in sites
+
+
+@pytest.mark.parametrize("include", ["#include <cs\n", "#include <" + "a" * 300 + ".h>\n"], ids=["open", "long"])
+def test_system_include_names_stay_on_their_line(tmp_path, include):
+    # A byte flip left `#include <cs` open: the scan for missing system headers ran on to a `>`
+    # lines later and created an empty stub named after whole functions (newlines and all); a
+    # name past 255 bytes made creating it fail: OSError, SR099, every kernel lost.  Now the
+    # preprocessor reports the include (SR005 at line 1) and no stub is made.
+    (tmp_path / "k.c").write_text(include + KERNEL + "int g(int a, int b) { return a > b; }\n")
+    r = _cli("analyze", tmp_path / "k.c")
+    assert r.exit_code == 1 and "SR099" not in r.output and "SR004" not in r.output, r.output
+    assert "k.c:1:" in r.output and "SR005" in r.output

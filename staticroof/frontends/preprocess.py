@@ -37,7 +37,9 @@ from ..resources import grammar_path
 SIZE_MARK = "__SR_SIZE"
 
 _DEFINE = re.compile(r"^(\s*#\s*define\s+)([A-Za-z_]\w*)([ \t]+)(.*?)\s*$")
-_INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
+# one line: an `#include <cs` left open must not run on to a `>` lines later (a "name" of
+# whole functions, created as a stub file)
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.M)
 INCLUDE_LINE = _INCLUDE  # (kind `<` or `"`, name) of each #include line, for readers of other trees (diff)
 _DIRECTIVE_NAMES = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|elifdef|elifndef)\b(.*)$", re.M)
 _DEFINED = re.compile(r"\bdefined\s*(?:\(\s*[A-Za-z_]\w*\s*\)|[A-Za-z_]\w*)")
@@ -178,9 +180,11 @@ def _read_header(path: Path) -> str:
 
 def _stub_name_ok(name: str) -> bool:
     """May an empty stub be created for `<name>`?  Only for a plain relative path: an absolute
-    name or one with `..` would put the stub outside our temporary folder."""
+    name or one with `..` would put the stub outside our temporary folder, and one longer than a
+    file name can be fails to be created (the preprocessor then reports the header missing)."""
     parts = PurePosixPath(name).parts
-    return bool(parts) and not PurePosixPath(name).is_absolute() and ".." not in parts and "\\" not in name
+    return (bool(parts) and not PurePosixPath(name).is_absolute() and ".." not in parts and "\\" not in name
+            and all(len(p.encode("utf-8", "surrogateescape")) <= 255 for p in parts) and len(name) <= 1024)
 
 
 def _missing_system_headers(path: Path, text: str, include_dirs, stubs, seen=None, refused=None):
