@@ -1,76 +1,237 @@
-"""Time `staticroof analyze` on the bundled samples: end to end (a fresh process, as a pre-commit
-hook runs it) and per file in one warm process.  Also checks that the analyze path imports no heavy
-optional module.  Not a test: run it by hand and quote the numbers.
+"""Time `staticroof analyze` the way users meet it, and write a JSON record (issue #15, item 4).
 
-    python benchmarks/bench_analyze.py [--repeat 5] [PATH]
+Cases: (a) `small`, one small file (samples/saxpy.c); (b) `samples`, the samples folder; (c)
+`generated`, a folder of 200 kernels of mixed shapes (benchmarks/kernels.py: BLAS-1/2/3, stencils,
+reductions, C and CUDA) written to a temporary folder; (d) `slowest`, the slowest files of the
+test corpus (SLOWEST below, found with `--find-slowest`).  Each case is timed as whole processes
+(`python -m staticroof analyze PATH --format json`, as a pre-commit hook runs it: median of
+--repeat) and in one process (every file through the pipeline, after a warm-up file).
+
+Wall time alone lies on a shared machine, so every figure has its CPU time beside it (the
+children's user + system time for processes, `time.process_time` in process), and the record
+holds the core count and load average.  Child processes get a private bytecode cache that a
+warm-up run fills, so an environment with PYTHONDONTWRITEBYTECODE does not time compilation.
+
+    python benchmarks/bench_analyze.py [--repeat 3] [--repeat-large 1] [--cases small,samples,generated,slowest]
+                                       [--generated 200] [--json bench_analyze.json]
+    python benchmarks/bench_analyze.py --find-slowest [--top 5]
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
+import os
+import platform
+import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 HEAVY = ("numba", "matplotlib", "numpy", "torch")
+CASES = ("small", "samples", "generated", "slowest")
+# The slowest files of samples/ and tests/data/ in one process, from `--find-slowest` on
+# 2026-12-01 (2 cores, load about 8.5; CPU seconds): rtx5070_kernels.cu 25.0, polybench_acc_style.cu
+# 13.8, contract_macro.c 8.9, then polybench_style.cu 8.2 and llm_layers.cu 7.8 (88 files, 191
+# kernels, 110.6 s CPU in all).  The top three are the case; re-derive when the analysis changes.
+SLOWEST = ("tests/data/ncu/rtx5070_kernels.cu", "tests/data/cuda/polybench_acc_style.cu",
+           "tests/data/trace/contract_macro.c")
 
 
-def end_to_end(path: Path, repeat: int) -> list[float]:
-    times = []
+def _child_env(pycache: str) -> dict:
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = pycache
+    return env
+
+
+def process_times(paths: list, repeat: int, env: dict) -> dict:
+    """Whole `analyze` processes: wall and CPU (user + system of the child) of each run."""
+    runs = []
     for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "staticroof", "analyze", str(path)], check=False,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
-        times.append(time.perf_counter() - t)
-    return times
+        p = subprocess.run([sys.executable, "-m", "staticroof", "analyze", *map(str, paths), "--format", "json"],
+                           capture_output=True, text=True, cwd=ROOT, env=env)
+        wall = time.perf_counter() - t
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        kernels = len(json.loads(p.stdout)["kernels"]) if p.stdout.strip().startswith("{") else None
+        runs.append({"wall_s": wall, "cpu_s": cpu, "exit": p.returncode, "kernels": kernels})
+    return {"runs": runs, "median_wall_s": statistics.median(r["wall_s"] for r in runs),
+            "median_cpu_s": statistics.median(r["cpu_s"] for r in runs)}
 
 
-def python_start(repeat: int) -> float:
-    times = []
+def command_times(args: list, repeat: int, env: dict) -> dict:
+    return process_times_of([sys.executable, *args], repeat, env)
+
+
+def process_times_of(cmd: list, repeat: int, env: dict) -> dict:
+    walls, cpus = [], []
     for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "pass"], check=True)
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, env=env)
+        walls.append(time.perf_counter() - t)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
+    return {"median_wall_s": statistics.median(walls), "median_cpu_s": statistics.median(cpus)}
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("path", nargs="?", default=str(ROOT / "samples"))
-    ap.add_argument("--repeat", type=int, default=5)
-    args = ap.parse_args()
-    path = Path(args.path)
+def import_times(env: dict) -> dict:
+    """CPU and wall of the analyze path's imports in a fresh process: sympy, islpy, pycparser, then the
+    rest of what `analyze` imports (staticroof's own modules and what they pull in)."""
+    code = ("import json, time\nout = {}\n"
+            "for name, stmt in (('sympy', 'import sympy'), ('islpy', 'import islpy'),"
+            " ('pycparser', 'import pycparser'),"
+            " ('staticroof (the rest)', 'import staticroof.cli, staticroof.pipeline, staticroof.analysis, "
+            "staticroof.frontends, staticroof.frontends.c, staticroof.reports.json')):\n"
+            "    c, w = time.process_time(), time.perf_counter()\n    exec(stmt)\n"
+            "    out[name] = {'cpu_s': time.process_time() - c, 'wall_s': time.perf_counter() - w}\n"
+            "print(json.dumps(out))\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, check=True)
+    return json.loads(p.stdout)
 
-    start = python_start(args.repeat)
-    e2e = end_to_end(path, args.repeat)
-    print(f"python start-up            {start * 1000:8.1f} ms (median of {args.repeat})")
-    print(f"analyze {path.name:<18} {statistics.median(e2e) * 1000:8.1f} ms end to end "
-          f"({(statistics.median(e2e) - start) * 1000:.1f} ms after Python start)")
 
-    t = time.perf_counter()
-    from staticroof.analysis import analyze  # noqa: F401  (the imports the analyze path pays for)
-    from staticroof.frontends import load  # noqa: F401
+def collect(paths: list) -> list:
+    from staticroof.cli import _collect
+
+    files, errors = _collect([str(p) for p in paths])
+    assert not errors, errors
+    return files
+
+
+def in_process(paths: list, top: int = 5) -> dict:
+    """Every file through the pipeline in this process (imports already paid by the warm-up)."""
     from staticroof.pipeline import run
-    print(f"imports                    {(time.perf_counter() - t) * 1000:8.1f} ms")
 
-    files = sorted(list(path.rglob("*.c")) + list(path.rglob("*.cu"))) if path.is_dir() else [path]
     rows = []
-    for f in files:
-        t = time.perf_counter()
-        run([f], {})
-        first = time.perf_counter() - t
-        rows.append((f.name, first))
-    for name, dt in sorted(rows, key=lambda r: -r[1]):
-        print(f"  {name:<24} {dt * 1000:8.1f} ms")
-    per = [dt for _, dt in rows]
-    print(f"per file: median {statistics.median(per) * 1000:.1f} ms, max {max(per) * 1000:.1f} ms, "
-          f"total {sum(per) * 1000:.1f} ms over {len(per)} files")
-    heavy = [m for m in HEAVY if m in sys.modules]
-    print("heavy modules imported:", ", ".join(heavy) if heavy else "none")
-    return 1 if heavy else 0
+    for f in collect(paths):
+        c, w = time.process_time(), time.perf_counter()
+        report = run([f], {})
+        rows.append({"file": _rel(f), "wall_s": time.perf_counter() - w, "cpu_s": time.process_time() - c,
+                     "kernels": len(report.kernels), "failed": sum(1 for k in report.kernels if k.failed),
+                     "approximate": sum(1 for k in report.kernels if not k.failed and not k.exact)})
+    kernels = sum(r["kernels"] for r in rows)
+    total_cpu = sum(r["cpu_s"] for r in rows)
+    return {"files": len(rows), "kernels": kernels, "failed": sum(r["failed"] for r in rows),
+            "approximate": sum(r["approximate"] for r in rows),
+            "total_wall_s": sum(r["wall_s"] for r in rows), "total_cpu_s": total_cpu,
+            "median_file_cpu_s": statistics.median(r["cpu_s"] for r in rows) if rows else None,
+            "cpu_per_kernel_s": total_cpu / kernels if kernels else None,
+            "slowest": sorted(rows, key=lambda r: -r["cpu_s"])[:top]}
+
+
+def _rel(f) -> str:
+    try:
+        return str(Path(f).resolve().relative_to(ROOT))
+    except ValueError:
+        return Path(f).name
+
+
+def machine() -> dict:
+    return {"platform": platform.platform(), "python": platform.python_version(),
+            "cpu_count": os.cpu_count(), "usable_cpus": len(os.sched_getaffinity(0)),
+            "processor": platform.processor() or platform.machine()}
+
+
+def _git_commit():
+    p = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=ROOT)
+    return p.stdout.strip() or None
+
+
+def find_slowest(top: int) -> list:
+    """Every C and CUDA file of samples/ and tests/data/ in one process, slowest (CPU) first."""
+    in_process([ROOT / "samples" / "saxpy.c"])  # warm-up: imports
+    files = [f for f in collect([ROOT / "samples", ROOT / "tests" / "data"]) if f.suffix in (".c", ".cu")]
+    rows = in_process(files, top)
+    for row in rows["slowest"]:
+        print(f"{row['cpu_s']:8.2f} s CPU {row['wall_s']:8.2f} s wall  {row['file']}")
+    print(f"{rows['files']} files, {rows['kernels']} kernels, {rows['total_cpu_s']:.1f} s CPU in all")
+    return rows["slowest"]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repeat", type=int, default=3, help="whole-process runs of small and samples (median)")
+    ap.add_argument("--repeat-large", type=int, default=1, help="whole-process runs of generated and slowest")
+    ap.add_argument("--cases", default=",".join(CASES))
+    ap.add_argument("--generated", type=int, default=200, help="kernels in the generated folder")
+    ap.add_argument("--json", dest="json_path", default="bench_analyze.json")
+    ap.add_argument("--find-slowest", action="store_true")
+    ap.add_argument("--quick", action="store_true",
+                    help="skip the bytecode warm-up and the start-up timings (the CI smoke run)")
+    ap.add_argument("--top", type=int, default=5)
+    args = ap.parse_args(argv)
+    if args.find_slowest:
+        find_slowest(args.top)
+        return 0
+    cases = [c for c in args.cases.split(",") if c]
+    unknown = set(cases) - set(CASES)
+    if unknown:
+        ap.error(f"unknown case(s) {', '.join(sorted(unknown))}; cases are {', '.join(CASES)}")
+
+    with tempfile.TemporaryDirectory(prefix="staticroof-bench-") as tmp:
+        # --quick: the environment as it is (a fresh bytecode cache would time compiling sympy)
+        env = dict(os.environ) if args.quick else _child_env(str(Path(tmp) / "pyc"))
+        small = ROOT / "samples" / "saxpy.c"
+        paths = {"small": [small], "samples": [ROOT / "samples"],
+                 "slowest": [ROOT / p for p in SLOWEST if (ROOT / p).is_file()]}
+        if "generated" in cases:
+            from kernels import generate
+
+            generate(Path(tmp) / "generated", args.generated)
+            paths["generated"] = [Path(tmp) / "generated"]
+        load_before = os.getloadavg()
+        record = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "commit": _git_commit(),
+                  "machine": machine(), "repeat": args.repeat, "repeat_large": args.repeat_large,
+                  "generated_kernels": args.generated, "quick": args.quick, "cases": {}}
+        if not args.quick:
+            process_times([small], 1, env)  # fills the bytecode cache: compilation is not timed
+            record["start_up"] = {
+                "python -c pass": command_times(["-c", "pass"], args.repeat, env),
+                "staticroof --version": command_times(["-m", "staticroof", "--version"], args.repeat, env),
+                "staticroof rules": command_times(["-m", "staticroof", "rules"], args.repeat, env),
+                "imports": import_times(env)}
+        c, w = time.process_time(), time.perf_counter()
+        in_process([small])  # warm-up: the imports this process pays once
+        record["in_process_warm_up"] = {"wall_s": time.perf_counter() - w, "cpu_s": time.process_time() - c}
+        repeat = {"small": args.repeat, "samples": args.repeat, "generated": args.repeat_large,
+                  "slowest": args.repeat_large}
+        for case in cases:
+            record["cases"][case] = {"paths": [_rel(p) for p in paths[case]],
+                                     "process": process_times(paths[case], repeat[case], env),
+                                     "in_process": in_process(paths[case])}
+            _print_case(case, record["cases"][case])
+        record["load_average"] = {"before": load_before, "after": os.getloadavg()}
+        record["heavy_modules_in_process"] = [m for m in HEAVY if m in sys.modules]
+    Path(args.json_path).write_text(json.dumps(record, indent=1) + "\n")
+    su = record.get("start_up", {})
+    for name in ("python -c pass", "staticroof --version", "staticroof rules"):
+        if name in su:
+            print(f"{name:<24} {su[name]['median_wall_s']:7.3f} s wall {su[name]['median_cpu_s']:7.3f} s CPU")
+    for name, t in su.get("imports", {}).items():
+        print(f"import {name:<17} {t['wall_s']:7.3f} s wall {t['cpu_s']:7.3f} s CPU")
+    print(f"load average {load_before[0]:.1f} -> {record['load_average']['after'][0]:.1f} on "
+          f"{record['machine']['usable_cpus']} CPUs; record in {args.json_path}")
+    return 1 if record["heavy_modules_in_process"] else 0
+
+
+def _print_case(case: str, r: dict) -> None:
+    p, i = r["process"], r["in_process"]
+    per = i["cpu_per_kernel_s"]
+    print(f"{case:<10} process: {p['median_wall_s']:7.2f} s wall {p['median_cpu_s']:7.2f} s CPU (median); "
+          f"in process: {i['files']} files, {i['kernels']} kernels ({i['failed']} failed, {i['approximate']} "
+          f"approximate), {i['total_wall_s']:.2f} s wall {i['total_cpu_s']:.2f} s CPU"
+          + (f", {per * 1000:.0f} ms CPU per kernel" if per else ""))
+    for row in i["slowest"][:3]:
+        print(f"    {row['cpu_s']:7.2f} s CPU  {row['file']}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,59 @@
+"""The speed benchmark (benchmarks/bench_analyze.py) keeps working: a tiny run writes a complete
+JSON record.  No timing is asserted (the numbers depend on the machine and its load); what is
+asserted is that every case ran the real command and counted the kernels it should."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import bench_analyze  # noqa: E402
+import kernels  # noqa: E402
+
+
+def test_tiny_benchmark_run_writes_a_record(tmp_path):
+    out = tmp_path / "bench.json"
+    status = bench_analyze.main(["--quick", "--repeat-large", "1", "--cases", "generated", "--generated", "2",
+                                 "--json", str(out)])
+    assert status == 0
+    record = json.loads(out.read_text())
+    assert record["machine"]["usable_cpus"] >= 1 and len(record["load_average"]["before"]) == 3
+    gen = record["cases"]["generated"]
+    # two generated files: axpy (C) and dot (C), one kernel each, both exact; the process ran the
+    # real command, succeeded and reported both
+    assert gen["in_process"]["files"] == 2 and gen["in_process"]["kernels"] == 2
+    assert gen["in_process"]["failed"] == gen["in_process"]["approximate"] == 0
+    assert [(r["exit"], r["kernels"]) for r in gen["process"]["runs"]] == [(0, 2)]
+    assert gen["in_process"]["total_cpu_s"] > 0
+
+
+def test_start_up_timing_runs_a_process():
+    t = bench_analyze.command_times(["-c", "pass"], 1, dict(os.environ))
+    assert t["median_wall_s"] > 0 and t["median_cpu_s"] >= 0
+
+
+def test_unknown_case_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as e:
+        bench_analyze.main(["--cases", "small,huge"])
+    assert e.value.code == 2 and "huge" in capsys.readouterr().err
+
+
+def test_slowest_list_names_corpus_files():
+    assert bench_analyze.SLOWEST and all((ROOT / p).is_file() for p in bench_analyze.SLOWEST)
+
+
+@pytest.mark.slow
+def test_every_generated_shape_is_analyzed(tmp_path):
+    # one file per shape: all analyzed; only the data-dependent max (`if (v > m) m = v`) is approximate
+    files = kernels.generate(tmp_path, len(kernels.SHAPES))
+    r = bench_analyze.in_process(files, top=len(files))
+    assert r["files"] == r["kernels"] == len(kernels.SHAPES) and r["failed"] == 0
+    approximate = sorted(row["file"] for row in r["slowest"] if row["approximate"])
+    assert approximate == ["k011_maxreduce.c"]
