@@ -341,7 +341,7 @@ def op_include(rng: random.Random, case: Case) -> None:
 ODD_NAMES = ['q"uote', "back\\slash", "new\nline", "sp ace", "\u00fcn\u00ef c\u00f6d\u00e9", "-lead", "--help",
              "'$(touch pwned)'", ";rm -rf x", "%s%n%x", "{0}{main}", "tab\tname",
              'b"\n#define float double\n#line 1 "b',
-             "\u202eevil", "x" * 200, "..dots", "#line", "a:1:2: SR099 fake", "\u4e2d\u6587", "emoji\U0001f600",
+             "\u202eevil", "x" * 200, "..dots", "#line", "a:1:2: error fake", "\u4e2d\u6587", "emoji\U0001f600",
              "cr\rname", "star*", "?", "[brackets]"]
 
 
@@ -499,14 +499,14 @@ def op_options(rng: random.Random, case: Case) -> None:
             case.args += ["--cost", f"{name}={w}" if rng.random() < 0.9 else name]
             if bad or not name:
                 case.expect = 2
-        elif kind == "cache":
+        elif kind == "cache" and "--cache" not in case.args:  # one value (a second would override it)
             v, bad = rng.choice([("40MiB", False), ("1", False), ("0", True), ("0.5", True), ("1.5GB", False),
                                  ("-1", True), ("1e3", True), ("9" * 400, None), ("1 KiB", False), ("12XB", True),
                                  ("", True), ("99999999999999999999GiB", None), ("0.0000001GiB", False)])
             case.args += ["--cache", v]
             if bad:
                 case.expect = 2
-        elif kind in ("grid", "block"):
+        elif kind in ("grid", "block") and f"--{kind}" not in case.args:  # a later one would override it
             dims, bad = rng.choice([("256", False), ("1,1,1", False), ("0", True), ("-1", True), ("1,2,3,4", True),
                                     ("a", True), ("", True), ("2147483648", kind == "grid"), ("1024", False),
                                     ("1025", kind == "block"), ("32,32", False), ("64,64", kind == "block"),
@@ -515,12 +515,12 @@ def op_options(rng: random.Random, case: Case) -> None:
             case.args += [f"--{kind}", dims]
             if bad:
                 case.expect = 2
-        elif kind == "machine":
+        elif kind == "machine" and "--machine" not in case.args:
             m = rng.choice(["a100", "h100", "v100", "nosuch", "xeon", ""])
             case.args += ["--machine", m]
             if m in ("nosuch", ""):
                 case.expect = 2
-        elif kind == "unit":
+        elif kind == "unit" and "--machine" not in case.args and "--unit" not in case.args:
             case.args += ["--unit", rng.choice(["tensor", "cuda"]), "--machine", "a100"]
         elif kind == "kernel":
             case.args += ["--kernel", rng.choice(["nosuch", "main", "saxpy", "k<float>", ""])]
@@ -528,7 +528,7 @@ def op_options(rng: random.Random, case: Case) -> None:
             case.args += ["--format", "json"]
         elif kind == "I":
             case.args += ["-I", rng.choice(["{outside}/inc", "/dev", "{src}", "..", "/", "{src}/sub"])]
-        else:
+        elif kind == "all":
             case.args.append("--all-functions")
 
 
@@ -594,11 +594,14 @@ def op_config(rng: random.Random, case: Case) -> None:
             case.args = ["{main}" if a == "{main}" else a for a in case.args]
     elif r < 0.9:
         case.files["m.toml"] = rng.choice(MACHINE_BODIES)
-        case.args += ["--machine-file", "{src}/m.toml", "--machine", rng.choice(["fz", "a100"])]
+        case.args += ["--machine-file", "{src}/m.toml"]
+        if "--machine" not in case.args:  # one machine (a second would override the first)
+            case.args += ["--machine", rng.choice(["fz", "a100"])]
     else:
         case.args += [rng.choice(["--config", "--machine-file"]),
-                      rng.choice(["/dev/zero", "{src}", "{src}/missing.toml", "{src}/pipe.toml"]),
-                      "--machine", "a100"]
+                      rng.choice(["/dev/zero", "{src}", "{src}/missing.toml", "{src}/pipe.toml"])]
+        if "--machine" not in case.args:
+            case.args += ["--machine", "a100"]
         if "{src}/pipe.toml" in case.args:
             case.fifos.append("pipe.toml")
         case.expect = 2
