@@ -114,6 +114,8 @@ def is_array_expr(low, node) -> bool:
         if q.rsplit(".", 1)[-1] in REDUCTIONS or (isinstance(node.func, cst.Attribute)
                                                   and node.func.attr.value in REDUCTIONS):
             return False
+        if q.rsplit(".", 1)[-1] in ("empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like"):
+            return True
         return q.startswith(("numpy.", "math.")) and any(is_array_expr(low, a.value) for a in node.args)
     return False
 
@@ -132,11 +134,21 @@ def first_array(low, node, acc: Acc):
         children = [node.expression]
     elif isinstance(node, cst.Call):
         children = [a.value for a in node.args]
+        v = low.expr(node, acc) if _constructor(low, node) else None
+        if v is not None and v.kind == "array":
+            return whole(low, v)
     for c in children:
         got = first_array(low, c, acc)
         if got is not None:
             return got
     return None
+
+
+def _constructor(low, node) -> bool:
+    from .python_kernels import qualified
+
+    q = qualified(node.func, low.ctx.names) if isinstance(node.func, (cst.Name, cst.Attribute)) else ""
+    return q.rsplit(".", 1)[-1] in ("empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like")
 
 
 def loops(low, extents_: list, body_fn, node) -> list:

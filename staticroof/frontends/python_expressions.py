@@ -376,9 +376,18 @@ class ExpressionLowering(_Mixin):
                 return float_val(dtype, v.literal)
             return int_val(v.expr if v.kind == "int" else None, v.why or "converted from a float", v.literal, dtype)
         if q.startswith(("numpy.", "math.")) or q in ("abs", "min", "max", "round"):
+            if short in ("empty", "zeros", "ones", "empty_like", "zeros_like", "ones_like", "full"):
+                made = self.made.get(id(node)) or self.new_local("tmp", q, args, kwargs, node)
+                if made is not None:  # `2 * np.ones(shape)`: a temporary (made once per call site)
+                    self.made[id(node)] = made
+                    return made
             vals = [self.value(a, acc) for a in args]
-            if short in ("empty", "zeros", "ones", "empty_like", "zeros_like", "ones_like", "full", "arange"):
-                raise Unsupported(f"`{q}` outside an assignment to a local array", node)
+            if short in ("empty", "zeros", "ones", "empty_like", "zeros_like", "ones_like", "full"):
+                made = self.made.get(id(node)) or self.new_local("tmp", q, args, kwargs, node)
+                if made is not None:  # `2 * np.ones(shape)`: a temporary (made once per call site)
+                    self.made[id(node)] = made
+                    return made
+                raise Unsupported(f"`{q}` of an unknown shape", node)
             if any(v.kind in ("array", "tuple", "section") for v in vals):
                 raise Unsupported(f"`{q}` on whole arrays", node)
             floats = [v.dtype for v in vals if v.kind == "float"]

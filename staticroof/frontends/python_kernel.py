@@ -102,7 +102,7 @@ def _param_types(ctx, kdef, kernel) -> dict:
         out[name] = t
     if defaulted and kdef.kind != "plain":
         kernel.diag("SR160", f"`{kdef.name}`: no type for {', '.join(f'`{n}`' for n in defaulted)} (no signature, "
-                    "annotation or pragma): float64 assumed, NumPy's default; give a signature or `--dtype "
+                    "annotation or pragma): float64 assumed, NumPy's default; give a signature or `-D "
                     f"{defaulted[0]}=float32`", kernel.location)
     del params
     return out

@@ -44,6 +44,7 @@ class PythonLowering(ExpressionLowering):
         self.threads = threads_for(self) if threads_for is not None else None
         self.returned: list = []  # values of `return` statements (inlined device functions)
         self.elementwise: list | None = None  # the implicit loop variables of a whole-array statement
+        self.made: dict = {}  # id(call node) -> the temporary array an `np.ones(...)` in an expression made
         for name, v in params.items():
             self.env[name] = v
 
@@ -189,7 +190,10 @@ class PythonLowering(ExpressionLowering):
             if not isinstance(s.value, (cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis)):
                 self.value(s.value, self.acc)
         elif isinstance(s, cst.Return):
-            if s.value is not None:
+            if s.value is not None and AR.is_array_expr(self, s.value) and not isinstance(s.value, cst.Name):
+                AR.assign(self, cst.Name("result"), s.value, s)  # `return a + trace`: a new array
+                self.returned.append(self.env["result"])
+            elif s.value is not None:
                 self.returned.append(self.value(s.value, self.acc))
             if self.depth:
                 self.diag("SR102", "`return` inside a loop: the remaining iterations are counted as if executed", s)
@@ -276,14 +280,23 @@ class PythonLowering(ExpressionLowering):
         if q in ("numba.cuda.shared.array", "numba.cuda.local.array", "numba.cuda.const.array_like"):
             self.env[name] = CU.on_chip_array(self, q, name, args, kwargs, s)
             return True
+        made = self.new_local(name, q, args, kwargs, s)
+        if made is None:
+            return False
+        self.env[name] = made
+        return True
+
+    def new_local(self, name: str, q: str, args, kwargs, s):
+        """`np.empty/zeros/ones/full(shape, dtype)` and the `_like` forms: a temporary array of the
+        kernel (None if `q` is none of them)."""
         short = q.rsplit(".", 1)[-1]
         if not (q.startswith("numpy.") and short in _LOCAL_ARRAYS and args):
-            return False
+            return None
         dtype_node = kwargs.get("dtype", args[1] if len(args) > 1 and short != "full" else None)
         if short.endswith("_like"):
             like = self.expr(args[0], Acc())
             if like.kind != "array" or like.array is None:
-                return False
+                return None
             dims = tuple(self.shape(like.array, k) for k in range(self.rank(like.array)))
             dtype = like.dtype
         else:
@@ -296,10 +309,9 @@ class PythonLowering(ExpressionLowering):
             if dtype is None:
                 raise Unsupported("a local array of an unknown dtype", s)
         arr = self.new_array(name, dtype, dims, "global", s)
-        self.env[name] = PVal("array", dtype, array=arr)
         if short in ("zeros", "ones", "full", "zeros_like", "ones_like"):
             self._fill(arr, dims, s)
-        return True
+        return PVal("array", dtype, array=arr)
 
     def _fill(self, array: str, dims: tuple, node):
         """`np.zeros(n)` writes its n elements: a loop nest of writes."""
