@@ -374,3 +374,30 @@ def test_grid_and_block_options_override_the_launch(tmp_path):
     '''))
     r = CliRunner().invoke(main, ["analyze", str(p), "--block", "128", "-D", "n=1000"])
     assert "block 128 x 1 x 1 (--grid/--block)" in r.output and "W            n = 1,000 FLOP" in r.output, r.output
+
+
+def test_types_from_type_objects_tuples_and_annotations(tmp_path):
+    # numba.types objects, a tuple of argument types and annotations all make x and y float32:
+    # y[i] = x[i] * x[i] is one fp32 multiply per element, Q = 8 bytes per element; print() is free
+    kernels = analyze_source(textwrap.dedent('''
+        import numba as nb
+        from numba import njit, types
+
+        @njit(types.void(types.float32[:], types.float32[:]))
+        def by_types(x, y):
+            for i in range(x.shape[0]):
+                y[i] = x[i] * x[i]
+
+        @njit((nb.float32[:], nb.float32[:]))
+        def by_tuple(x, y):
+            for i in range(x.shape[0]):
+                y[i] = x[i] * x[i]
+
+        @njit
+        def by_annotation(x: "float32[:]", y: nb.float32[:]):
+            print(f"{x.shape[0]} elements")
+            for i in range(x.shape[0]):
+                y[i] = x[i] * x[i]
+    '''), tmp_path, name="kernels.py")
+    for name in ("by_types", "by_tuple", "by_annotation"):
+        _check(kernels[name], "x_shape0", "8*x_shape0", "1/8", "fp32")

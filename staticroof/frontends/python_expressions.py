@@ -130,13 +130,13 @@ class ExpressionLowering(_Mixin):
         if base.kind == "section":  # a view `v = x[1:]`: v[j] is x[1 + j]
             if any(isinstance(e.slice, cst.Slice) for e in elems):
                 raise Unsupported("a slice of a slice", node)
-            idx = iter([self.value(e.slice.value, acc) for e in elems])
+            given = iter([self.value(e.slice.value, acc) for e in elems])
             full = []
             for it in base.items:
                 if it[0] == "fix":
                     full.append(int_val(it[1]))
                 else:
-                    v = next(idx, None)
+                    v = next(given, None)
                     if v is None:
                         raise Unsupported("a row of a slice", node)
                     full.append(self.binary("+", int_val(it[1]), v, acc, node))
@@ -360,6 +360,11 @@ class ExpressionLowering(_Mixin):
         if got is not None:
             return got
         short = q.rsplit(".", 1)[-1]
+        if q == "print":  # debugging output: its values are read, its text is not work
+            for a in args:
+                if not isinstance(a, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
+                    self.value(a, acc)
+            return PVal("none")
         if q in ("len",):
             v = self.expr(args[0], acc)
             if v.kind == "array":

@@ -25,6 +25,7 @@ def lower_kernel(ctx, kdef, res) -> None:
         if kdef.kind == "stencil":
             raise Unsupported("`@stencil` kernel (relative indexing is not modeled)", fn)
         types = _param_types(ctx, kdef, kernel)
+        kernel.scalar_types = {n: t.dtype for n, t in types.items() if not t.is_array}  # type: ignore[attr-defined]
         threads_for = None
         launch = None
         if kdef.kind == "cuda":
