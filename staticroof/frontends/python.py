@@ -15,7 +15,8 @@ import re
 from . import Frontend
 from .python_math import cost_aliases
 
-FRONTEND: Frontend = Frontend("python", (".py",), "staticroof.frontends.python:load", "", cost_aliases())
+FRONTEND: Frontend = Frontend("python", (".py",), "staticroof.frontends.python:load",
+                              "staticroof.trace.python_executor", cost_aliases())
 
 
 def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None):
