@@ -1,6 +1,32 @@
-// Vector add c[i] = a[i] + b[i], fp32, n = 100 in one block of 1024 threads, launched three times:
-// the GTX 1080 raw-page run (tests/data/ncu/gtx1080-raw-csv), which then checks sum/n == 1.
+/* vecadd_gtx1080.cu -- vector add c[i] = a[i] + b[i], fp32, n = 100 in one block of 1024 threads,
+ * launched three times, then a check that sum/n == 1: our own code of the kernel the shared ncu run
+ * gtx1080-raw-csv/nsight_vectoradd_100_32_metrics_all.csv measured (`ncu --csv --page raw` on a
+ * GTX 1080, copied in tests/data/ncu/; the .txt beside it has the program output first).
+ * `staticroof validate samples/vecadd_gtx1080.cu -D n=100 --ncu tests/data/ncu/gtx1080-raw-csv/...`
+ * compares.  n comes from the command line (default 100), so it is unbound without -D.
+ *
+ * vecAdd: id = blockIdx.x*blockDim.x + threadIdx.x with the guard id < n; the grid
+ *   (n + 1023) / 1024 blocks covers the guard, so the threads id = 0 .. n-1 do work.
+ *   W: per thread one float add -> 1 fp32.  W = n.
+ *   Q (compulsory), element size 4 bytes:
+ *      a, b: n distinct elements each, only read  -> 8n
+ *      c:    n distinct elements, only written    -> 4n     Q = 12*n.
+ *   Q_access: per thread two loads and one store of 4 bytes -> 12*n.
+ *   Q_shared: no shared memory -> 0.
+ *   I = W / Q = n / 12n = 1/12.  Per launch (SR150: launched in a host loop of 3).
+ *   (At n = 100 the compulsory reads are 800 B; the run measured 7,552, 3,264 and 2,176 B: a kernel
+ *   this small is all fixed traffic.)
+ *
+ * staticroof:expect vecAdd
+ *   W        = n
+ *   Q        = 12*n
+ *   Q_access = 12*n
+ *   Q_shared = 0
+ *   I        = 1/12
+ *   fp32     = n
+ */
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 __global__ void vecAdd(const float *a, const float *b, float *c, int n)

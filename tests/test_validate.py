@@ -1,6 +1,7 @@
 """`staticroof validate`: the measured point of each launch (staticroof.ncu.measured) and the
 prediction beside it, on the real published ncu outputs in tests/data/ncu/ and our own sources of
-the kernels they measured (tests/data/ncu/*.cu).  Expected numbers are derived by hand below, from
+the kernels they measured (samples/saxpy_rtx5070.cu, vector_add_a100.cu, vecadd_gtx1080.cu,
+saxpy_rtx3070.cu; the RTX 5070's GEMMs and transposes in tests/data/ncu/rtx5070_kernels.cu).  Expected numbers are derived by hand below, from
 the kernels' algorithms and the values printed in the files."""
 
 from __future__ import annotations
@@ -14,10 +15,13 @@ from staticroof.cli import main
 from staticroof.ncu import read
 from staticroof.ncu.measured import measure, report_roofs
 
-from helpers import ROOT
+from helpers import ROOT, SAMPLES
 
 NCU = ROOT / "tests" / "data" / "ncu"
 K5070 = NCU / "rtx5070_kernels.cu"
+SAXPY5070 = SAMPLES / "saxpy_rtx5070.cu"
+VECADD_A100 = SAMPLES / "vector_add_a100.cu"
+VECADD_1080 = SAMPLES / "vecadd_gtx1080.cu"
 
 
 def approx(x, rel=1e-12):
@@ -108,7 +112,7 @@ def test_saxpy_rtx5070_reads_within_1_percent_and_writes_a_lower_bound():
     # a lower bound, dirty lines still in L2); L1: every access coalesced, access level 12n =
     # 201,326,592 B = the measured sectors x 32 exactly.  P = 2n / 292,928 ns = 1.1455e11 FLOP/s;
     # DRAM 177,852,672 B / 292,928 ns = 607.2 GB/s = 90.3% of the 5070's 672 GB/s: near the DRAM roof.
-    out = _json(K5070, "--ncu", NCU / "rtx5070-details-csv" / "saxpy.csv", "-D", "n=16777216", "--machine", "rtx-5070")
+    out = _json(SAXPY5070, "--ncu", NCU / "rtx5070-details-csv" / "saxpy.csv", "-D", "n=16777216", "--machine", "rtx-5070")
     (launch,) = out["launches"]
     assert launch["kernel"] == "saxpy_kernel" and launch["launch"]["grid"] == [65536, 1, 1]
     rows = _rows(launch)
@@ -125,7 +129,7 @@ def test_saxpy_rtx5070_reads_within_1_percent_and_writes_a_lower_bound():
     assert p["bandwidth_fraction"] == approx(177_852_672 / 292_928e-9 / 672e9) and p["bound"] == "memory"
     assert p["verdict"].startswith("near the DRAM bandwidth roof")
     # the report names no device: without --machine there are no roofs, and it says how to get them
-    r = _validate(K5070, "--ncu", NCU / "rtx5070-details-csv" / "saxpy.csv", "-D", "n=16777216")
+    r = _validate(SAXPY5070, "--ncu", NCU / "rtx5070-details-csv" / "saxpy.csv", "-D", "n=16777216")
     assert r.exit_code == 0 and "give --machine" in r.output
 
 
@@ -134,7 +138,7 @@ def test_vector_add_a100_w_equal_and_dram_within_1_percent():
     # the rule text's 32,768 non-fused FP32 warp instructions x 32 = 1,048,576: equal.  The console
     # gives DRAM only as throughput x duration, 826.98 GB/s x 10.14 us = 8,385,577 B, against the
     # compulsory reads 2 x 4 N = 8,388,608 B: 0.99964 (the 4 MiB output stays in the 40 MB L2).
-    out = _json(NCU / "vector_add_a100.cu", "--ncu", NCU / "a100-console" / "ncu_full_N1048576_olderstyle.txt",
+    out = _json(VECADD_A100, "--ncu", NCU / "a100-console" / "ncu_full_N1048576_olderstyle.txt",
                 "-D", "N=1048576", "--machine", "a100-80gb-pcie")
     rows = _rows(out["launches"][0])
     assert rows["W (FLOP)"]["predicted"] == rows["W (FLOP)"]["measured"] == 1_048_576
@@ -143,7 +147,7 @@ def test_vector_add_a100_w_equal_and_dram_within_1_percent():
     assert total["predicted"] == 8_388_608 and total["ratio"] == approx(826.98e9 * 10.14e-6 / 8_388_608)
     assert abs(total["ratio"] - 1) < 0.001
     # N = 1024 (grid 4): W = 1,024 = 32 warp instructions x 32
-    out = _json(NCU / "vector_add_a100.cu", "--ncu", NCU / "a100-console" / "ncu_full_N1024_ncu2025style.txt",
+    out = _json(VECADD_A100, "--ncu", NCU / "a100-console" / "ncu_full_N1024_ncu2025style.txt",
                 "-D", "N=1024", "--machine", "a100-40gb-pcie")
     rows = _rows(out["launches"][0])
     assert rows["W (FLOP)"]["predicted"] == rows["W (FLOP)"]["measured"] == 1024
@@ -156,7 +160,7 @@ def test_vector_add_gtx1080_three_launches_roofs_from_the_device_name():
     # sectors), shrinking as it stays cached; writes 384 / 256 / 256 B (12 and 8 of the 13 sectors:
     # a lower bound).  The report names its device: the GTX 1080's roofs (320 GB/s) come from the
     # database without --machine.
-    out = _json(NCU / "vecadd_gtx1080.cu", "--ncu", NCU / "gtx1080-raw-csv" / "nsight_vectoradd_100_32_metrics_all.csv",
+    out = _json(VECADD_1080, "--ncu", NCU / "gtx1080-raw-csv" / "nsight_vectoradd_100_32_metrics_all.csv",
                 "-D", "n=100")
     launches = out["launches"]
     assert [x["launch"]["index"] for x in launches] == [0, 1, 2]
@@ -203,7 +207,7 @@ def test_gemm_naive_rtx5070():
 
 
 def test_text_and_markdown_output():
-    args = [K5070, "--ncu", NCU / "rtx5070-details-csv" / "saxpy.csv", "-D", "n=16777216", "--machine", "rtx-5070"]
+    args = [SAXPY5070, "--ncu", NCU / "rtx5070-details-csv" / "saxpy.csv", "-D", "n=16777216", "--machine", "rtx-5070"]
     text = _validate(*args)
     assert text.exit_code == 0
     assert "DRAM reads (B)" in text.output and "1.00003" in text.output
@@ -215,10 +219,10 @@ def test_text_and_markdown_output():
 
 def test_unmatched_kernels_missing_sizes_and_bad_reports(tmp_path):
     # the dropout kernel is PyTorch's: not in our file -> exit 1, said per launch
-    r = _validate(K5070, "--ncu", NCU / "a100-details-csv-old" / "dropout_nsight162_first3.csv")
+    r = _validate(SAXPY5070, "--ncu", NCU / "a100-details-csv-old" / "dropout_nsight162_first3.csv")
     assert r.exit_code == 1 and "no kernel `fused_dropout_kernel_vec`" in r.output
-    # without -D the sizes come from the file's launch site (main's n_saxpy = 1 << 24): the same numbers
-    out = _json(K5070, "--ncu", NCU / "rtx5070-details-csv" / "saxpy.csv")
+    # without -D the sizes come from the file's launch site (saxpy_rtx5070.cu's main: n_saxpy = 1 << 24): the same numbers
+    out = _json(SAXPY5070, "--ncu", NCU / "rtx5070-details-csv" / "saxpy.csv")
     assert _rows(out["launches"][0])["DRAM reads (B)"]["predicted"] == 134_217_728
     # a kernel with no launch site and no -D: the report's launch shape fixes only the grid, not n
     src = tmp_path / "saxpy.cu"
@@ -228,14 +232,14 @@ def test_unmatched_kernels_missing_sizes_and_bad_reports(tmp_path):
     r = _validate(src, "--ncu", NCU / "rtx5070-details-csv" / "saxpy.csv")
     assert r.exit_code == 1 and "give -D n=VALUE" in r.output
     # sizes that are not the run's: the source's launch at N = 1024 (grid 4) is not the run's (4096)
-    out = _json(NCU / "vector_add_a100.cu", "--ncu", NCU / "a100-console" / "ncu_full_N1048576_olderstyle.txt")
+    out = _json(VECADD_A100, "--ncu", NCU / "a100-console" / "ncu_full_N1048576_olderstyle.txt")
     assert any("not the source's at the sizes in force (grid 4 x 1 x 1" in p for p in out["launches"][0]["problems"])
     # --kernel naming nothing in the report
-    r = _validate(K5070, "--ncu", NCU / "rtx5070-details-csv" / "saxpy.csv", "--kernel", "nope")
+    r = _validate(SAXPY5070, "--ncu", NCU / "rtx5070-details-csv" / "saxpy.csv", "--kernel", "nope")
     assert r.exit_code == 2 and "no launch of nope" in r.output
     # unreadable reports: one line naming the file, exit 2, no traceback
     for bad in (NCU / "ada-console-utf16" / "ncu_log_exetrem_mem.txt", NCU / "missing.csv", K5070):
-        r = _validate(K5070, "--ncu", bad)
+        r = _validate(SAXPY5070, "--ncu", bad)
         assert r.exit_code == 2 and str(bad) in r.output and "Traceback" not in r.output
         assert len(r.output.strip().splitlines()) == 1
 
@@ -268,18 +272,18 @@ def test_plot_draws_the_measured_points_beside_the_predicted(tmp_path):
     from staticroof.pipeline import run
     from staticroof.validate.points import measured_points
 
-    report = run([NCU / "vecadd_gtx1080.cu"], {"n": "100"})
+    report = run([VECADD_1080], {"n": "100"})
     pts, notes = measured_points(NCU / "gtx1080-raw-csv" / "nsight_vectoradd_100_32_metrics_all.csv", report.kernels)
     assert [(p["launch"], p["level"]) for p in pts] == [(i, "measured DRAM") for i in range(3)]
     assert [p["intensity"] for p in pts] == [approx(100 / 7936), approx(100 / 3520), approx(100 / 2432)]
     assert all(p["attainable"] == approx(100 / 2720e-9) for p in pts) and len(notes) == 3
     out = tmp_path / "roof.png"
-    r = CliRunner().invoke(main, ["plot", str(NCU / "vecadd_gtx1080.cu"), "--machine", "gtx-1080", "-o", str(out),
+    r = CliRunner().invoke(main, ["plot", str(VECADD_1080), "--machine", "gtx-1080", "-o", str(out),
                                   "-D", "n=100", "--ncu", str(NCU / "gtx1080-raw-csv" /
                                                                "nsight_vectoradd_100_32_metrics_all.csv")])
     assert r.exit_code == 0, r.output
     assert "(3 measured)" in r.output and out.stat().st_size > 0
-    r = CliRunner().invoke(main, ["plot", str(NCU / "vecadd_gtx1080.cu"), "--machine", "gtx-1080", "-o", str(out),
+    r = CliRunner().invoke(main, ["plot", str(VECADD_1080), "--machine", "gtx-1080", "-o", str(out),
                                   "-D", "n=100", "--ncu", str(tmp_path / "none.csv")])
     assert r.exit_code == 2 and "none.csv" in r.output
 
@@ -298,6 +302,20 @@ def test_sizes_from_the_reports_launch_shape(tmp_path):
     assert any("no DRAM byte counts" in p for p in launch["problems"])
 
 
+def test_saxpy_rtx3070_sample_at_the_runs_size():
+    # samples/saxpy_rtx3070.cu, out = a*x + y at n = 10^6 (-D: n is a struct field at the launch
+    # site): W = 2n = 2,000,000 FLOP; the console's duration 31.23 us gives P = 2e6 / 31.23e-6 FLOP/s;
+    # the basic set prints DRAM only as a percentage, so there are no DRAM rows, and it says so.
+    out = _json(SAMPLES / "saxpy_rtx3070.cu", "--ncu", NCU / "rtx3070-console" / "ncu_console_basic.txt",
+                "-D", "n=1000000", "--machine", "rtx-3070")
+    (launch,) = out["launches"]
+    assert launch["kernel"] == "saxpy" and launch["launch"]["grid"] == [977, 1, 1]
+    rows = _rows(launch)
+    assert rows["W (FLOP)"]["predicted"] == 2_000_000 and "DRAM reads (B)" not in rows
+    assert launch["point"]["P"] == approx(2_000_000 / 31.23e-6)
+    assert any("no DRAM byte counts" in p for p in launch["problems"])
+
+
 # ---------------------------------------------------------------------------------------------
 # profile: ncu with the metrics validate compares, then validate
 
@@ -307,7 +325,7 @@ def test_profile_without_ncu_says_how_to_run_it(monkeypatch):
     from staticroof.ncu.collect import METRICS
 
     monkeypatch.setattr(shutil, "which", lambda name: None)
-    r = CliRunner().invoke(main, ["profile", str(NCU / "vecadd_gtx1080.cu"), "--", "./vecadd", "100"])
+    r = CliRunner().invoke(main, ["profile", str(VECADD_1080), "--", "./vecadd", "100"])
     assert r.exit_code == 2 and "needs Nsight Compute's `ncu` on PATH" in r.output
     assert f"--metrics {','.join(METRICS)} ./vecadd 100 > report.csv" in r.output
     readme = (ROOT / "README.md").read_text(encoding="utf-8").replace("\\\n", "")
@@ -331,7 +349,7 @@ def test_profile_runs_ncu_and_validates(tmp_path, monkeypatch):
     fake.chmod(0o755)
     monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
     out = tmp_path / "run.csv"
-    r = CliRunner().invoke(main, ["profile", str(NCU / "vecadd_gtx1080.cu"), "-D", "n=100", "-o", str(out),
+    r = CliRunner().invoke(main, ["profile", str(VECADD_1080), "-D", "n=100", "-o", str(out),
                                   "--format", "json", "--", "./vecadd", "100"])
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)

@@ -1,7 +1,7 @@
-// The kernels of the RTX 5070 sample run (tests/data/ncu/rtx5070-details-csv): SAXPY, naive and
+// The kernels of the RTX 5070 sample run (tests/data/ncu/rtx5070-details-csv): naive and
 // shared-memory-tiled GEMM, naive and tiled transpose, fp32, row-major, in an anonymous namespace
 // (ncu prints them as `unnamed>::NAME(...)`).  Our own code of the same algorithms, sizes and
-// launches as the run's README describes them.
+// launches as the run's README describes them; its SAXPY is samples/saxpy_rtx5070.cu.
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
@@ -17,13 +17,6 @@
     } while (0)
 
 namespace {
-
-// y = a*x + y, in place, grid-stride
-__global__ void saxpy_kernel(float a, const float *x, float *y, int n)
-{
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
-        y[i] = a * x[i] + y[i];
-}
 
 // one thread per element of C (m x n) = A (m x k) * B (k x n)
 __global__ void gemm_naive_kernel(const float *a, const float *b, float *c, int m, int n, int k)
@@ -88,14 +81,11 @@ __global__ void transpose_tiled_kernel(const float *in, float *out, int rows, in
 
 int main()
 {
-    const int n_saxpy = 1 << 24, dim = 2048;
-    float *x, *y, *a, *b, *c;
-    CUDA_CHECK(cudaMalloc(&x, n_saxpy * sizeof(float)));
-    CUDA_CHECK(cudaMalloc(&y, n_saxpy * sizeof(float)));
+    const int dim = 2048;
+    float *a, *b, *c;
     CUDA_CHECK(cudaMalloc(&a, dim * dim * sizeof(float)));
     CUDA_CHECK(cudaMalloc(&b, dim * dim * sizeof(float)));
     CUDA_CHECK(cudaMalloc(&c, dim * dim * sizeof(float)));
-    saxpy_kernel<<<65536, 256>>>(2.0f, x, y, n_saxpy);
     dim3 block(32, 32), grid((dim + 31) / 32, (dim + 31) / 32);
     gemm_naive_kernel<<<grid, block>>>(a, b, c, dim, dim, dim);
     gemm_tiled_kernel<32><<<grid, block>>>(a, b, c, dim, dim, dim);
@@ -103,6 +93,6 @@ int main()
     transpose_tiled_kernel<32><<<grid, block>>>(a, c, dim, dim);
     CUDA_CHECK(cudaDeviceSynchronize());
     std::printf("done\n");
-    cudaFree(x); cudaFree(y); cudaFree(a); cudaFree(b); cudaFree(c);
+    cudaFree(a); cudaFree(b); cudaFree(c);
     return 0;
 }
