@@ -117,10 +117,13 @@ def in_process(paths: list, top: int = 5) -> dict:
         report = run([f], {})
         rows.append({"file": _rel(f), "wall_s": time.perf_counter() - w, "cpu_s": time.process_time() - c,
                      "kernels": len(report.kernels), "failed": sum(1 for k in report.kernels if k.failed),
+                     # a file the front end could not read at all (an SR099 internal error, say)
+                     "file_errors": sum(1 for d in report.file_diagnostics if d.severity == "error"),
                      "approximate": sum(1 for k in report.kernels if not k.failed and not k.exact)})
     kernels = sum(r["kernels"] for r in rows)
     total_cpu = sum(r["cpu_s"] for r in rows)
     return {"files": len(rows), "kernels": kernels, "failed": sum(r["failed"] for r in rows),
+            "file_errors": sum(r["file_errors"] for r in rows),
             "approximate": sum(r["approximate"] for r in rows),
             "total_wall_s": sum(r["wall_s"] for r in rows), "total_cpu_s": total_cpu,
             "median_file_cpu_s": statistics.median(r["cpu_s"] for r in rows) if rows else None,
@@ -227,8 +230,9 @@ def _print_case(case: str, r: dict) -> None:
     p, i = r["process"], r["in_process"]
     per = i["cpu_per_kernel_s"]
     print(f"{case:<10} process: {p['median_wall_s']:7.2f} s wall {p['median_cpu_s']:7.2f} s CPU (median); "
-          f"in process: {i['files']} files, {i['kernels']} kernels ({i['failed']} failed, {i['approximate']} "
-          f"approximate), {i['total_wall_s']:.2f} s wall {i['total_cpu_s']:.2f} s CPU"
+          f"in process: {i['files']} files ({i['file_errors']} with errors), {i['kernels']} kernels "
+          f"({i['failed']} failed, {i['approximate']} approximate), {i['total_wall_s']:.2f} s wall "
+          f"{i['total_cpu_s']:.2f} s CPU"
           + (f", {per * 1000:.0f} ms CPU per kernel" if per else ""))
     for row in i["slowest"][:3]:
         print(f"    {row['cpu_s']:7.2f} s CPU  {row['file']}")

@@ -29,7 +29,7 @@ def test_tiny_benchmark_run_writes_a_record(tmp_path):
     # two generated files: axpy (C) and dot (C), one kernel each, both exact; the process ran the
     # real command, succeeded and reported both
     assert gen["in_process"]["files"] == 2 and gen["in_process"]["kernels"] == 2
-    assert gen["in_process"]["failed"] == gen["in_process"]["approximate"] == 0
+    assert gen["in_process"]["failed"] == gen["in_process"]["approximate"] == gen["in_process"]["file_errors"] == 0
     assert [(r["exit"], r["kernels"]) for r in gen["process"]["runs"]] == [(0, 2)]
     assert gen["in_process"]["total_cpu_s"] > 0
 

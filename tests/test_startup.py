@@ -51,9 +51,38 @@ def test_light_commands_import_no_heavy_module(args, expect):
 
 
 def test_the_wrapper_sees_a_heavy_import(tmp_path):
-    # the check can fail: `analyze` needs sympy and islpy, and the wrapper reports them
-    src = tmp_path / "k.c"
-    src.write_text("void scale(int n, double *x) { for (int i = 0; i < n; i++) x[i] *= 2.0; }\n")
+    # the check can fail: `analyze` needs sympy and islpy, and the wrapper reports them.  numpy is
+    # not needed even where a launch's host code computes in floating point (frontends/hostexpr)
+    src = tmp_path / "k.cu"
+    src.write_text("#include <math.h>\n"
+                   "__global__ void scale(int n, float *x) {\n"
+                   "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) x[i] *= 2.0f;\n}\n"
+                   "int main() {\n    int n = 1000; float *x;\n    cudaMalloc(&x, n * sizeof(float));\n"
+                   "    scale<<<(int)ceil((float)n / 256.0f), 256>>>(n, x);\n    return 0;\n}\n")
     stdout, report = _run("analyze", str(src))
     assert report["code"] == 0 and "scale" in stdout
-    assert {"sympy", "islpy"} <= set(report["heavy"])
+    assert {"sympy", "islpy"} <= set(report["heavy"]) and "numpy" not in report["heavy"]
+
+
+def test_host_float_arithmetic_rounds_as_ieee():
+    import sympy
+
+    from staticroof.frontends.hostexpr import _Fail, _hw
+
+    # 1/3 in single precision: 1/3 = 0.010101...b; 24 significant bits from the first 1 are
+    # 1.0101...01|0101... (the 25th bit is 0 and the rest nonzero: round up) -> 0xAAAAAB * 2**-25
+    assert _hw(sympy.Integer(1), sympy.Integer(3), "/", 24) == sympy.Rational(0xAAAAAB, 2**25)
+    # in double: 53 bits, 1.0101...0101|0101... rounds up too -> 0x15555555555555 * 2**-54
+    assert _hw(sympy.Integer(1), sympy.Integer(3), "/", 53) == sympy.Rational(0x15555555555555, 2**54)
+    # 2**24 + 1 is not a float: a tie between 2**24 and 2**24 + 2, to even -> 2**24 (exact in double)
+    assert _hw(sympy.Integer(2**24), sympy.Integer(1), "+", 24) == 2**24
+    assert _hw(sympy.Integer(2**24), sympy.Integer(1), "+", 53) == 2**24 + 1
+    # 2**24 + 3: a tie between 2**24 + 2 and 2**24 + 4, to even (mantissa ...10) -> 2**24 + 4
+    assert _hw(sympy.Integer(2**24 + 2), sympy.Integer(1), "+", 24) == 2**24 + 4
+    # past the largest float (about 3.4e38) is an overflow, not infinity; 1e300**2 overflows double
+    with pytest.raises(_Fail):
+        _hw(sympy.Integer(2**127), sympy.Integer(2**127), "+", 24)
+    with pytest.raises(_Fail):
+        _hw(sympy.Integer(10**300), sympy.Integer(10**300), "*", 53)
+    with pytest.raises(_Fail):
+        _hw(sympy.Integer(1), sympy.Integer(0), "/", 24)

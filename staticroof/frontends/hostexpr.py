@@ -7,7 +7,7 @@ expression parser: casts, calls, ternaries) and evaluates them to sympy, to a nu
 variable has a value and to a formula in the kernel's parameters where the host passes the variable.
 
 Floating point is evaluated as the hardware does.  Numbers are computed in IEEE single or double
-precision (numpy), so a folded grid is exact at any size.  A formula cannot round: a float
+precision (single as C's `(float)` cast rounds), so a folded grid is exact at any size.  A formula cannot round: a float
 quotient `(float)a / (float)b` of integers is taken as the exact a/b, and `ceil`/`floor`/an integer
 cast of it as ceiling/floor division.  That is exact while |a| < 2**24 (float; 2**53 for double):
 a non-integral a/b lies at least 1/b from every integer, and the rounding error is below
@@ -16,10 +16,11 @@ a/b * 2**-24 < 1/b.  Each formula that relies on it records the bound in `Folder
 
 from __future__ import annotations
 
+import math
+import struct
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-import numpy as np
 import sympy
 
 from .tokens import Token, match_angle, match_close, split_commas
@@ -31,7 +32,14 @@ _INT_TYPES = {"int", "unsigned", "signed", "long", "short", "char", "size_t", "s
               "uint64_t", "int32_t", "uint32_t", "int16_t", "uint16_t", "int8_t", "uint8_t", "uint", "dim3_t"}
 _FLOAT_TYPES = {"float": 24, "double": 53}
 _TYPE_WORDS = _INT_TYPES | set(_FLOAT_TYPES) | {"const", "std", "::", "volatile"}
-_MANTISSA: dict[int, type[np.floating]] = {24: np.float32, 53: np.float64}
+
+
+def _round(x: float, bits: int) -> float:
+    """`x` rounded to IEEE single (bits 24: the C cast `(float)x`, through struct) or double (53:
+    already a Python float).  OverflowError past the largest float."""
+    return struct.unpack("f", struct.pack("f", x))[0] if bits == 24 else x
+
+
 _CEIL = {"ceil", "ceilf", "floor", "floorf", "trunc", "truncf", "round", "roundf"}
 _MINMAX = {"min": sympy.Min, "max": sympy.Max, "fmin": sympy.Min, "fmax": sympy.Max, "fminf": sympy.Min,
            "fmaxf": sympy.Max, "umin": sympy.Min, "umax": sympy.Max, "imin": sympy.Min, "imax": sympy.Max}
@@ -204,14 +212,21 @@ def _floor_of(v: Val, folder: Folder, fn) -> sympy.Expr:
 
 
 def _hw(a: sympy.Expr, b: sympy.Expr, op: str, bits: int) -> sympy.Expr:
-    """`a op b` in IEEE single (bits 24) or double (53) precision, as an exact rational."""
-    t = _MANTISSA[bits]
-    x, y = t(Fraction(str(a))), t(Fraction(str(b)))
+    """`a op b` in IEEE single (bits 24) or double (53) precision, as an exact rational.  A single
+    precision result is the double one rounded: for + - * / of floats that is the correctly rounded
+    single result (double has more than 2 * 24 + 2 bits), so no numpy is needed."""
+    try:
+        x, y = _round(float(Fraction(str(a))), bits), _round(float(Fraction(str(b))), bits)
+    except OverflowError:
+        raise _Fail("overflow") from None
     if op == "/" and y == 0:
         raise _Fail("division by zero")
-    with np.errstate(all="ignore"):
-        r = x + y if op == "+" else x - y if op == "-" else x * y if op == "*" else x / y
-    if not np.isfinite(r):
+    r = x + y if op == "+" else x - y if op == "-" else x * y if op == "*" else x / y
+    try:
+        r = _round(r, bits)
+    except OverflowError:
+        raise _Fail("overflow") from None
+    if not math.isfinite(r):
         raise _Fail("overflow")
     return sympy.Rational(Fraction(float(r)))
 
@@ -387,7 +402,7 @@ class _Parser:
         low = text.lower()
         if not low.startswith("0x") and (any(c in low for c in ".e") or low.endswith("f")):
             bits = 24 if low.endswith("f") else 53
-            return Val(sympy.Rational(Fraction(float(_MANTISSA[bits](float(text.rstrip("fFlL")))))), bits)
+            return Val(sympy.Rational(Fraction(_round(float(text.rstrip("fFlL")), bits))), bits)
         text = text.rstrip("uUlL")
         try:
             v = int(text, 8) if len(text) > 1 and text[0] == "0" and text[1].isdigit() else int(text, 0)
