@@ -150,6 +150,8 @@ def _parse_launches(grids, blocks, configured: dict) -> dict:
         for v in values:
             kernel, _eq, dims = v.rpartition("=")
             try:
+                if "=" in kernel:  # `k=a=4`: one `=` at most
+                    raise ValueError
                 nums = tuple(int(x) for x in dims.split(","))
             except ValueError:
                 raise click.BadParameter(f"`{v}`: expected [KERNEL=]X[,Y[,Z]]", param_hint=f"--{option}") from None

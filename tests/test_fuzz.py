@@ -367,3 +367,10 @@ def test_system_include_names_stay_on_their_line(tmp_path, include):
     r = _cli("analyze", tmp_path / "k.c")
     assert r.exit_code == 1 and "SR099" not in r.output and "SR004" not in r.output, r.output
     assert "k.c:1:" in r.output and "SR005" in r.output
+
+
+def test_launch_option_with_two_equals_signs_is_a_usage_error():
+    # `--block k=a=4` was taken as block 4 for a kernel named `k=a` (exit 0); the syntax is
+    # [KERNEL=]X[,Y[,Z]], one `=` at most.
+    r = _cli("analyze", ROOT / "samples" / "saxpy.cu", "--block", "k=a=4")
+    assert r.exit_code == 2 and "expected [KERNEL=]X[,Y[,Z]]" in r.output, r.output
