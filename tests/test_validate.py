@@ -1,8 +1,9 @@
 """`staticroof validate`: the measured point of each launch (staticroof.ncu.measured) and the
 prediction beside it, on the real published ncu outputs in tests/data/ncu/ and our own sources of
 the kernels they measured (samples/saxpy_rtx5070.cu, vector_add_a100.cu, vecadd_gtx1080.cu,
-saxpy_rtx3070.cu; the RTX 5070's GEMMs and transposes in tests/data/ncu/rtx5070_kernels.cu).  Expected numbers are derived by hand below, from
-the kernels' algorithms and the values printed in the files."""
+saxpy_rtx3070.cu; the RTX 5070's GEMMs and transposes in tests/data/ncu/rtx5070_kernels.cu).
+Expected numbers are derived by hand below, from the kernels' algorithms and the values printed in
+the files."""
 
 from __future__ import annotations
 
@@ -112,7 +113,8 @@ def test_saxpy_rtx5070_reads_within_1_percent_and_writes_a_lower_bound():
     # a lower bound, dirty lines still in L2); L1: every access coalesced, access level 12n =
     # 201,326,592 B = the measured sectors x 32 exactly.  P = 2n / 292,928 ns = 1.1455e11 FLOP/s;
     # DRAM 177,852,672 B / 292,928 ns = 607.2 GB/s = 90.3% of the 5070's 672 GB/s: near the DRAM roof.
-    out = _json(SAXPY5070, "--ncu", NCU / "rtx5070-details-csv" / "saxpy.csv", "-D", "n=16777216", "--machine", "rtx-5070")
+    out = _json(SAXPY5070, "--ncu", NCU / "rtx5070-details-csv" / "saxpy.csv", "-D", "n=16777216",
+                "--machine", "rtx-5070")
     (launch,) = out["launches"]
     assert launch["kernel"] == "saxpy_kernel" and launch["launch"]["grid"] == [65536, 1, 1]
     rows = _rows(launch)
@@ -221,7 +223,8 @@ def test_unmatched_kernels_missing_sizes_and_bad_reports(tmp_path):
     # the dropout kernel is PyTorch's: not in our file -> exit 1, said per launch
     r = _validate(SAXPY5070, "--ncu", NCU / "a100-details-csv-old" / "dropout_nsight162_first3.csv")
     assert r.exit_code == 1 and "no kernel `fused_dropout_kernel_vec`" in r.output
-    # without -D the sizes come from the file's launch site (saxpy_rtx5070.cu's main: n_saxpy = 1 << 24): the same numbers
+    # without -D the sizes come from the file's launch site (saxpy_rtx5070.cu's main: n_saxpy = 1 << 24):
+    # the same numbers
     out = _json(SAXPY5070, "--ncu", NCU / "rtx5070-details-csv" / "saxpy.csv")
     assert _rows(out["launches"][0])["DRAM reads (B)"]["predicted"] == 134_217_728
     # a kernel with no launch site and no -D: the report's launch shape fixes only the grid, not n
