@@ -41,7 +41,14 @@ CUDA_SIZES = {
     "saxpy.cu": {"n": 1000}, "vector_add.cu": {"n": 700}, "matmul_naive.cu": {"N": 20},
     "matmul_tiled.cu": {"N": 64}, "transpose.cu": {"rows": 40, "cols": 70}, "reduce.cu": {"n": 3000},
     "stencil2d.cu": {"n": 20}, "gemv_half.cu": {"M": 40, "K": 30}, "softmax.cu": {"rows": 10, "cols": 20},
-    "l2norm.cu": {"n": 3000},
+    "l2norm.cu": {"n": 3000}, "saxpy_rtx5070.cu": {"n": 3000}, "vector_add_a100.cu": {"N": 700},
+    "vecadd_gtx1080.cu": {"n": 100},
+}
+# Samples the serial trace cannot run as they are, and why.
+UNTRACED = {
+    # its grid is (n + 1023) / 1024 with n a struct field read on the host: the launch site's grid is
+    # unknown, so the trace has no launch configuration (test_validate checks it at the run's size)
+    "saxpy_rtx3070.cu",
 }
 
 
@@ -55,7 +62,7 @@ def cuda_kernels():
 
 
 def test_every_cuda_sample_is_traced():
-    assert set(CUDA_SIZES) == {p.name for p in SAMPLES.glob("*.cu")}
+    assert set(CUDA_SIZES) | UNTRACED == {p.name for p in SAMPLES.glob("*.cu")}
 
 
 @pytest.mark.parametrize("path,kernel,sizes", cuda_kernels())
