@@ -33,6 +33,7 @@ from . import c as C, classes as CL, cxx as CX, outputs, overloads as OV, templa
 from .ctypes_ import FLOAT, INT, VOID, CType, arith
 from .cxx_calls import HANDLERS as CXX_CALLS, inline_call
 from .launch import DIMS, Launch, LaunchSite, fold, host_sites, launch_for, launch_notes, repeats
+from .lowering import thread_loops
 from .tokens import Token, match_angle, match_close, render, tokenize
 from .toplevel import Item, split_items
 
@@ -325,33 +326,7 @@ class CudaLowering(CL.ClassLowering, C.FunctionLowering):
 
     def wrap(self, body: list) -> list:
         """Put the kernel body inside its thread loops (grid-stride loops consume their dimension)."""
-        out = []
-        groups: list = []  # consecutive statements share one set of thread loops
-        for node in body:
-            skip = node.kind.split(".")[1] if isinstance(node, Loop) and node.kind.startswith("gridstride.") else None
-            if groups and groups[-1][0] is None and skip is None:
-                groups[-1][1].append(node)
-            else:
-                groups.append((skip, [node]))
-        for skip, nodes in groups:
-            wrapped = list(nodes)
-            for d in reversed(DIMS):
-                info = self.threads.get(d)
-                if info is None or d == skip:
-                    continue
-                if "g" in info:
-                    wrapped = [Loop(info["g"], sympy.Integer(0), sympy.Lt(info["g"], info["G"] * info["B"]), 1,
-                                    wrapped, f"thread.{d}", self.kernel.location)]
-                else:
-                    wrapped = [Loop(info["tx"], sympy.Integer(0), sympy.Lt(info["tx"], info["B"]), 1, wrapped,
-                                    f"block.{d}", self.kernel.location)]
-            for d in reversed(DIMS):
-                info = self.threads.get(d)
-                if info is None or d == skip or "g" in info:
-                    continue
-                wrapped = [Loop(info["bx"], sympy.Integer(0), sympy.Lt(info["bx"], info["G"]), 1, wrapped,
-                                f"grid.{d}", self.kernel.location)]
-            out.extend(wrapped)
+        out = thread_loops(body, self.threads, self.kernel.location)
         for d, extent in reversed(self.repeats):
             var = sympy.Dummy(f"thread.{d}")
             out = [Loop(var, sympy.Integer(0), sympy.Lt(var, extent), 1, out, f"thread.{d}", self.kernel.location)]

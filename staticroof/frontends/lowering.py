@@ -150,3 +150,41 @@ class FrontendResult:
     diagnostics: list = field(default_factory=list)  # file-level
     drivers: set = field(default_factory=set)  # names of `main` and other drivers (see drivers.py)
 
+
+
+def thread_loops(body: list, threads: dict, location) -> list:
+    """A GPU kernel body inside its thread loops, shared by the CUDA C and Numba CUDA front ends.
+
+    `threads` maps a dimension ("x", "y", "z") to its symbols: `tx` (thread in block), `bx` (block),
+    `B`/`G` (block and grid extents) and, for a global index the kernel forms, `g`.  Consecutive
+    statements share one set of loops; a grid-stride loop (kind "gridstride.D") consumes dimension D.
+    """
+    dims = ("x", "y", "z")
+    out: list = []
+    groups: list = []
+    for node in body:
+        skip = node.kind.split(".")[1] if isinstance(node, Loop) and node.kind.startswith("gridstride.") else None
+        if groups and groups[-1][0] is None and skip is None:
+            groups[-1][1].append(node)
+        else:
+            groups.append((skip, [node]))
+    zero = sympy.Integer(0)
+    for skip, nodes in groups:
+        wrapped = list(nodes)
+        for d in reversed(dims):
+            info = threads.get(d)
+            if info is None or d == skip:
+                continue
+            if "g" in info:
+                wrapped = [Loop(info["g"], zero, sympy.Lt(info["g"], info["G"] * info["B"]), 1, wrapped,
+                                f"thread.{d}", location)]
+            else:
+                wrapped = [Loop(info["tx"], zero, sympy.Lt(info["tx"], info["B"]), 1, wrapped, f"block.{d}",
+                                location)]
+        for d in reversed(dims):
+            info = threads.get(d)
+            if info is None or d == skip or "g" in info:
+                continue
+            wrapped = [Loop(info["bx"], zero, sympy.Lt(info["bx"], info["G"]), 1, wrapped, f"grid.{d}", location)]
+        out.extend(wrapped)
+    return out

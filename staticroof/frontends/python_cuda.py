@@ -15,8 +15,8 @@ import libcst as cst
 import sympy
 
 from ..diagnostics import Location
-from ..ir import LAUNCH_BLOCK, LAUNCH_GRID, Array, Loop, Ref, launch_size
-from .lowering import Unsupported
+from ..ir import LAUNCH_BLOCK, LAUNCH_GRID, Array, Ref, launch_size
+from .lowering import Unsupported, thread_loops
 from .python_kernels import qualified
 from .python_types import dtype_name, is_float
 from .python_values import PVal, float_val, int_val
@@ -114,34 +114,7 @@ class Threads:
 
     def wrap(self, body: list, location) -> list:
         """The kernel body inside its thread loops (a grid-stride loop consumes its dimension)."""
-        out: list = []
-        groups: list = []
-        for node in body:
-            skip = node.kind.split(".")[1] if isinstance(node, Loop) and node.kind.startswith("gridstride.") else None
-            if groups and groups[-1][0] is None and skip is None:
-                groups[-1][1].append(node)
-            else:
-                groups.append((skip, [node]))
-        for skip, nodes in groups:
-            wrapped = list(nodes)
-            for d in reversed(DIMS):
-                info = self.info.get(d)
-                if info is None or d == skip:
-                    continue
-                if "g" in info:
-                    wrapped = [Loop(info["g"], sympy.Integer(0), sympy.Lt(info["g"], info["G"] * info["B"]), 1,
-                                    wrapped, f"thread.{d}", location)]
-                else:
-                    wrapped = [Loop(info["tx"], sympy.Integer(0), sympy.Lt(info["tx"], info["B"]), 1, wrapped,
-                                    f"block.{d}", location)]
-            for d in reversed(DIMS):
-                info = self.info.get(d)
-                if info is None or d == skip or "g" in info:
-                    continue
-                wrapped = [Loop(info["bx"], sympy.Integer(0), sympy.Lt(info["bx"], info["G"]), 1, wrapped,
-                                f"grid.{d}", location)]
-            out.extend(wrapped)
-        return out
+        return thread_loops(body, self.info, location)
 
 
 def used_dims(fn: cst.FunctionDef, names: dict, functions: dict) -> set:
