@@ -317,6 +317,9 @@ def test_saxpy_rtx3070_sample_at_the_runs_size():
     assert rows["W (FLOP)"]["predicted"] == 2_000_000 and "DRAM reads (B)" not in rows
     assert launch["point"]["P"] == approx(2_000_000 / 31.23e-6)
     assert any("no DRAM byte counts" in p for p in launch["problems"])
+    # the source's grid comes from a struct field on the host, so its x is unknown: "?", not "None"
+    (mismatch,) = [p for p in launch["problems"] if p.startswith("the run's launch")]
+    assert "(grid ? x 1 x 1, block 1024 x 1 x 1)" in mismatch and "None" not in mismatch
 
 
 # ---------------------------------------------------------------------------------------------

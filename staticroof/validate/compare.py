@@ -252,7 +252,8 @@ def _full(shape) -> tuple:
 
 
 def _dims(t) -> str:
-    return " x ".join(str(d) for d in t) if t else "?"
+    """`256 x 1 x 1`; a dimension the source leaves unknown is `?` (a whole unknown shape too)."""
+    return " x ".join("?" if d is None else str(d) for d in t) if t else "?"
 
 
 def validate(source, report, only: set, run_analysis, machine, db) -> list[Validation]:
