@@ -30,6 +30,24 @@ def _parse_defines(values) -> dict:
     return out
 
 
+def _parse_dtypes(values) -> dict:
+    """`--dtype x=float32`: the element type of a Python kernel's parameter (name -> type name)."""
+    from .frontends.python_types import dtype_name
+
+    out = {}
+    for v in values:
+        name, eq, t = v.partition("=")
+        name, t = name.strip(), t.strip()
+        if not eq or not name.isidentifier():
+            raise click.BadParameter(f"`{v}`: expected NAME=TYPE (a parameter and a type such as float32)",
+                                     param_hint="--dtype")
+        if dtype_name(t) is None:
+            raise click.BadParameter(f"`{v}`: `{t}` is not a type name (float32, float64, int32, f4, ...)",
+                                     param_hint="--dtype")
+        out[name] = t
+    return out
+
+
 def _parse_costs(values) -> dict:
     out = {}
     for v in values:
@@ -78,7 +96,7 @@ def _machine(name, machine_files, pyproject):
 
 
 def options_from(cfg, defines=(), include_dirs=(), costs=(), grids=(), blocks=(), machine_name=None, unit=None,
-                 machine_files=(), cache=None):
+                 machine_files=(), cache=None, dtypes=()):
     """The configuration under the command-line options: what the analysis of a file takes
     (lint.engine.Options).  Exits 2 on a bad machine; raises click's errors on bad options."""
     from .lint.settings import Options
@@ -97,11 +115,26 @@ def options_from(cfg, defines=(), include_dirs=(), costs=(), grids=(), blocks=()
         cache = str(cfg.cache)
     cache_bytes = _parse_size(cache) if cache is not None else None
     return Options(defs, list(include_dirs) + cfg.include, weights, launches, kernel_sizes, cache_bytes, machine,
-                   unit or cfg.unit)
+                   unit or cfg.unit, _types_from(cfg, given, _parse_dtypes(dtypes)))
+
+
+def _types_from(cfg, given: dict, typed: dict) -> dict:
+    """{None: the types of every kernel, KERNEL: that kernel's}: the configuration's tables under
+    `--dtype` and `-D x=float32` (a name given on the command line is taken out of the file's)."""
+    out: dict = {}
+    shared = {n: t for n, t in cfg.dtypes.items() if n not in given}
+    shared.update(typed)
+    if shared:
+        out[None] = shared
+    for kernel, table in cfg.kernel_dtypes.items():
+        own = {n: t for n, t in table.items() if n not in given and n not in typed}
+        if own:
+            out[kernel] = own
+    return out
 
 
 def _run(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(), machine_name=None, unit=None,
-         machine_files=(), cache=None, config_file=None, all_functions=False, use_cache=False):
+         machine_files=(), cache=None, config_file=None, all_functions=False, use_cache=False, dtypes=()):
     """Config, options and files to a report (placed under a machine's roofline when one is named):
     what `analyze` and `plot` share.  Exits 2 on usage errors.  `use_cache`: read and fill the
     content-hash cache (staticroof/cache) beside the configuration file."""
@@ -113,7 +146,8 @@ def _run(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(), m
     except ConfigError as e:
         click.echo(f"staticroof: {e}", err=True)
         sys.exit(2)
-    o = options_from(cfg, defines, include_dirs, costs, grids, blocks, machine_name, unit, machine_files, cache)
+    o = options_from(cfg, defines, include_dirs, costs, grids, blocks, machine_name, unit, machine_files, cache,
+                     dtypes)
     files, errors = _collect(paths)
     if errors and not files:
         for d in errors:
@@ -129,7 +163,7 @@ def _run(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(), m
         store = Cache.beside(cfg.path)
     report = run(files, o.defines, o.include_dirs, o.weights, set(kernels), o.launches, cache_bytes,
                  l1_bytes, all_functions or getattr(cfg, "all_functions", False), o.kernel_sizes, cache=store,
-                 config_path=cfg.path)
+                 config_path=cfg.path, dtypes=o.dtypes)
     if machine is not None:
         from .roofline import MachineError
         from .roofline.place import place
@@ -209,6 +243,10 @@ def _collect(paths) -> tuple[list[Path], list]:
     return files, errors
 
 
+DTYPE_HELP = ("Element type of a Python kernel's parameter that its source leaves untyped (x=float32; "
+              "repeatable). A signature, an annotation or a pragma in the source wins.")
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="staticroof")
 def main():
@@ -232,6 +270,7 @@ def _exit_on_sigterm() -> None:
               help="Bind a size (function parameter or #define'd size) or define a preprocessor macro.")
 @click.option("-I", "include_dirs", multiple=True, type=click.Path(file_okay=False), metavar="DIR",
               help="Search DIR for #include \"...\" headers.")
+@click.option("--dtype", "dtypes", multiple=True, metavar="NAME=TYPE", help=DTYPE_HELP)
 @click.option("--kernel", "kernels", multiple=True, metavar="NAME", help="Only report this kernel (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--cost", "costs", multiple=True, metavar="NAME=W",
@@ -255,11 +294,11 @@ def _exit_on_sigterm() -> None:
 @click.option("--use-cache/--no-cache", "use_cache", default=False, show_default=True,
               help="Read and fill the content-hash cache in .staticroof_cache/ (off by default: a plain analyze "
                    "writes nothing outside its temporary folder).")
-def analyze(paths, defines, include_dirs, kernels, fmt, costs, grids, blocks, machine_name, unit, machine_files,
-            cache, config_file, color, all_functions, use_cache):
+def analyze(paths, defines, include_dirs, dtypes, kernels, fmt, costs, grids, blocks, machine_name, unit,
+            machine_files, cache, config_file, color, all_functions, use_cache):
     """Analyze the kernels in PATHS (files or folders)."""
     report, errors, _machine_used = _run(paths, defines, include_dirs, kernels, costs, grids, blocks, machine_name,
-                                         unit, machine_files, cache, config_file, all_functions, use_cache)
+                                         unit, machine_files, cache, config_file, all_functions, use_cache, dtypes)
     if kernels and not report.kernels:
         click.echo(f"staticroof: no kernel named {', '.join(kernels)}", err=True)
         sys.exit(2)

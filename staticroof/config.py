@@ -20,6 +20,10 @@ ridge-factor = 10              # how far below the ridge a memory-bound kernel m
 N = 1024
 [tool.staticroof.sizes.gemm]   # sizes of one kernel (over the global ones; -D wins)
 N = 256
+[tool.staticroof.dtypes]       # like --dtype NAME=TYPE: Python kernels' untyped parameters
+x = "float32"
+[tool.staticroof.dtypes.saxpy] # the types of one kernel's parameters (over the global ones)
+a = "float32"
 [tool.staticroof.costs]        # like --cost NAME=W
 expf = 4
 [tool.staticroof.launch.saxpy] # like --grid saxpy=4096 --block saxpy=256 ("*" for every kernel)
@@ -50,6 +54,8 @@ class Config:
     path: Path | None = None
     sizes: dict = field(default_factory=dict)
     kernel_sizes: dict = field(default_factory=dict)  # kernel name -> {size: value}
+    dtypes: dict = field(default_factory=dict)  # parameter name -> element type ("float32")
+    kernel_dtypes: dict = field(default_factory=dict)  # kernel name -> {parameter: type}
     costs: dict = field(default_factory=dict)
     include: list = field(default_factory=list)
     launch: dict = field(default_factory=dict)  # kernel name -> {"grid": (...), "block": (...)}
@@ -66,7 +72,7 @@ class Config:
 # Every key the schema knows; anything else is an error naming it.  Other commands' sections
 # (`machines`, read by roofline/machines.py) are listed so they pass.
 KEYS = ("include", "all-functions", "machine", "unit", "cache", "select", "ignore", "per-file-ignores",
-        "thresholds", "sizes", "costs", "launch", "machines")
+        "thresholds", "sizes", "dtypes", "costs", "launch", "machines")
 THRESHOLDS = {"min-intensity": 0, "ridge-factor": 1}  # key -> the smallest value that makes sense
 
 
@@ -126,6 +132,7 @@ def load(path: Path | None = None, start: Path | None = None) -> Config:
             if not math.isfinite(value) or value < 0:
                 fail(f"{key}.{name}", "must be a non-negative finite number")
             target[name] = value
+    _dtypes(section, cfg, fail, f"[{pre}dtypes]", path)
     cfg.all_functions = section.get("all-functions", False)
     if not isinstance(cfg.all_functions, bool):
         fail("all-functions", "must be true or false")
@@ -153,6 +160,26 @@ def load(path: Path | None = None, start: Path | None = None) -> Config:
     _roofline(section, cfg, fail)
     _lint(section, cfg, fail)
     return cfg
+
+
+def _dtypes(section: dict, cfg: Config, fail, table_name: str, path) -> None:
+    """`[dtypes]`: parameter -> type name, and `[dtypes.KERNEL]` tables for one kernel."""
+    from .frontends.python_types import dtype_name
+
+    table = section.get("dtypes", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: {table_name} must be a table")
+
+    def one(key: str, value) -> str:
+        if not isinstance(value, str) or dtype_name(value) is None:
+            fail(key, f"must be a type name such as \"float32\" or \"float64\", got {value!r}")
+        return value
+
+    for name, value in table.items():
+        if isinstance(value, dict):
+            cfg.kernel_dtypes[name] = {n: one(f"dtypes.{name}.{n}", v) for n, v in value.items()}
+        else:
+            cfg.dtypes[name] = one(f"dtypes.{name}", value)
 
 
 def _size(v, key: str, fail) -> int:

@@ -200,7 +200,8 @@ _RULES = [
          "coalesced group, a `thread_group`): its N - 1 operations per group are not counted."),
     Rule("SR160", "note", False, "Python element type assumed float64",
          "A parameter of a Python kernel has no type from a signature (`@njit(\"void(float32[:], ...)\")`), "
-         "an annotation, a `# staticroof: x=float32` pragma or `-D x=float32`: it is counted as "
+         "an annotation, a `# staticroof: x=float32` pragma, `--dtype x=float32` (or `-D x=float32`) or "
+         "the configuration's `[dtypes]` tables: it is counted as "
          "float64, the type NumPy gives `np.ones(n)` and Python floats (arrays of other types compile to "
          "other code, which this count does not describe)."),
     Rule("SR150", "note", False, "kernel launched in a host loop",

@@ -18,10 +18,12 @@ class Report:
 
 def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only: set | None = None,
         launches: dict | None = None, cache_bytes: int | None = None, l1_bytes: int | None = None,
-        all_functions: bool = False, kernel_sizes: dict | None = None) -> Report:
+        all_functions: bool = False, kernel_sizes: dict | None = None, dtypes: dict | None = None) -> Report:
     """`all_functions` also reports drivers (`main`, setup functions: see frontends/drivers.py);
     a driver never fails the run either way.  `kernel_sizes` ({kernel name: {size: value}}, from the
-    configuration) binds sizes of one kernel over the file's bindings."""
+    configuration) binds sizes of one kernel over the file's bindings.  `dtypes` ({None or kernel:
+    {parameter: type}}, from --dtype and the configuration) types the parameters a Python kernel's
+    source leaves untyped."""
     from .analysis import analyze
     from .analysis.summary import summarize, unsupported
     from .frontends import language_of, load
@@ -29,7 +31,7 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
     report = Report()
     for path in files:
         try:
-            res, bindings = load(str(path), defines, include_dirs, launches)
+            res, bindings = load(str(path), defines, include_dirs, launches, dtypes)
         except Exception as e:  # never a traceback: the other files are still analyzed
             report.file_diagnostics.append(
                 Diagnostic("SR099", f"internal error: {type(e).__name__}: {e}", Location(str(path))))

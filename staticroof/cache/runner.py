@@ -21,24 +21,25 @@ _TRANSIENT = ("SR099", "SR005")
 
 
 def options_of(defines, include_dirs, weights, only, launches, cache_bytes, l1_bytes, all_functions,
-               kernel_sizes=None) -> dict:
+               kernel_sizes=None, dtypes=None) -> dict:
     """Everything but the file that `pipeline.run` reads: the analysis options part of the key."""
     return {"defines": dict(defines or {}), "include": [str(d) for d in include_dirs or ()],
             "weights": dict(weights or {}), "only": sorted(only or ()),
             "launches": {"*" if k is None else k: v for k, v in (launches or {}).items()},
             "cache_bytes": cache_bytes, "l1_bytes": l1_bytes, "all_functions": bool(all_functions),
-            "kernel_sizes": kernel_sizes or {}}
+            "kernel_sizes": kernel_sizes or {},
+            "dtypes": {"*" if k is None else k: v for k, v in (dtypes or {}).items()}}
 
 
 def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only: set | None = None,
         launches: dict | None = None, cache_bytes: int | None = None, l1_bytes: int | None = None,
         all_functions: bool = False, kernel_sizes: dict | None = None, cache: Cache | None = None,
-        config_path=None) -> Report:
+        config_path=None, dtypes: dict | None = None) -> Report:
     """`pipeline.run` with the same arguments, reading and filling `cache` file by file (no cache:
     exactly `pipeline.run`)."""
     from .. import pipeline
 
-    args = (defines, include_dirs, weights, only, launches, cache_bytes, l1_bytes, all_functions, kernel_sizes)
+    args = (defines, include_dirs, weights, only, launches, cache_bytes, l1_bytes, all_functions, kernel_sizes, dtypes)
     if cache is None:
         return pipeline.run(files, *args)
     options = options_of(*args)

@@ -30,7 +30,8 @@ def analyze(files, options, store=None, config_path=None) -> list:
     cache_bytes = options.cache_bytes or (machine.l2_bytes if machine is not None else None)
     l1_bytes = machine.smem_bytes_per_sm if machine is not None else None
     report = runner.run(files, options.defines, options.include_dirs, options.weights, None, options.launches,
-                        cache_bytes, l1_bytes, False, options.kernel_sizes, cache=store, config_path=config_path)
+                        cache_bytes, l1_bytes, False, options.kernel_sizes, cache=store, config_path=config_path,
+                        dtypes=options.dtypes)
     place_all(report.kernels, machine, options.unit)
     return report.kernels
 

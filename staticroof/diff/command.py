@@ -21,6 +21,8 @@ def _analysis_options(f):
                      help="Bind a size (function parameter or #define'd size) or define a preprocessor macro."),
         click.option("-I", "include_dirs", multiple=True, type=click.Path(file_okay=False), metavar="DIR",
                      help="Search DIR for #include \"...\" headers (inside the repository: the revision's own)."),
+        click.option("--dtype", "dtypes", multiple=True, metavar="NAME=TYPE",
+                     help="Element type of a Python kernel's untyped parameter (x=float32)."),
         click.option("--cost", "costs", multiple=True, metavar="NAME=W", help="Weight of a special function in W."),
         click.option("--grid", "grids", multiple=True, metavar="[KERNEL=]X[,Y[,Z]]", help="CUDA launch grid."),
         click.option("--block", "blocks", multiple=True, metavar="[KERNEL=]X[,Y[,Z]]", help="CUDA block size."),
@@ -40,7 +42,7 @@ def _analysis_options(f):
 
 
 def _setup(config_file, defines, include_dirs, costs, grids, blocks, machine_name, unit, machine_files, cache,
-           use_cache):
+           use_cache, dtypes=()):
     """(configuration, analysis options, cache or None, configuration path), or exit 2."""
     from .. import cli
     from ..cache import Cache, cache_root
@@ -52,7 +54,7 @@ def _setup(config_file, defines, include_dirs, costs, grids, blocks, machine_nam
         click.echo(f"staticroof: {e}", err=True)
         sys.exit(2)
     options = cli.options_from(cfg, defines, include_dirs, costs, grids, blocks, machine_name, unit, machine_files,
-                               cache)
+                               cache, dtypes)
     config_path = Path(cfg.path).resolve() if cfg.path else None
     store = Cache(cache_root(config_path).resolve()) if use_cache else None
     return cfg, options, store, config_path
@@ -69,8 +71,8 @@ def _setup(config_file, defines, include_dirs, costs, grids, blocks, machine_nam
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write the report to this file (default: standard output).")
 @_analysis_options
-def diff(base, head, fmt, fail_under, output, defines, include_dirs, costs, grids, blocks, machine_name, unit,
-         machine_files, cache, config_file, use_cache):
+def diff(base, head, fmt, fail_under, output, defines, include_dirs, dtypes, costs, grids, blocks, machine_name,
+         unit, machine_files, cache, config_file, use_cache):
     """Compare the kernels of files changed between BASE and HEAD (default: the working tree).
 
     Per kernel: W, Q, I, the bound and the attainable performance before and after, with the
@@ -81,7 +83,7 @@ def diff(base, head, fmt, fail_under, output, defines, include_dirs, costs, grid
     from .run import run
 
     _cfg, options, store, config_path = _setup(config_file, defines, include_dirs, costs, grids, blocks,
-                                               machine_name, unit, machine_files, cache, use_cache)
+                                               machine_name, unit, machine_files, cache, use_cache, dtypes)
     try:
         if store is not None and _tracked(store.root):
             click.echo(f"staticroof: {store.root} is tracked by git: not using it (a committed cache could be "
@@ -135,8 +137,8 @@ def _tracked(folder: Path) -> bool:
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default="staticroof-baseline.json",
               show_default=True, help="The baseline file to write.")
 @_analysis_options
-def baseline(paths, output, defines, include_dirs, costs, grids, blocks, machine_name, unit, machine_files, cache,
-             config_file, use_cache):
+def baseline(paths, output, defines, include_dirs, dtypes, costs, grids, blocks, machine_name, unit, machine_files,
+             cache, config_file, use_cache):
     """Write the kernels' W, Q, I and roofline position in PATHS to a baseline file, which
     `staticroof lint --baseline FILE` compares against (a review without git history)."""
     import os
@@ -148,7 +150,7 @@ def baseline(paths, output, defines, include_dirs, costs, grids, blocks, machine
     if not folder.is_dir() or not os.access(folder, os.W_OK):
         raise click.BadParameter(f"`{output}`: the folder {folder} does not exist or is not writable", param_hint="-o")
     _cfg, options, store, config_path = _setup(config_file, defines, include_dirs, costs, grids, blocks,
-                                               machine_name, unit, machine_files, cache, use_cache)
+                                               machine_name, unit, machine_files, cache, use_cache, dtypes)
     files, errors = cli._collect(paths)
     for d in errors:
         click.echo(f"{d.location}: {d.code} {d.message}", err=True)

@@ -28,10 +28,17 @@ class Frontend:
     # source spellings of the cost table's functions, per precision: {"math.sqrt": {"fp64": "sqrt",
     # "fp32": "sqrtf"}} (the C front ends use the table's own names)
     cost_aliases: dict = field(default_factory=dict)
+    # does `load` take `dtypes` ({None or kernel: {parameter: type}}: --dtype and the configuration)?
+    # C and CUDA state every type in the source
+    typed_by_options: bool = False
 
-    def load(self, path: str, defines: dict, include_dirs=(), launches: dict | None = None):
+    def load(self, path: str, defines: dict, include_dirs=(), launches: dict | None = None,
+             dtypes: dict | None = None):
         module, _, function = self.loader.partition(":")
-        return getattr(import_module(module), function)(path, defines, include_dirs, launches)
+        loader = getattr(import_module(module), function)
+        if self.typed_by_options:
+            return loader(path, defines, include_dirs, launches, dtypes=dtypes)
+        return loader(path, defines, include_dirs, launches)
 
 
 FRONTENDS: dict[str, Frontend] = {}
@@ -64,11 +71,12 @@ def language_of(path) -> str:
     return f.language if f is not None else "c"
 
 
-def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None):
+def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None, dtypes: dict | None = None):
     """Read and lower one file with its language's front end.  Returns (FrontendResult, size bindings
-    from -D).  `launches` maps a kernel name (or None for all) to {"grid": (...), "block": (...)}."""
+    from -D).  `launches` maps a kernel name (or None for all) to {"grid": (...), "block": (...)};
+    `dtypes` a kernel name (or None for all) to {parameter: type} for front ends that take them."""
     frontend = frontend_for(path) or FRONTENDS["c"]
-    lowered, bindings = frontend.load(path, defines, include_dirs, launches)
+    lowered, bindings = frontend.load(path, defines, include_dirs, launches, dtypes)
     if not lowered.kernels and not lowered.failed and not any(
             d.severity == "error" for d in lowered.diagnostics):
         lowered.diagnostics.append(Diagnostic("SR006", "no kernels (functions with loops or array accesses)",

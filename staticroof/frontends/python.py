@@ -16,12 +16,13 @@ from . import Frontend
 from .python_math import cost_aliases
 
 FRONTEND: Frontend = Frontend("python", (".py",), "staticroof.frontends.python:load",
-                              "staticroof.trace.python_executor", cost_aliases())
+                              "staticroof.trace.python_executor", cost_aliases(), typed_by_options=True)
 
 
-def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None):
+def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None, dtypes: dict | None = None):
     """(FrontendResult, size bindings): `-D NAME=INT` binds the size NAME; `-D x=float32` gives the
-    parameter x (an array's elements, or a scalar) that type."""
+    parameter x (an array's elements, or a scalar) that type, and so does `dtypes` ({None: every
+    kernel's, KERNEL: that kernel's}: --dtype and the configuration; --dtype wins over -D)."""
     from libcst.metadata import MetadataWrapper, PositionProvider
 
     from ..diagnostics import Diagnostic, Location
@@ -32,16 +33,23 @@ def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None
     from .python_values import FileContext
 
     res = FrontendResult()
-    bindings, dtypes = {}, {}
+    bindings, types = {}, {}
     for name, value in (defines or {}).items():
         try:
             bindings[name] = int(str(value), 0)
         except (TypeError, ValueError):
             if value is not None and dtype_name(str(value)) is not None:
-                dtypes[name] = dtype_name(str(value))  # `-D x=float32`: an element type
+                types[name] = dtype_name(str(value))  # `-D x=float32`: an element type
             elif value is not None:
                 res.diagnostics.append(Diagnostic("SR007", f"`-D {name}={value}`: a size needs an integer value",
                                                   Location(path)))
+    kernel_dtypes: dict = {}
+    for kernel, table in (dtypes or {}).items():
+        named = {n: dtype_name(str(t)) for n, t in table.items() if dtype_name(str(t)) is not None}
+        if kernel is None:
+            types.update(named)
+        else:
+            kernel_dtypes[kernel] = named
     try:
         text = read_text(path)
     except InputError as e:
@@ -60,7 +68,8 @@ def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None
     positions: dict = {}
     for w in wrapped:
         positions.update(w.resolve(PositionProvider))
-    ctx = FileContext(path, ctx_names, positions, dtypes=dtypes, overrides=launches or {})
+    ctx = FileContext(path, ctx_names, positions, dtypes=types, kernel_dtypes=kernel_dtypes,
+                      overrides=launches or {})
     _pragmas(text, ctx)
     fns = []
     for w in wrapped:

@@ -86,7 +86,7 @@ def _param_types(ctx, kdef, kernel) -> dict:
             t = sig[0][k]
         if t is None and p.annotation is not None:
             t = _annotation_type(p.annotation.annotation, ctx)
-        given = ctx.pragma_type(name, fn) or ctx.dtypes.get(name)
+        given = ctx.pragma_type(name, fn) or ctx.kernel_dtypes.get(kdef.name, {}).get(name) or ctx.dtypes.get(name)
         if t is None and given is not None:
             t = PyType(given, arrays.get(name, 0))
         if t is None:
@@ -103,8 +103,8 @@ def _param_types(ctx, kdef, kernel) -> dict:
         out[name] = t
     if defaulted and kdef.kind != "plain":
         kernel.diag("SR160", f"`{kdef.name}`: no type for {', '.join(f'`{n}`' for n in defaulted)} (no signature, "
-                    "annotation or pragma): float64 assumed, NumPy's default; give a signature or `-D "
-                    f"{defaulted[0]}=float32`", kernel.location)
+                    "annotation, pragma or --dtype): float64 assumed, NumPy's default; give a signature or "
+                    f"`--dtype {defaulted[0]}=float32`", kernel.location)
     del params
     return out
 

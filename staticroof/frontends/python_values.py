@@ -51,7 +51,8 @@ class FileContext:
     constants: dict = field(default_factory=dict)  # module-level `N = 1024` -> 1024
     strings: dict = field(default_factory=dict)  # module-level `SIG = "..."` -> the string node
     functions: dict = field(default_factory=dict)  # name -> cst.FunctionDef
-    dtypes: dict = field(default_factory=dict)  # --dtype / config: name -> dtype
+    dtypes: dict = field(default_factory=dict)  # -D x=float32, --dtype, config: name -> dtype
+    kernel_dtypes: dict = field(default_factory=dict)  # config [dtypes.KERNEL]: kernel -> {name: dtype}
     launches: dict = field(default_factory=dict)  # kernel -> python_cuda.Site
     overrides: dict = field(default_factory=dict)  # --grid/--block: kernel (or None) -> {"grid", "block"}
 

@@ -22,6 +22,7 @@ def key_options(options, settings) -> dict:
             "weights": options.weights,
             "launches": {"*" if k is None else k: v for k, v in options.launches.items()},
             "kernel_sizes": options.kernel_sizes, "cache_bytes": options.cache_bytes,
+            "dtypes": {"*" if k is None else k: v for k, v in options.dtypes.items()},
             "machine": None if m is None else repr(m), "unit": options.unit,
             "select": settings.select, "ignore": settings.ignore, "per_file_ignores": settings.per_file_ignores,
             "root": str(settings.root) if settings.root else None, "min_intensity": settings.min_intensity,

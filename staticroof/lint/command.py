@@ -44,6 +44,8 @@ def _explain(code: str) -> None:
               help="Bind a size (function parameter or #define'd size) or define a preprocessor macro.")
 @click.option("-I", "include_dirs", multiple=True, type=click.Path(file_okay=False), metavar="DIR",
               help="Search DIR for #include \"...\" headers.")
+@click.option("--dtype", "dtypes", multiple=True, metavar="NAME=TYPE",
+              help="Element type of a Python kernel's untyped parameter (x=float32).")
 @click.option("--cost", "costs", multiple=True, metavar="NAME=W", help="Weight of a special function in W.")
 @click.option("--grid", "grids", multiple=True, metavar="[KERNEL=]X[,Y[,Z]]", help="CUDA launch grid.")
 @click.option("--block", "blocks", multiple=True, metavar="[KERNEL=]X[,Y[,Z]]", help="CUDA block size.")
@@ -57,8 +59,8 @@ def _explain(code: str) -> None:
               help="Neither read nor fill the content-hash cache (.staticroof_cache/ beside the configuration).")
 @click.option("--baseline", "baseline", type=click.Path(dir_okay=False), default=None,
               help="Also report kernels that regressed against this file (`staticroof baseline`): RD101-RD103.")
-def lint(paths, select, ignore, fmt, statistics, explain, defines, include_dirs, costs, grids, blocks, machine_name,
-         unit, machine_files, cache, config_file, no_cache, baseline):
+def lint(paths, select, ignore, fmt, statistics, explain, defines, include_dirs, dtypes, costs, grids, blocks,
+         machine_name, unit, machine_files, cache, config_file, no_cache, baseline):
     """Report kernels with an intensity problem in PATHS (files or folders), like ruff or flake8."""
     if explain:
         _explain(explain)
@@ -90,7 +92,7 @@ def lint(paths, select, ignore, fmt, statistics, explain, defines, include_dirs,
     if "ridge-factor" in cfg.thresholds:
         settings.ridge_factor = cfg.thresholds["ridge-factor"]
     options = cli.options_from(cfg, defines, include_dirs, costs, grids, blocks, machine_name, unit, machine_files,
-                               cache)
+                               cache, dtypes)
     files, errors = cli._collect(paths)
     from ..frontends import supported
 

@@ -32,3 +32,4 @@ class Options:
     cache_bytes: int | None = None
     machine: Machine | None = None
     unit: str | None = None
+    dtypes: dict = field(default_factory=dict)  # {None or kernel: {parameter: type}} (--dtype, config)
