@@ -111,7 +111,10 @@ _RULES = [
     Rule("SR107", "warning", False, "operation promoted to fp64",
          "A floating operation has a `double` operand (often an unsuffixed literal such as `2.0` next "
          "to a `float`), so C's usual arithmetic conversions make it an fp64 operation. Write `2.0f` "
-         "if fp32 was meant: on GPUs fp64 throughput is often 2-64x lower."),
+         "if fp32 was meant: on GPUs fp64 throughput is often 2-64x lower. In a Numba kernel, the same "
+         "for a Python float (`0.5 * x[i]`), a float64 variable or accumulator (`s = 0.0`), or an "
+         "int32/int64 operand (`x[i] * i`, `x[i] / 2`) meeting a float32: Numba's promotion makes the "
+         "operation float64 (write `np.float32(0.5)`)."),
     Rule("SR108", "warning", True, "linearized index not provably injective",
          "An index such as `A[i*lda + j]` could not be split into rows and columns because the column "
          "part is not provably within `[0, lda)`. The distinct-element count is exact only when all "

@@ -173,14 +173,16 @@ def bias_gelu(x, b, y):
 def test_rf101_python_float_in_a_float32_numba_kernel(tmp_path):
     # Numba types the Python float 0.5 as float64: 0.5 * v and its product with the float32
     # parenthesis run in fp64 (2 per element); v = x + b, 1 + tanh(...), 0.797 * v are fp32 (3
-    # FLOP and 1 special).  The front end says nothing (no SR107): the rule finds the fp64
-    # statement in a kernel whose arrays are all fp32.  W = 6 per element, fp64 2.
+    # FLOP and 1 special).  The front end notes each promotion (SR107) at its operator, so the
+    # rule reports both: the `*` at column 20 (0.5 * v) and the one at 24 (its product with the
+    # parenthesis).  W = 6 per element, fp64 2.
     status, found, _ = lint(tmp_path, {"act.py": NUMBA_SCALE.replace("HALF", "0.5")}, "--select", "RF1")
-    assert status == 1 and codes(found) == ["RF101"]
-    _, line, _, msg = found[0]
-    assert line == 9
-    assert msg.startswith("`bias_gelu`: 2 operations of this statement run in fp64 in a kernel whose arrays are fp32")
-    assert "(fp64 W = 2*x_shape0 of 6*x_shape0)" in msg
+    assert status == 1 and codes(found) == ["RF101", "RF101"]
+    assert [line for _, line, _, _ in found] == [9, 9]
+    first, second = (msg for *_, msg in found)
+    assert first.startswith("`bias_gelu`: `*` on fp32 and a Python float literal (float64 in Numba) `0.5` runs in fp64")
+    assert second.startswith("`bias_gelu`: `*` on fp32 and a float64 operand `0.5 * v` runs in fp64")
+    assert "(fp64 W = 2*x_shape0 of 6*x_shape0)" in first
     assert lint(tmp_path, {"act.py": NUMBA_SCALE.replace("HALF", "np.float32(0.5)")}, "--select", "RF1")[:2] == (0, [])
     silenced = NUMBA_SCALE.replace("HALF", "0.5").replace("* v))\n", "* v))  # staticroof: ignore[RF101]\n")
     assert lint(tmp_path, {"act.py": silenced}, "--select", "RF1")[:2] == (0, [])

@@ -401,3 +401,30 @@ def test_types_from_type_objects_tuples_and_annotations(tmp_path):
     '''), tmp_path, name="kernels.py")
     for name in ("by_types", "by_tuple", "by_annotation"):
         _check(kernels[name], "x_shape0", "8*x_shape0", "1/8", "fp32")
+
+
+def test_sr107_at_each_promoted_operator(tmp_path):
+    # `0.5 * v * (...)` in a float32 kernel: the inner `*` (column 20) meets a Python float and the
+    # outer one (column 24) the float64 product; both start at `0.5`, so each note is placed at its
+    # operator. `s += x[i]` with `s = 0.0` adds a float32 element to a float64 accumulator (the `+=`
+    # at column 11). `x[i] * np.float32(2)` and `x[i] ** 2` stay fp32: no note.
+    p = tmp_path / "act.py"
+    p.write_text(textwrap.dedent('''\
+        import numpy as np
+        from numba import njit
+
+
+        @njit("void(float32[:], float32[:])")
+        def act(x, y):
+            s = 0.0
+            for i in range(x.shape[0]):
+                y[i] = 0.5 * x[i] * (x[i] * np.float32(2) + x[i] ** 2)
+                s += x[i]
+            y[0] = s
+    '''))
+    k = analyze_file(p)[0]["act"]
+    notes = sorted((d.location.line, d.location.col, d.message.split(" runs")[0]) for d in k.diagnostics
+                   if d.code == "SR107")
+    assert notes == [(9, 20, "`*` on fp32 and a Python float literal (float64 in Numba) `0.5`"),
+                     (9, 27, "`*` on fp32 and a float64 operand `0.5 * x[i]`"),
+                     (10, 11, "`+` on fp32 and a float64 operand `s`")]

@@ -84,3 +84,33 @@ def test_precision_matches_numba(rule, body, types, tmp_path):
     assert not k.failed, [str(d) for d in k.diagnostics]
     got = Counter({prec: int(q.value) for prec, q in k.total.by_precision.items() if q.value})
     assert got == expected, (rule, dict(got), dict(expected))
+
+
+def _numba_promotions(src: str) -> int:
+    """Numba's binary operations that take a float32 operand and give a float64: the ones SR107
+    must name."""
+    scope: dict = {}
+    exec(compile(src, "<rule>", "exec"), scope)
+    fn = scope["kernel"]
+    cres = fn.overloads[fn.signatures[0]]
+    typemap = cres.type_annotation.typemap  # the operands' own types (the call's are converted)
+    return sum(1 for expr, sig in cres.type_annotation.calltypes.items()
+               if getattr(expr, "op", None) in ("binop", "inplace_binop") and sig is not None
+               and str(sig.return_type) == "float64"
+               and any(str(typemap[v.name]) == "float32" for v in (expr.lhs, expr.rhs)))
+
+
+@pytest.mark.parametrize("rule,body,types", RULES, ids=[r[0] for r in RULES])
+def test_sr107_on_each_operation_numba_promotes(rule, body, types, tmp_path):
+    # one SR107 per operation where Numba widens a float32 operand to float64 (a Python float,
+    # an int64 loop index or int32, a float64 array or scalar, a float64 accumulator), none
+    # elsewhere, and no two of one statement at the same column
+    src, _params = _source(body, types)
+    expected = _numba_promotions(src)
+    p = tmp_path / "rule.py"
+    p.write_text(src)
+    k = analyze_file(p, {"x_shape0": "1"})[0]["kernel"]
+    notes = [d for d in k.diagnostics if d.code == "SR107"]
+    assert len(notes) == expected, (rule, [str(d) for d in notes], expected)
+    places = [(d.location.line, d.location.col) for d in notes]
+    assert len(set(places)) == len(places)

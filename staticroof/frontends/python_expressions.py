@@ -220,7 +220,29 @@ class ExpressionLowering(_Mixin):
                 acc.flop(t)
             elif op in ("//", "%"):
                 acc.flop(t)  # a floored division (or remainder) of floats: one division
+            if t == "fp64":
+                self.promoted(op, a, b, node)
         return float_val(t, literal)
+
+    def promoted(self, op: str, a: PVal, b: PVal, node) -> None:
+        """SR107 where a lower-precision float meets a float64 (a Python float literal, a float64
+        variable) or an integer that Numba's promotion widens it with (int32, int64: `x[i] * i`,
+        `x[i] / 2`), at the operator's place (two notes of one statement never share a column)."""
+        for x, y, side in ((a, b, 1), (b, a, 0)):
+            if x.kind != "float" or x.dtype not in ("fp16", "fp32"):
+                continue
+            if y.kind == "float" and y.dtype == "fp64":
+                what = "a Python float literal (float64 in Numba)" if y.literal else "a float64 operand"
+            elif y.kind == "int" and promote(x.dtype, y.dtype or "int64") == "fp64":
+                what = "an integer literal (int64 in Numba)" if y.literal else f"an {y.dtype or 'int64'} operand"
+            else:
+                continue
+            text = _operand_text(node, side)
+            self.diag("SR107", f"`{op}` on {x.dtype} and {what}{f' `{text}`' if text else ''} runs in fp64, as "
+                      "Numba promotes it; write np.float32(...) if fp32 was meant",
+                      getattr(node, "operator", None) if getattr(node, "operator", None) in self.ctx.positions
+                      else node)
+            return
 
     def power(self, a: PVal, b: PVal, acc: Acc, node) -> PVal:
         """`x ** 2` is one multiplication, `x ** 3` two, `x ** 0.5` a sqrt; other powers call pow."""
@@ -233,6 +255,8 @@ class ExpressionLowering(_Mixin):
         t = a.dtype if a.kind == "float" and b.kind != "float" else promote(a.dtype, b.dtype)
         if a.literal and b.literal:
             return float_val(t, True)
+        if t == "fp64" and (a.kind == "float" or b.kind == "float"):
+            self.promoted("**", a, b, node)
         exponent = self.constant_of(b)
         if exponent is not None and exponent == int(exponent) and 1 <= exponent <= 4:
             if exponent > 1:
@@ -441,6 +465,18 @@ class ExpressionLowering(_Mixin):
             bound[p.name.value] = self.value(p.default, acc)
         self.emit(node)
         return self.inline_body(name, fn, bound, node)
+
+
+def _operand_text(node, side: int) -> str:
+    """The source of operand `side` (0 left, 1 right) of a binary or augmented operation, if short."""
+    if isinstance(node, cst.BinaryOperation):
+        part = node.left if side == 0 else node.right
+    elif isinstance(node, cst.AugAssign):
+        part = node.target if side == 0 else node.value
+    else:
+        return ""
+    text = cst.Module([]).code_for_node(part).strip()
+    return text if len(text) <= 24 and "\n" not in text else ""
 
 
 def _cast_dtype(q: str):
