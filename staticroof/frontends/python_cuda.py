@@ -251,10 +251,13 @@ class Site:
     location: Location
 
 
-def launch_sites(module: cst.Module, ctx, kernels: set) -> dict:  # kernels: every kernel of the file
-    """The first launch site of each CUDA kernel, with host integers folded: module and function
-    assignments of integer expressions (`threads = 256`, `blocks = (n + threads - 1) // threads`)
-    and array shapes (`x = np.ones(n, dtype=np.float32)`, `d_x = cuda.to_device(x)`)."""
+def launch_sites(module: cst.Module, ctx, kernels: set, overrides: dict | None = None) -> dict:
+    """The first launch site of each CUDA kernel (`kernels`: every kernel of the file), with host
+    integers folded: module and function assignments of integer expressions (`threads = 256`,
+    `blocks = (n + threads - 1) // threads`) and array shapes (`x = np.ones(n, dtype=np.float32)`,
+    `d_x = cuda.to_device(x)`).  `overrides` gives host variables other values (the trace folds the
+    launch again at its own sizes)."""
+    given: dict = overrides or {}
     envs: list = [{}]  # module scope, then the function being visited: name -> int | tuple | None
     sites: dict = {}
 
@@ -275,7 +278,9 @@ def launch_sites(module: cst.Module, ctx, kernels: set) -> dict:  # kernels: eve
             for t in node.targets:
                 if isinstance(t.target, cst.Name):
                     name = t.target.value
-                    if name in env and env[name] != value:
+                    if name in given:
+                        env[name] = given[name]
+                    elif name in env and env[name] != value:
                         env[name] = None  # assigned different values: unknown
                     else:
                         env[name] = value
