@@ -89,3 +89,24 @@ def test_pcpp_in_its_child_process_gives_what_cc_gives(path, defines, monkeypatc
     with_cc = report()
     monkeypatch.setenv("STATICROOF_NO_CPP", "1")
     assert report() == with_cc
+
+
+def test_cpp_host_library_headers_of_a_cu_file_are_known_and_empty(tmp_path):
+    # a CUDA program's host side includes the C++ library; the kernel cannot use it, and the front
+    # end reads main only for the launch (std::min of the grid is known by name). No SR004 note, and
+    # the kernel is as without the includes: c[i] = a[i] + b[i] under i < n: W = n, Q = 12n.
+    p = tmp_path / "k.cu"
+    p.write_text("#include <vector>\n#include <chrono>\n#include <iostream>\n#include <algorithm>\n"
+                 "#include <cstdio>\n"
+                 "__global__ void add(const float *a, const float *b, float *c, int n) {\n"
+                 "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) c[i] = a[i] + b[i];\n}\n"
+                 "int main() {\n  int n = 1000;\n  std::vector<float> h(n);\n"
+                 "  auto t0 = std::chrono::steady_clock::now();\n  float *a, *b, *c;\n"
+                 "  add<<<std::min((n + 255) / 256, 65535), 256>>>(a, b, c, n);\n"
+                 "  std::cout << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();\n"
+                 "  return 0;\n}\n")
+    kernels, report = analyze_file(p)
+    assert not [d for d in report.file_diagnostics if d.code == "SR004"]
+    k = kernels["add"]
+    assert k.exact and same(k.total.flops.expr, S("n")) and same(k.total.compulsory.expr, S("12*n"))
+    assert k.sizes == {"n": 1000}
