@@ -11,6 +11,7 @@ import math
 import os
 import sys
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import click
 
@@ -133,12 +134,22 @@ def _types_from(cfg, given: dict, typed: dict) -> dict:
     return out
 
 
-def _run(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(), machine_name=None, unit=None,
-         machine_files=(), cache=None, config_file=None, all_functions=False, use_cache=False, dtypes=()):
-    """Config, options and files to a report (placed under a machine's roofline when one is named):
-    what `analyze` and `plot` share.  Exits 2 on usage errors.  `use_cache`: read and fill the
+class _Setup(NamedTuple):
+    """What `analyze` and `plot` run with: the configuration, the options, the files (and the
+    usage errors of the paths that are not), the analysis arguments and the cache, if any."""
+
+    cfg: Any
+    options: Any  # lint.settings.Options
+    files: list
+    errors: list
+    args: dict  # runner.run's keyword arguments besides the files and the cache
+    store: Any = None  # cache.Cache under --use-cache
+
+
+def _setup(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(), machine_name=None, unit=None,
+           machine_files=(), cache=None, config_file=None, all_functions=False, use_cache=False, dtypes=()) -> _Setup:
+    """Config, options and files; exits 2 on usage errors.  `use_cache`: read and fill the
     content-hash cache (staticroof/cache) beside the configuration file."""
-    from .cache.runner import run
     from .config import ConfigError, load
 
     try:
@@ -161,20 +172,78 @@ def _run(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(), m
         from .cache import Cache
 
         store = Cache.beside(cfg.path)
-    report = run(files, o.defines, o.include_dirs, o.weights, set(kernels), o.launches, cache_bytes,
-                 l1_bytes, all_functions or getattr(cfg, "all_functions", False), o.kernel_sizes, cache=store,
-                 config_path=cfg.path, dtypes=o.dtypes)
-    if machine is not None:
+    args = {"defines": o.defines, "include_dirs": o.include_dirs, "weights": o.weights, "only": set(kernels),
+            "launches": o.launches, "cache_bytes": cache_bytes, "l1_bytes": l1_bytes,
+            "all_functions": all_functions or getattr(cfg, "all_functions", False), "kernel_sizes": o.kernel_sizes,
+            "dtypes": o.dtypes}
+    return _Setup(cfg, o, files, errors, args, store)
+
+
+def _analyze_files(s: _Setup, files):
+    """The report of `files` (through the cache, if any), placed under the machine's roofline when
+    one is named; exits 2 when a kernel has no roof on it."""
+    from .cache.runner import run
+
+    return _place(s, run(files, **s.args, cache=s.store, config_path=s.cfg.path))
+
+
+def _place(s: _Setup, report):
+    if s.options.machine is not None:
         from .roofline import MachineError
         from .roofline.place import place
 
         for k in report.kernels:
             try:
-                k.roofline = place(k, machine, o.unit)
+                k.roofline = place(k, s.options.machine, s.options.unit)
             except MachineError as e:
                 click.echo(f"staticroof: {e}", err=True)
                 sys.exit(2)
-    return report, errors, machine
+    return report
+
+
+def _run(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(), machine_name=None, unit=None,
+         machine_files=(), cache=None, config_file=None, all_functions=False, use_cache=False, dtypes=()):
+    """Config, options and files to a report (placed under a machine's roofline when one is named):
+    what `plot` runs.  Exits 2 on usage errors."""
+    s = _setup(paths, defines, include_dirs, kernels, costs, grids, blocks, machine_name, unit, machine_files, cache,
+               config_file, all_functions, use_cache, dtypes)
+    return _analyze_files(s, s.files), s.errors, s.options.machine
+
+
+def _printed(report, fmt: str, color: bool):
+    """A report as the parts `analyze` prints (cache.printed.Printed)."""
+    from .cache.printed import Printed
+    from .cache.runner import transient
+
+    kernels: list
+    diags: list
+    if fmt == "json":
+        from .reports import json as json_report
+
+        kernels = [json_report.kernel(k) for k in report.kernels]
+        diags = [json_report.diagnostic(d) for d in report.file_diagnostics]
+    else:
+        from .reports import text
+
+        kernels = [text.kernel_block(k, color) for k in report.kernels]
+        diags = [text.diagnostic_line(d, color) for d in report.file_diagnostics]
+    return Printed(kernels, diags, [d.code for d in report.file_diagnostics], report.failed, transient(report))
+
+
+def _printed_files(s: _Setup, fmt: str, color: bool) -> list:
+    """[Printed] of each file: with the cache, each read from its entry when it holds this way of
+    printing (printing then needs no analysis, nor sympy); without, the whole report in one."""
+    if s.store is None:
+        return [_printed(_analyze_files(s, s.files), fmt, color)]
+    import dataclasses
+
+    from .cache import printed
+
+    machine = s.options.machine
+    view = {"format": fmt, "color": color, "unit": s.options.unit,
+            "machine": dataclasses.asdict(machine) if machine is not None else None}
+    return printed.run(s.files, s.args, view, lambda report: _printed(_place(s, report), fmt, color), s.store,
+                       s.cfg.path)
 
 
 def _parse_launches(grids, blocks, configured: dict) -> dict:
@@ -247,7 +316,38 @@ DTYPE_HELP = ("Element type of a Python kernel's parameter that its source leave
               "repeatable). A signature, an annotation or a pragma in the source wins.")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _LazyGroup(click.Group):
+    """A group whose commands in other modules are imported only when run (or listed by
+    `--help`): `analyze` and `--version` do not pay for lint's, diff's or validate's modules."""
+
+    def __init__(self, *args, lazy: dict | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})  # command name -> "module:attribute"
+
+    def list_commands(self, ctx) -> list[str]:
+        return sorted({*self.commands, *self.lazy})
+
+    def get_command(self, ctx, cmd_name: str):
+        if cmd_name not in self.commands and cmd_name in self.lazy:
+            from importlib import import_module
+
+            module, _, attribute = self.lazy[cmd_name].partition(":")
+            self.add_command(getattr(import_module(module, __package__), attribute), cmd_name)
+        return self.commands.get(cmd_name)
+
+    def resolve_command(self, ctx, args):
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand:
+            for name in self.lazy:  # click's "Did you mean 'lint'?" looks among the loaded commands
+                self.get_command(ctx, name)
+            return super().resolve_command(ctx, args)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             lazy={"lint": ".lint.command:lint", "validate": ".validate.command:validate",
+                   "profile": ".validate.profile:profile", "diff": ".diff.command:diff",
+                   "baseline": ".diff.command:baseline"})
 @click.version_option(__version__, prog_name="staticroof")
 def main():
     """Static roofline analysis: W (FLOPs), Q (DRAM bytes) and I = W/Q of C and CUDA kernels, before anything runs."""
@@ -297,24 +397,27 @@ def _exit_on_sigterm() -> None:
 def analyze(paths, defines, include_dirs, dtypes, kernels, fmt, costs, grids, blocks, machine_name, unit,
             machine_files, cache, config_file, color, all_functions, use_cache):
     """Analyze the kernels in PATHS (files or folders)."""
-    report, errors, _machine_used = _run(paths, defines, include_dirs, kernels, costs, grids, blocks, machine_name,
-                                         unit, machine_files, cache, config_file, all_functions, use_cache, dtypes)
-    if kernels and not report.kernels:
+    s = _setup(paths, defines, include_dirs, kernels, costs, grids, blocks, machine_name, unit, machine_files, cache,
+               config_file, all_functions, use_cache, dtypes)
+    use_color = sys.stdout.isatty() if color is None else color
+    parts = _printed_files(s, fmt, use_color)
+    if kernels and not any(p.kernels for p in parts):
         click.echo(f"staticroof: no kernel named {', '.join(kernels)}", err=True)
         sys.exit(2)
-    file_diags = errors + report.file_diagnostics
+    blocks_out = [b for p in parts for b in p.kernels]
     if fmt == "json":
         from .reports import json as json_report
 
-        click.echo(json_report.render(report.kernels, file_diags))
+        diags = [json_report.diagnostic(d) for d in s.errors] + [d for p in parts for d in p.diagnostics]
+        click.echo(json_report.join(blocks_out, diags))
     else:
         from .reports import text
 
-        use_color = sys.stdout.isatty() if color is None else color
-        click.echo(text.render(report.kernels, file_diags, use_color))
-    if errors or any(d.code in ("SR003", "SR007") for d in report.file_diagnostics):
+        lines = [text.diagnostic_line(d, use_color) for d in s.errors] + [d for p in parts for d in p.diagnostics]
+        click.echo(text.join(lines, blocks_out))
+    if s.errors or any(c in ("SR003", "SR007") for p in parts for c in p.codes):
         sys.exit(2)  # a usage error or unreadable input: a missing or binary file, a -D value a size cannot take
-    sys.exit(1 if report.failed else 0)
+    sys.exit(1 if any(p.failed for p in parts) else 0)
 
 
 @main.command()
@@ -476,21 +579,6 @@ def rules():
     for code, (name, doc) in DIFF_RULES.items():
         click.echo(f"{code}  {name}: {doc}")
 
-
-def _register() -> None:
-    from .diff.command import baseline, diff
-    from .lint.command import lint  # imports only click: `--help` stays instant
-    from .validate.command import validate
-    from .validate.profile import profile
-
-    main.add_command(lint)
-    main.add_command(validate)
-    main.add_command(profile)
-    main.add_command(diff)
-    main.add_command(baseline)
-
-
-_register()
 
 if __name__ == "__main__":  # pragma: no cover
     main()

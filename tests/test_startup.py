@@ -1,7 +1,9 @@
 """Start-up stays light: the commands that analyze nothing (`--version`, `--help`, `rules`,
 `machines`) must not pay for sympy, islpy or networkx (together about 1.3 s of CPU on a small
-machine, issue #15).  Each runs as `python -m staticroof ...` does, in a fresh process, which then
-reports the heavy modules it holds at exit.  No timing is asserted: the modules are the cause."""
+machine, issue #15), a command imports only its own modules, and `analyze --use-cache` on files
+that all hit prints from the cache without the front ends or the analysis.  Each runs as `python
+-m staticroof ...` does, in a fresh process, which then reports the heavy modules it holds at exit.
+No timing is asserted: the modules are the cause."""
 
 from __future__ import annotations
 
@@ -13,7 +15,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-HEAVY = ("sympy", "islpy", "networkx", "pycparser", "matplotlib", "numpy")
+HEAVY = ("sympy", "islpy", "networkx", "pycparser", "pcpp", "libcst", "matplotlib", "numpy")
+# the other commands' modules, which a command that does not run them never imports
+COMMANDS = ("staticroof.lint.command", "staticroof.diff.command", "staticroof.validate.command",
+            "staticroof.validate.profile")
 
 # runs the package as `python -m staticroof ARGS` would, then prints the heavy modules loaded
 _WRAPPER = """\
@@ -25,13 +30,14 @@ try:
 except SystemExit as e:
     code = e.code or 0
 heavy = sorted(m for m in NAMES if m in sys.modules)
-sys.stderr.write("\\nHEAVY " + json.dumps({"code": code, "heavy": heavy}) + "\\n")
-""".replace("NAMES", repr(HEAVY))
+commands = sorted(m for m in COMMANDS if m in sys.modules)
+sys.stderr.write("\\nHEAVY " + json.dumps({"code": code, "heavy": heavy, "commands": commands}) + "\\n")
+""".replace("NAMES", repr(HEAVY)).replace("COMMANDS", repr(COMMANDS))
 
 
-def _run(*args):
-    out = subprocess.run([sys.executable, "-c", _WRAPPER, *args], capture_output=True, text=True, cwd=ROOT,
-                         timeout=120)
+def _run(*args, cwd=ROOT, env=None):
+    out = subprocess.run([sys.executable, "-c", _WRAPPER, *args], capture_output=True, text=True, cwd=cwd,
+                         timeout=120, env=env)
     line = [x for x in out.stderr.splitlines() if x.startswith("HEAVY ")][-1]
     return out.stdout, json.loads(line[len("HEAVY "):])
 
@@ -42,12 +48,80 @@ def _run(*args):
     (("rules",), "RF401"),  # the lint rules' table: their modules are imported, their sympy is not
     (("machines",), "ridge"),
     (("machines", "--format", "json"), '"machines"'),
+    (("lint", "--help"), "--select"),
+    (("lint", "--explain", "RF201"), "RF201"),
+    (("diff", "--help"), "BASE"),
+    (("validate", "--help"), "--ncu"),
+    (("analyze", "--help"), "--use-cache"),
 ])
 def test_light_commands_import_no_heavy_module(args, expect):
     stdout, report = _run(*args)
     assert report["code"] == 0
     assert expect in stdout  # the command did its work (an early crash would also import nothing)
     assert report["heavy"] == []
+
+
+@pytest.mark.parametrize("args, imported", [
+    (("--version",), []),
+    (("machines",), []),
+    (("analyze", "--help"), []),
+    (("lint", "--help"), ["staticroof.lint.command"]),
+    (("profile", "--help"), ["staticroof.validate.profile"]),
+    (("--help",), sorted(COMMANDS)),  # the group's help lists every command with its summary
+])
+def test_a_command_imports_only_its_own_module(args, imported):
+    _stdout, report = _run(*args)
+    assert report["code"] == 0 and report["commands"] == imported
+
+
+def test_a_mistyped_command_is_still_suggested():
+    out = subprocess.run([sys.executable, "-m", "staticroof", "lnt"], capture_output=True, text=True, cwd=ROOT,
+                         timeout=120)
+    assert out.returncode == 2 and "Did you mean 'lint'?" in out.stderr
+
+
+# A project as pre-commit runs it: a kernel with a timer and a driver, its sizes in a header, and a
+# pyproject.toml beside them (the cache folder goes there).
+PARAMS_H = "#ifndef PARAMS_H\n#define PARAMS_H\n#define N 4096\ntypedef float real;\n#endif\n"
+TRIAD_C = """#include <stdio.h>
+#include <time.h>
+#include "params.h"
+
+/* a[i] = b[i] + s*c[i]: W = 2N, Q = 12N (b, c read, a written) */
+void triad(real *restrict a, const real *restrict b, const real *restrict c, real s) {
+    for (int i = 0; i < N; i++)
+        a[i] = b[i] + s * c[i];
+}
+
+int main(void) {
+    static real a[N], b[N], c[N];
+    clock_t t0 = clock();
+    triad(a, b, c, 3.0f);
+    printf("%f\\n", (double)(clock() - t0) / CLOCKS_PER_SEC);
+    return 0;
+}
+"""
+
+
+def test_a_warm_cached_analyze_prints_the_same_without_the_analysis(tmp_path):
+    import os
+
+    (tmp_path / "pyproject.toml").write_text("[tool.staticroof]\n")
+    (tmp_path / "params.h").write_text(PARAMS_H)
+    (tmp_path / "triad.c").write_text(TRIAD_C)
+    env = {k: v for k, v in os.environ.items() if k != "STATICROOF_CACHE_DIR"}
+    plain, _ = _run("analyze", "triad.c", cwd=tmp_path, env=env)
+    assert "W            2*N = 8,192 FLOP" in plain  # W = 2N, N = 4096
+    cases = (((), plain), (("--format", "json"), '"total": 8192'), (("--format", "json", "--machine", "a100"),
+                                                                     '"roofline"'))
+    for k, (extra, shows) in enumerate(cases):
+        cold, cold_report = _run("analyze", "triad.c", "--use-cache", *extra, cwd=tmp_path, env=env)
+        warm, warm_report = _run("analyze", "triad.c", "--use-cache", *extra, cwd=tmp_path, env=env)
+        assert shows in cold and warm == cold  # byte for byte what the analysis printed
+        assert cold_report["code"] == warm_report["code"] == 0
+        assert warm_report["heavy"] == [], extra
+        # one entry for the file holds both ways of printing it; the machine's L2 size is another analysis
+        assert len(list((tmp_path / ".staticroof_cache").rglob("*.json"))) == (1 if k < 2 else 2)
 
 
 def test_the_wrapper_sees_a_heavy_import(tmp_path):

@@ -1,14 +1,15 @@
 """Formulas, numbers and conditions as people read them: `n <= 100 and m >= 3`, not sympy's
 `(m >= 3) & (n <= 100)`; a piecewise count inline as `(n if n <= 100; 100 if n >= 101)`; a count
 with thousands separators, `134,217,728`, wherever it stands alone (inside a formula sympy's
-spelling is kept: there a comma would read as an argument separator, `Min(400000, 4*n)`)."""
+spelling is kept: there a comma would read as an argument separator, `Min(400000, 4*n)`).
+
+sympy is imported by the functions that read a formula's structure, not with the module: the
+numbers and the diagnostics of a cached report are printed without it."""
 
 from __future__ import annotations
 
 import math
 from fractions import Fraction
-
-import sympy
 
 
 def number(v) -> str:
@@ -34,6 +35,8 @@ def expr(e) -> str:
 
 def condition(c) -> str:
     """A sympy condition on the sizes in plain words (`and`, `or`, `=`, `mod`)."""
+    import sympy
+
     if c is None or c == sympy.true:
         return "always"
     if isinstance(c, sympy.And):
@@ -52,6 +55,8 @@ def condition(c) -> str:
 
 
 def _side(e) -> str:
+    import sympy
+
     if isinstance(e, sympy.Mod):
         return f"{e.args[0]} mod {e.args[1]}"
     return str(e)
@@ -62,6 +67,8 @@ def _ordered(args):
 
 
 def _grouped(c) -> str:
+    import sympy
+
     text = condition(c)
     return f"({text})" if isinstance(c, (sympy.And, sympy.Or)) else text
 
@@ -69,6 +76,8 @@ def _grouped(c) -> str:
 def inline(q) -> str:
     """A quantity's formula on one line: a Piecewise as `(e1 if c1; e2 if c2)`, a formula that holds
     only for some sizes with its condition."""
+    import sympy
+
     if isinstance(q.expr, sympy.Piecewise):
         return "(" + "; ".join(f"{expr(e)} if {condition(c)}" for c, e in q.piece_list()) + ")"
     if q.holds is not None:

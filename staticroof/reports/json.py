@@ -8,9 +8,13 @@ expression string in the kernel's size symbols.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
-from ..analysis.summary import KernelSummary, PartSummary
-from ..diagnostics import Diagnostic, shown
+from ..diagnostics import shown
+
+if TYPE_CHECKING:  # the diagnostics of a cached report are printed without the analysis or sympy
+    from ..analysis.summary import KernelSummary, PartSummary
+    from ..diagnostics import Diagnostic
 
 VERSION = 1
 
@@ -107,6 +111,10 @@ def kernel(k: KernelSummary) -> dict:
 
 
 def render(kernels: list[KernelSummary], file_diagnostics: list[Diagnostic]) -> str:
-    doc = {"version": VERSION, "kernels": [kernel(k) for k in kernels],
-           "diagnostics": [diagnostic(d) for d in file_diagnostics]}
-    return json.dumps(doc, indent=2)
+    return join([kernel(k) for k in kernels], [diagnostic(d) for d in file_diagnostics])
+
+
+def join(kernels: list[dict], diagnostics: list[dict]) -> str:
+    """The report from its parts, each kernel's and each diagnostic's object (what a cached report
+    is printed from)."""
+    return json.dumps({"version": VERSION, "kernels": kernels, "diagnostics": diagnostics}, indent=2)

@@ -6,11 +6,13 @@ alone has thousands separators (`134,217,728 B`), so the lines read the same wha
 
 from __future__ import annotations
 
-import sympy
+from typing import TYPE_CHECKING
 
-from ..analysis.summary import KernelSummary, PartSummary
-from ..diagnostics import Diagnostic
 from .formula import condition, expr, inline, number, others
+
+if TYPE_CHECKING:  # the diagnostics of a cached report are printed without the analysis or sympy
+    from ..analysis.summary import KernelSummary, PartSummary
+    from ..diagnostics import Diagnostic
 
 _LABEL = 13
 _LONG = 120  # a condition longer than this is left to the JSON
@@ -20,6 +22,8 @@ _num = number
 
 def _q(q, unit: str) -> str:
     """One line: the formula, its value, the unit, and the condition it needs (when piecewise)."""
+    import sympy
+
     if isinstance(q.expr, sympy.Piecewise):
         text = inline(q)
     else:
@@ -38,6 +42,8 @@ def _q(q, unit: str) -> str:
 def _rows(label: str, q, unit: str, note: str = "") -> list[str]:
     """A quantity's rows: one line, or one line per piece when no single formula covers the
     sizes (no sizes given and the pieces are not Min/Max of each other)."""
+    import sympy
+
     if not isinstance(q.expr, sympy.Piecewise):
         return [_row(label, _q(q, unit) + note)]
     pieces = q.piece_list()
@@ -212,9 +218,13 @@ def kernel_block(k: KernelSummary, color: bool = False) -> str:
 
 
 def render(kernels: list[KernelSummary], file_diagnostics: list[Diagnostic], color: bool = False) -> str:
-    out = [diagnostic_line(d, color) for d in file_diagnostics]
-    blocks = [kernel_block(k, color) for k in kernels]
-    text = "\n".join(out)
+    return join([diagnostic_line(d, color) for d in file_diagnostics], [kernel_block(k, color) for k in kernels])
+
+
+def join(lines: list[str], blocks: list[str]) -> str:
+    """The report from its parts: the file diagnostics' lines, then the kernels' blocks (what a
+    cached report is printed from)."""
+    text = "\n".join(lines)
     if blocks:
         text = (text + "\n\n" if text else "") + "\n\n".join(blocks)
     return text
