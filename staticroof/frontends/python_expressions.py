@@ -441,6 +441,13 @@ class ExpressionLowering(_Mixin):
                   "is not counted", node)
         return float_val("fp64")
 
+    def stencil_call(self, sdef, node, args, acc: Acc) -> PVal:
+        """`out = kernel(a)`, `kernel(a, out=b)`: a `@stencil` applied where it is called."""
+        from .python_stencil import apply
+
+        bound, out = _stencil_args(self, sdef, node, args, acc)
+        return apply(self, sdef, bound, out, node)
+
     def special(self, name: str, prec: str, acc: Acc) -> None:
         entry = costs.classify(name) or costs.classify(name.rstrip("f"))
         if entry is None or entry["kind"] != "special":
@@ -454,6 +461,11 @@ class ExpressionLowering(_Mixin):
             self.diag("SR106", f"recursive call to `{name}`: not followed", node)
             return float_val("fp64")
         fn = self.ctx.functions[name]
+        from .python_kernels import kernel_of
+
+        sdef = kernel_of(fn, self.ctx.names)
+        if sdef is not None and sdef.kind == "stencil":
+            return self.stencil_call(sdef, node, args, acc)
         vals = [self.value(a, acc) for a in args]
         params = [p.name.value for p in fn.params.params]
         if len(vals) > len(params):
@@ -465,6 +477,25 @@ class ExpressionLowering(_Mixin):
             bound[p.name.value] = self.value(p.default, acc)
         self.emit(node)
         return self.inline_body(name, fn, bound, node)
+
+
+def _stencil_args(self, sdef, node, args, acc) -> tuple[dict, PVal | None]:
+    """A stencil call's arguments bound to the kernel's parameters, and its `out=` array."""
+    params = [p.name.value for p in sdef.node.params.params]
+    if len(args) != len(params):
+        raise Unsupported(f"call to the stencil `{sdef.name}` with {len(args)} arguments for {len(params)}", node)
+    bound = {p: self.expr(a, acc) for p, a in zip(params, args, strict=True)}
+    for p, v in bound.items():
+        if v.kind != "array":
+            bound[p] = self.load(v, acc, node)
+    out = None
+    for a in node.args:
+        if a.keyword is None:
+            continue
+        if a.keyword.value != "out":
+            raise Unsupported(f"stencil call with `{a.keyword.value}=`", node)
+        out = self.expr(a.value, acc)
+    return bound, out
 
 
 def _operand_text(node, side: int) -> str:

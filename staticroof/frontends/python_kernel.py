@@ -22,8 +22,6 @@ def lower_kernel(ctx, kdef, res) -> None:
     name, fn = kdef.name, kdef.node
     kernel = Kernel(name, "python", ctx.loc(fn.name))
     try:
-        if kdef.kind == "stencil":
-            raise Unsupported("`@stencil` kernel (relative indexing is not modeled)", fn)
         types = _param_types(ctx, kdef, kernel)
         kernel.scalar_types = {n: t.dtype for n, t in types.items() if not t.is_array}  # type: ignore[attr-defined]
         threads_for = None
@@ -39,6 +37,12 @@ def lower_kernel(ctx, kdef, res) -> None:
         low.env.update(_bind_params(low, types, vectorize=kdef.kind == "vectorize"))
         if kdef.kind == "vectorize":
             kernel.body = _vectorized(low, types, kernel)
+        elif kdef.kind == "stencil":  # the kernel applied to its own arguments: python_stencil.py
+            from .python_stencil import apply
+
+            apply(low, kdef, dict(low.env), None, fn)
+            low.emit()
+            kernel.body = low.out
         else:
             kernel.body = low.lower()
         if launch is not None:
@@ -78,6 +82,7 @@ def _param_types(ctx, kdef, kernel) -> dict:
         if sig is not None:
             break
     arrays, ints = _usage(fn)
+    _passed_arrays(fn, ctx, arrays, ints)
     out, defaulted = {}, []
     for k, p in enumerate(fn.params.params):
         name = p.name.value
@@ -194,6 +199,35 @@ def _usage(fn) -> tuple[dict, set]:
     for name, rank in list(arrays.items()):
         arrays[name] = max(rank, 1)
     return arrays, ints - set(arrays)
+
+
+def _passed_arrays(fn, ctx, arrays: dict, ints: set, depth: int = 0) -> None:
+    """Names passed to another function of the file (a `@stencil`, an `@njit` helper) where that
+    function uses its parameter as an array: arrays of its rank here too."""
+    if depth > 4:
+        return
+
+    class Visitor(cst.CSTVisitor):
+        def visit_Call(self, node) -> None:
+            if not (isinstance(node.func, cst.Name) and node.func.value in ctx.functions):
+                return
+            callee = ctx.functions[node.func.value]
+            if callee is fn:
+                return
+            theirs, _ = _usage(callee)
+            _passed_arrays(callee, ctx, theirs, set(), depth + 1)
+            params = [p.name.value for p in callee.params.params]
+            given = [(params[k], a.value) for k, a in enumerate(node.args) if a.keyword is None and k < len(params)]
+            given += [(a.keyword.value, a.value) for a in node.args if a.keyword is not None]
+            if params and params[0] in theirs:  # a stencil's `out=`: an array of its first argument's rank
+                theirs = {**theirs, "out": theirs.get("out", theirs[params[0]]) if "out" not in params else
+                          theirs.get("out", 0)}
+            for p, v in given:
+                if isinstance(v, cst.Name) and p in theirs:
+                    arrays[v.value] = max(arrays.get(v.value, 0), theirs[p])
+                    ints.discard(v.value)
+
+    fn.visit(Visitor())
 
 
 def _operands(node, arrays_only: bool = False) -> set:
