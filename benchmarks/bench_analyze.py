@@ -84,6 +84,15 @@ def process_times_of(cmd: list, repeat: int, env: dict) -> dict:
     return {"median_wall_s": statistics.median(walls), "median_cpu_s": statistics.median(cpus)}
 
 
+def warm_cache_times(path: Path, repeat: int, env: dict, cache_dir: Path) -> dict:
+    """`analyze --use-cache PATH` once to fill a private cache folder, then timed on the hits (what a
+    pre-commit hook pays on files it has seen: cache/printed.py)."""
+    env = dict(env, STATICROOF_CACHE_DIR=str(cache_dir))
+    cmd = [sys.executable, "-m", "staticroof", "analyze", "--use-cache", str(path)]
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, env=env)
+    return process_times_of(cmd, repeat, env)
+
+
 def import_times(env: dict) -> dict:
     """CPU and wall of the analyze path's imports in a fresh process: sympy, islpy, pycparser, then the
     rest of what `analyze` imports (staticroof's own modules and what they pull in)."""
@@ -203,6 +212,8 @@ def main(argv=None) -> int:
                 "python -c pass": command_times(["-c", "pass"], args.repeat, env),
                 "staticroof --version": command_times(["-m", "staticroof", "--version"], args.repeat, env),
                 "staticroof rules": command_times(["-m", "staticroof", "rules"], args.repeat, env),
+                "staticroof machines": command_times(["-m", "staticroof", "machines"], args.repeat, env),
+                "analyze --use-cache small (warm)": warm_cache_times(small, args.repeat, env, Path(tmp) / "cache"),
                 "imports": import_times(env)}
         c, w = time.process_time(), time.perf_counter()
         in_process([small])  # warm-up: the imports this process pays once
@@ -218,9 +229,10 @@ def main(argv=None) -> int:
         record["heavy_modules_in_process"] = [m for m in HEAVY if m in sys.modules and m not in preloaded]
     Path(args.json_path).write_text(json.dumps(record, indent=1) + "\n")
     su = record.get("start_up", {})
-    for name in ("python -c pass", "staticroof --version", "staticroof rules"):
+    for name in ("python -c pass", "staticroof --version", "staticroof rules", "staticroof machines",
+                 "analyze --use-cache small (warm)"):
         if name in su:
-            print(f"{name:<24} {su[name]['median_wall_s']:7.3f} s wall {su[name]['median_cpu_s']:7.3f} s CPU")
+            print(f"{name:<32} {su[name]['median_wall_s']:7.3f} s wall {su[name]['median_cpu_s']:7.3f} s CPU")
     for name, t in su.get("imports", {}).items():
         print(f"import {name:<17} {t['wall_s']:7.3f} s wall {t['cpu_s']:7.3f} s CPU")
     print(f"load average {load_before[0]:.1f} -> {record['load_average']['after'][0]:.1f} on "

@@ -11,10 +11,14 @@ change in between.
 
 from __future__ import annotations
 
-from ..pipeline import Report
+from typing import TYPE_CHECKING
+
 from . import codec
 from .keys import file_key
 from .store import Cache
+
+if TYPE_CHECKING:  # a run whose files all hit their printed reports (cache/printed.py) needs no pipeline
+    from ..pipeline import Report
 
 KIND = "analysis"
 _TRANSIENT = ("SR099", "SR005")
@@ -38,6 +42,7 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
     """`pipeline.run` with the same arguments, reading and filling `cache` file by file (no cache:
     exactly `pipeline.run`)."""
     from .. import pipeline
+    from ..pipeline import Report
 
     args = (defines, include_dirs, weights, only, launches, cache_bytes, l1_bytes, all_functions, kernel_sizes, dtypes)
     if cache is None:
@@ -69,6 +74,7 @@ def encode_report(part: Report) -> dict:
 def decode_report(data) -> Report:
     from ..analysis.summary import KernelSummary
     from ..diagnostics import Diagnostic
+    from ..pipeline import Report
 
     doc = codec.load(data)
     kernels, diags, failed = doc["kernels"], doc["file_diagnostics"], doc["failed"]

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 CACHE_DIR = ".staticroof_cache"
@@ -150,6 +149,8 @@ def _safe_name(name: object) -> bool:
 def _write_atomic(path: Path, data: bytes) -> None:
     """Write to a temporary file beside `path`, then rename it over `path` (atomic on POSIX and
     Windows): concurrent writers of the same entry each leave a whole file, the last one wins."""
+    import tempfile  # only a run that writes pays for it
+
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".part")
     try:
         with os.fdopen(fd, "wb") as f:

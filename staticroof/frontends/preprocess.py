@@ -24,7 +24,6 @@ import os
 import re
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -387,6 +386,8 @@ def _limits():  # pragma: no cover - runs in the child between fork and exec
 
 
 def _run_cc(cc, path, src, macros, search, out: Preprocessed, work: Path) -> None:
+    import subprocess  # here, not with the module: a cached run reads its headers, never runs them
+
     args = [cc, "-E", "-x", "c", "-std=c11", "-nostdinc", "-undef", "-D__STDC_VERSION__=201710L"]
     for name, value in macros.items():
         args.append(f"-D{name}={value}")
@@ -462,6 +463,8 @@ def _run_pcpp(path, src, macros, search, out: Preprocessed, work: Path) -> None:
     """pcpp in a child Python process (`pcpp_child`) under the system preprocessor's limits: its
     own session, CPP_MEMORY_LIMIT of address space, CPP_OUTPUT_LIMIT of output, CPP_TIMEOUT
     seconds, then the whole group is killed.  A macro bomb or an endless include ends in SR005."""
+    import subprocess
+
     job = work / "pcpp"
     job.mkdir()
     (job / "input.c").write_text(src, encoding="utf-8", errors="surrogateescape")

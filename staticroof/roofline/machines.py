@@ -237,18 +237,20 @@ def _machines_section(where: str, data: dict, table: str) -> dict:
 
 
 def shipped_text() -> tuple[str, str]:
-    """(text, label) of the shipped machines.toml, from the installed package or the source tree."""
+    """(text, label) of the shipped machines.toml: beside this module (installed or in the source
+    tree), else through importlib.resources (a package that is not a folder), which is not worth
+    its import time where the file is on disk."""
+    p = Path(__file__).resolve().parent / "machines.toml"
+    if p.is_file():
+        return p.read_text(encoding="utf-8"), "machines.toml"
     try:
         from importlib.resources import files
 
-        p = files("staticroof.roofline") / "machines.toml"
-        if p.is_file():
-            return p.read_text(encoding="utf-8"), "machines.toml"
+        r = files("staticroof.roofline") / "machines.toml"
+        if r.is_file():
+            return r.read_text(encoding="utf-8"), "machines.toml"
     except (ModuleNotFoundError, TypeError, OSError):
         pass
-    p = Path(__file__).resolve().parent / "machines.toml"
-    if p.is_file():
-        return p.read_text(encoding="utf-8"), str(p)
     raise MachineError("staticroof's machines.toml is missing from this installation")
 
 
