@@ -97,7 +97,7 @@ def _machine(name, machine_files, pyproject):
 
 
 def options_from(cfg, defines=(), include_dirs=(), costs=(), grids=(), blocks=(), machine_name=None, unit=None,
-                 machine_files=(), cache=None, dtypes=()):
+                 machine_files=(), cache=None, dtypes=(), time_budget=None):
     """The configuration under the command-line options: what the analysis of a file takes
     (lint.engine.Options).  Exits 2 on a bad machine; raises click's errors on bad options."""
     from .lint.settings import Options
@@ -116,7 +116,8 @@ def options_from(cfg, defines=(), include_dirs=(), costs=(), grids=(), blocks=()
         cache = str(cfg.cache)
     cache_bytes = _parse_size(cache) if cache is not None else None
     return Options(defs, list(include_dirs) + cfg.include, weights, launches, kernel_sizes, cache_bytes, machine,
-                   unit or cfg.unit, _types_from(cfg, given, _parse_dtypes(dtypes)))
+                   unit or cfg.unit, _types_from(cfg, given, _parse_dtypes(dtypes)),
+                   cfg.time_budget if time_budget is None else time_budget)
 
 
 def _types_from(cfg, given: dict, typed: dict) -> dict:
@@ -147,7 +148,8 @@ class _Setup(NamedTuple):
 
 
 def _setup(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(), machine_name=None, unit=None,
-           machine_files=(), cache=None, config_file=None, all_functions=False, use_cache=False, dtypes=()) -> _Setup:
+           machine_files=(), cache=None, config_file=None, all_functions=False, use_cache=False, dtypes=(),
+           time_budget=None) -> _Setup:
     """Config, options and files; exits 2 on usage errors.  `use_cache`: read and fill the
     content-hash cache (staticroof/cache) beside the configuration file."""
     from .config import ConfigError, load
@@ -158,7 +160,7 @@ def _setup(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(),
         click.echo(f"staticroof: {e}", err=True)
         sys.exit(2)
     o = options_from(cfg, defines, include_dirs, costs, grids, blocks, machine_name, unit, machine_files, cache,
-                     dtypes)
+                     dtypes, time_budget)
     files, errors = _collect(paths)
     if errors and not files:
         for d in errors:
@@ -175,7 +177,7 @@ def _setup(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(),
     args = {"defines": o.defines, "include_dirs": o.include_dirs, "weights": o.weights, "only": set(kernels),
             "launches": o.launches, "cache_bytes": cache_bytes, "l1_bytes": l1_bytes,
             "all_functions": all_functions or getattr(cfg, "all_functions", False), "kernel_sizes": o.kernel_sizes,
-            "dtypes": o.dtypes}
+            "dtypes": o.dtypes, "time_budget": o.time_budget}
     return _Setup(cfg, o, files, errors, args, store)
 
 
@@ -394,11 +396,14 @@ def _exit_on_sigterm() -> None:
 @click.option("--use-cache/--no-cache", "use_cache", default=False, show_default=True,
               help="Read and fill the content-hash cache in .staticroof_cache/ (off by default: a plain analyze "
                    "writes nothing outside its temporary folder).")
+@click.option("--time-budget", "time_budget", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
+              help="CPU seconds to count one kernel before it falls back to its sizes, then to a bound "
+                   "(SR124-SR126; default 5, 0: none).")
 def analyze(paths, defines, include_dirs, dtypes, kernels, fmt, costs, grids, blocks, machine_name, unit,
-            machine_files, cache, config_file, color, all_functions, use_cache):
+            machine_files, cache, config_file, color, all_functions, use_cache, time_budget):
     """Analyze the kernels in PATHS (files or folders)."""
     s = _setup(paths, defines, include_dirs, kernels, costs, grids, blocks, machine_name, unit, machine_files, cache,
-               config_file, all_functions, use_cache, dtypes)
+               config_file, all_functions, use_cache, dtypes, time_budget)
     use_color = sys.stdout.isatty() if color is None else color
     parts = _printed_files(s, fmt, use_color)
     if kernels and not any(p.kernels for p in parts):

@@ -9,6 +9,7 @@ all-functions = false          # like --all-functions
 machine = "a100"               # like --machine (analyze, plot, lint)
 unit = "cuda"                  # like --unit
 cache = "40MiB"                # like --cache (the cache-bounded Q)
+time-budget = 5                # like --time-budget: CPU seconds per kernel before it falls back (0: none)
 select = ["RF"]                # lint: rule codes or prefixes to report ("ALL": every rule)
 ignore = ["RF901"]             # lint: codes or prefixes not to report
 [tool.staticroof.per-file-ignores]  # lint: glob (relative to the configuration file) -> codes
@@ -63,6 +64,7 @@ class Config:
     machine: str | None = None
     unit: str | None = None
     cache: str | int | None = None  # a size such as "40MiB", or bytes
+    time_budget: float | None = None  # CPU seconds per kernel (analysis/budget.py); None: the default
     select: list | None = None
     ignore: list = field(default_factory=list)
     per_file_ignores: dict = field(default_factory=dict)  # glob -> [codes]
@@ -71,7 +73,7 @@ class Config:
 
 # Every key the schema knows; anything else is an error naming it.  Other commands' sections
 # (`machines`, read by roofline/machines.py) are listed so they pass.
-KEYS = ("include", "all-functions", "machine", "unit", "cache", "select", "ignore", "per-file-ignores",
+KEYS = ("include", "all-functions", "machine", "unit", "cache", "time-budget", "select", "ignore", "per-file-ignores",
         "thresholds", "sizes", "dtypes", "costs", "launch", "machines")
 THRESHOLDS = {"min-intensity": 0, "ridge-factor": 1}  # key -> the smallest value that makes sense
 
@@ -136,6 +138,11 @@ def load(path: Path | None = None, start: Path | None = None) -> Config:
     cfg.all_functions = section.get("all-functions", False)
     if not isinstance(cfg.all_functions, bool):
         fail("all-functions", "must be true or false")
+    budget = section.get("time-budget")
+    if budget is not None:
+        if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not math.isfinite(budget) or budget < 0:
+            fail("time-budget", "must be a non-negative number of seconds (0: no budget)")
+        cfg.time_budget = float(budget)
     include = section.get("include", [])
     if not isinstance(include, list) or not all(isinstance(i, str) for i in include):
         fail("include", "must be a list of folders")

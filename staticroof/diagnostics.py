@@ -186,6 +186,22 @@ _RULES = [
          "needs it reports its own diagnostic). For a loop, `if` or `switch` whose header is not "
          "modeled, the whole statement is dropped. The rest of the kernel is analyzed; the result is "
          "approximate (the dropped statement's cost is missing)."),
+    Rule("SR124", "warning", False, "time budget: counted at the sizes in force",
+         "Counting this kernel took more CPU time than its budget (`--time-budget`, `time-budget` in the "
+         "configuration or STATICROOF_TIME_BUDGET; 5 seconds by default, 0 for none), and every size it "
+         "reads has a value, so it was counted again with every size fixed at its value: W and Q are exact "
+         "numbers at these sizes, and the formulas shown are those numbers (as for SR118, the result is "
+         "exact at these sizes only). A result that fell back is not stored in the cache."),
+    Rule("SR125", "warning", True, "time budget: compulsory traffic bounded",
+         "Counting this kernel took more CPU time than its budget, and a size has no value (or counting "
+         "at the sizes ran out of time too): W and the access level are counted, but no first access is "
+         "computed; each array's compulsory traffic is bounded above by its loads and stores (every "
+         "access a new element), so Q compulsory is an upper bound, I a lower bound, and there is no "
+         "cache-bounded Q. Give the sizes with `-D` for exact numbers, or raise the budget."),
+    Rule("SR126", "error", True, "time budget: not counted",
+         "Counting this kernel, counting it at the sizes in force and bounding its traffic all took more "
+         "CPU time than the budget each: the kernel is reported as not counted. Raise the budget "
+         "(`--time-budget 60`, STATICROOF_TIME_BUDGET=60; 0 for none)."),
     Rule("SR140", "warning", True, "inline PTX not modeled",
          "An `asm(...)`/`asm volatile(...)` statement runs PTX that staticroof does not read: its own "
          "operations and memory accesses are not counted (the reads of its input operands are), each "

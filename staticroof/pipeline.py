@@ -18,15 +18,20 @@ class Report:
 
 def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only: set | None = None,
         launches: dict | None = None, cache_bytes: int | None = None, l1_bytes: int | None = None,
-        all_functions: bool = False, kernel_sizes: dict | None = None, dtypes: dict | None = None) -> Report:
+        all_functions: bool = False, kernel_sizes: dict | None = None, dtypes: dict | None = None,
+        time_budget: float | None = None) -> Report:
     """`all_functions` also reports drivers (`main`, setup functions: see frontends/drivers.py);
     a driver never fails the run either way.  `kernel_sizes` ({kernel name: {size: value}}, from the
     configuration) binds sizes of one kernel over the file's bindings.  `dtypes` ({None or kernel:
     {parameter: type}}, from --dtype and the configuration) types the parameters a Python kernel's
-    source leaves untyped."""
-    from .analysis import analyze
+    source leaves untyped.  `time_budget`: CPU seconds for the counting of one kernel before it falls
+    back (analysis/fallback.py; None: STATICROOF_TIME_BUDGET or the default, 0: no budget)."""
+    from .analysis import analyze, budget
+    from .analysis.fallback import within_budget
     from .analysis.summary import summarize, unsupported
     from .frontends import language_of, load
+
+    seconds = budget.seconds(time_budget)
 
     report = Report()
     for path in files:
@@ -66,18 +71,27 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
             try:
                 chosen = item
                 bindings_k = _kernel_bindings(item.name, bindings, kernel_sizes)
-                if item.alternative is not None:
-                    # the covering-grid model is kept only if the work does not depend on the grid
-                    w = analyze(item, sizes=_sizes_for(item, bindings_k), weights=weights, flops_only=True)
-                    if w.failed or any(is_grid_size(x) for c in w.total.flops.values()
-                                       for x in c.generic().free_symbols):
-                        chosen = item.alternative
-                result = analyze(chosen, sizes=_sizes_for(chosen, bindings_k), weights=weights)
-                summary = summarize(result, bindings_k, cache_bytes, l1_bytes)
-                if chosen is item and item.alternative is not None and _depends_on_grid(summary):
-                    chosen = item.alternative
-                    result = analyze(chosen, sizes=_sizes_for(chosen, bindings_k), weights=weights)
-                    summary = summarize(result, bindings_k, cache_bytes, l1_bytes)
+                marks = [(k.diagnostics, len(k.diagnostics)) for k in (item, item.alternative) if k is not None]
+                try:
+                    with budget.limit(seconds):
+                        if item.alternative is not None:
+                            # the covering-grid model is kept only if the work does not depend on the grid
+                            w = analyze(item, sizes=_sizes_for(item, bindings_k), weights=weights, flops_only=True)
+                            if w.failed or any(is_grid_size(x) for c in w.total.flops.values()
+                                               for x in c.generic().free_symbols):
+                                chosen = item.alternative
+                        result = analyze(chosen, sizes=_sizes_for(chosen, bindings_k), weights=weights)
+                        summary = summarize(result, bindings_k, cache_bytes, l1_bytes)
+                        if chosen is item and item.alternative is not None and _depends_on_grid(summary):
+                            chosen = item.alternative
+                            result = analyze(chosen, sizes=_sizes_for(chosen, bindings_k), weights=weights)
+                            summary = summarize(result, bindings_k, cache_bytes, l1_bytes)
+                except budget.OverTime:  # what the attempt said is withdrawn with it
+                    budget.reset_isl()
+                    for diags, n in marks:
+                        del diags[n:]
+                    result, summary = within_budget(chosen, _sizes_for(chosen, bindings_k), weights or {}, seconds,
+                                                    bindings_k, cache_bytes, l1_bytes)
                 _self_check(result, summary, _sizes_for(chosen, bindings_k), weights or {})
                 summary.ir = chosen
             except Exception as e:  # never a traceback: one kernel's failure is its own

@@ -20,7 +20,10 @@ def _add(d: dict, key, count: P.Count) -> None:
 
 
 def _part(kernel: Kernel, insts, namer, weights: dict, sizes: dict, t_rank: int, flops_only=False,
-          concrete=False) -> Part:
+          concrete=False, bound=False) -> Part:
+    """W and Q of these statement instances.  With `bound`, no first access is computed: each
+    array's compulsory reads and writes are bounded by its loads and stores (every access a new
+    element), and there are no cache bounds (fallback.py, past the time budget)."""
     part = Part()
     for inst in insts:
         if not inst.stmt.flops and not inst.stmt.special:
@@ -34,12 +37,15 @@ def _part(kernel: Kernel, insts, namer, weights: dict, sizes: dict, t_rank: int,
             _add(part.flops, prec, dom.scaled(calls * weights.get(fname, 1)))
     if flops_only:
         return part
-    part.bounds = _statement_bounds(kernel, insts, namer)
+    part.bounds = [] if bound else _statement_bounds(kernel, insts, namer)
     for name, refs in dram_refs(kernel, insts).items():
         arr = kernel.arrays[name]
         t = ArrayTraffic(name, arr.dtype, arr.elem_bytes)
         access_counts(kernel, refs, namer, t)
-        compulsory(kernel, name, refs, namer, sizes, t_rank, t, concrete)
+        if bound:
+            t.read, t.write = t.access_read, t.access_write
+        else:
+            compulsory(kernel, name, refs, namer, sizes, t_rank, t, concrete)
         part.arrays[name] = t
     for name, refs in dram_refs(kernel, insts, ("shared",)).items():
         arr = kernel.arrays[name]
@@ -100,13 +106,13 @@ def _budget() -> int:
 
 
 def _counted(kernel: Kernel, sizes: dict, weights: dict, flops_only: bool, budget: int,
-             concrete: bool = False) -> KernelResult:
+             concrete: bool = False, bound: bool = False) -> KernelResult:
     """One counting attempt under an isl operation budget (0: none)."""
     ctx = isl.DEFAULT_CONTEXT
     ctx.reset_operations()
     ctx.set_max_operations(budget)
     try:
-        return _analyze(kernel, sizes, weights, P.Namer(), flops_only, concrete)
+        return _analyze(kernel, sizes, weights, P.Namer(), flops_only, concrete, bound)
     finally:
         ctx.set_max_operations(0)
 
@@ -197,7 +203,7 @@ def at_sizes(kernel: Kernel, sizes: dict) -> Kernel:
 
 
 def _analyze(kernel: Kernel, sizes: dict, weights: dict, namer, flops_only: bool = False,
-             concrete: bool = False) -> KernelResult:
+             concrete: bool = False, bound: bool = False) -> KernelResult:
     try:
         insts = instances(kernel, namer)
     except P.NotAffine as e:
@@ -205,7 +211,7 @@ def _analyze(kernel: Kernel, sizes: dict, weights: dict, namer, flops_only: bool
         return KernelResult(kernel, Part(), [], failed=True)
     t_rank = max((len(i.schedule) + 1 for i in insts), default=1)
     try:
-        total = _part(kernel, insts, namer, weights, sizes, t_rank, flops_only, concrete)
+        total = _part(kernel, insts, namer, weights, sizes, t_rank, flops_only, concrete, bound)
         if flops_only:
             return KernelResult(kernel, total, [])
         nests = []
@@ -216,7 +222,7 @@ def _analyze(kernel: Kernel, sizes: dict, weights: dict, namer, flops_only: bool
                 sub = [i for i in insts if i.nest == k]
                 line = node.location.line if node.location else 0
                 nests.append((f"nest L{line}", node.location,
-                              _part(kernel, sub, namer, weights, sizes, t_rank, concrete=concrete)))
+                              _part(kernel, sub, namer, weights, sizes, t_rank, concrete=concrete, bound=bound)))
     except P.NotAffine as e:
         kernel.diag("SR101", f"an index or condition is not affine ({e})", kernel.location)
         return KernelResult(kernel, Part(), [], failed=True)

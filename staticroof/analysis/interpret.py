@@ -40,9 +40,13 @@ class Counts:
     shared: dict = field(default_factory=dict)  # on-chip array -> ArrayCount (loads and stores only)
 
 
-def enumerate_counts(kernel: Kernel, sizes: dict, weights: dict | None = None, budget: int = 20000) -> Counts:
-    """The kernel's counts at `sizes` (name -> int; every size the kernel uses), or TooLarge."""
-    return _Walker(kernel, sizes, weights or {}, budget).run()
+def enumerate_counts(kernel: Kernel, sizes: dict, weights: dict | None = None, budget: int = 20000,
+                     memo: dict | None = None) -> Counts:
+    """The kernel's counts at `sizes` (name -> int; every size the kernel uses), or TooLarge.
+    Walks of one kernel at several points may share a `memo` (a dict, empty at first): its
+    expressions and per-statement plans are then compiled once, not once per point (a loop body of
+    hundreds of statements)."""
+    return _Walker(kernel, sizes, weights or {}, budget, memo).run()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -123,19 +127,23 @@ def evaluator(expr, symbols: list):
 # The walk
 
 class _Walker:
-    def __init__(self, kernel: Kernel, sizes: dict, weights: dict, budget: int):
+    def __init__(self, kernel: Kernel, sizes: dict, weights: dict, budget: int, memo: dict | None = None):
         self.kernel = kernel
         self.weights = weights
         self.budget = budget
         self.iterations = 10 * budget  # loop iterations (cheaper than statements, but never endless)
-        self.comp = _Compiler()
+        memo = {} if memo is None else memo
+        if memo.get("kernel") is not kernel:  # compiled closures read the slots of one compiler
+            memo.clear()
+            memo.update(kernel=kernel, comp=_Compiler(), cache={}, plans={})
+        self.comp = memo["comp"]
         self.values: list = []
         self.counts = Counts()
         self.first: dict = {}  # array -> {element: first access kind}
         self.written: dict = {}  # array -> set of elements
         self.accesses: dict = {}  # access key -> set of iteration tuples
-        self.cache: dict = {}  # id(expr) -> compiled closure
-        self.plans: dict = {}  # (statement, enclosing loops) -> per-reference plan
+        self.cache: dict = memo["cache"]  # id(expr) -> compiled closure
+        self.plans: dict = memo["plans"]  # (statement, enclosing loops) -> per-reference plan
         for name, v in sizes.items():
             self._set(sympy.Symbol(name), v)
 
@@ -230,7 +238,7 @@ class _Walker:
             hoisted = dram and inner is not None and inner.kind in ("seq", "unknown") and \
                 not any(inner.var in sympy.sympify(e).free_symbols for e in ref.index)
             ident = ("dram" if dram else "shared", ref.array, ref.kind, stmt.group or id(stmt), key[1],
-                     tuple(str(e) for e in ref.index))
+                     tuple(ref.index))
             plan.append((ref.array, ref.kind, dram, index, hoisted, ident))
         self.plans[key] = plan
         return plan

@@ -26,6 +26,7 @@ import islpy as isl
 import sympy
 
 from ..ir import is_grid_size
+from .budget import check
 from .conditions import set_condition
 from .polyhedra import qp_sympy
 
@@ -74,6 +75,7 @@ class Pieces:
     def of(pw, namer, scale=1, finish=lambda e: e) -> Pieces:
         """The pieces of an isl piecewise quasi-polynomial, times `scale`; `finish` rewrites each
         formula (floors dropped where proven, ceilings spelled)."""
+        check()
         if scale != 1:
             pw = pw.scale_val(isl.Val(str(Fraction(scale))))
         region = region_of(pw.get_domain_space(), namer)

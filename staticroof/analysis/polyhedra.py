@@ -19,6 +19,8 @@ from functools import lru_cache
 import islpy as isl
 import sympy
 
+from .budget import check
+
 
 class NotAffine(Exception):
     """An expression isl cannot represent (a product of loop variables, a data-dependent value)."""
@@ -219,11 +221,13 @@ def _pieces(count: Count, scale, finish, cls):
 
 
 def card(set_str: str, namer: Namer) -> Count:
+    check()
     return Count([(1, _card(set_str))], namer)
 
 
 def card_of(s, namer: Namer) -> Count:
     """The count of an isl set already built (a projection, a union's domain)."""
+    check()
     return Count([(1, s.card())], namer)
 
 

@@ -29,10 +29,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import sympy
 
 from ..ir import DRAM_SPACES, Kernel
+from .budget import check
 from .delinearize import delinearize
 from .domain import Instance
 
@@ -62,6 +64,7 @@ def bodies(kernel: Kernel, insts: list[Instance], namer) -> list[Body]:
     coords = _Coordinates(kernel, insts, namer)
     out = []
     for members in groups.values():
+        check()
         first = members[0]
         # each operand: (a list of coordinate rows, or a set of positions; made by the computation?)
         operands: list[tuple[list | set, bool]] = []
@@ -90,6 +93,7 @@ def bodies(kernel: Kernel, insts: list[Instance], namer) -> list[Body]:
                     operands.append((rows, False))
                     elem = size if elem is None else min(elem, size)
         operands += _scalar_operands(kernel, members, insts, coords)
+        operands = _distinct(operands)
         classes = _classes([o for o, _ in operands if isinstance(o, list)], first, namer)
         projections: dict = {}
         for operand, made in operands:
@@ -100,20 +104,40 @@ def bodies(kernel: Kernel, insts: list[Instance], namer) -> list[Body]:
     return out
 
 
+def _distinct(operands: list) -> list:
+    """Each operand once, in order of first appearance: a body of a hundred statements repeats the
+    same few (an unrolled stencil's taps are one projection), and a repeat changes neither the
+    index classes nor the projections."""
+    seen: dict = {}
+    for rows, made in operands:
+        key = (tuple(rows) if isinstance(rows, list) else frozenset(rows), made)
+        seen.setdefault(key, (rows, made))
+    return list(seen.values())
+
+
 def _rows(coord, loop_vars) -> list | None:
     """An element's coordinates as rows of integer coefficients over the loop-index positions,
     or None when one is not affine in the loop indices with integer coefficients."""
     if coord is None:
         return None
+    found = _rows_of(tuple(coord), tuple(loop_vars))
+    return None if found is None else list(found)
+
+
+@lru_cache(maxsize=8192)
+def _rows_of(coord: tuple, loop_vars: tuple) -> tuple | None:
     rows = []
+    variables = set(loop_vars)
     for e in coord:
-        e = sympy.expand(sympy.sympify(e))
-        row = [e.coeff(v) for v in loop_vars]
-        rest = e - sum(c * v for c, v in zip(row, loop_vars, strict=True))
-        if any(not c.is_Integer for c in row) or (rest.free_symbols & set(loop_vars)):
+        terms = sympy.expand(sympy.sympify(e)).as_coefficients_dict()
+        # every term with a loop index must be that index times an integer (not `n*i`, `i*j`, `i/2`)
+        if any(t not in variables and t.free_symbols & variables for t in terms):
+            return None
+        row = [terms.get(v, 0) for v in loop_vars]
+        if any(not sympy.sympify(c).is_Integer for c in row):
             return None
         rows.append(tuple(int(c) for c in row))
-    return rows
+    return tuple(rows)
 
 
 def _classes(row_operands: list, inst: Instance, namer) -> list:
@@ -211,8 +235,13 @@ class _Coordinates:
 
     @staticmethod
     def _symbolic_stride(expr, inst) -> bool:
-        e = sympy.expand(sympy.sympify(expr))
-        return any(not e.coeff(v).is_Integer for v in inst.loop_vars if v in e.free_symbols)
+        return _symbolic_stride(sympy.sympify(expr), tuple(inst.loop_vars))
+
+
+@lru_cache(maxsize=8192)
+def _symbolic_stride(expr, loop_vars: tuple) -> bool:
+    e = sympy.expand(expr)
+    return any(not e.coeff(v).is_Integer for v in loop_vars if v in e.free_symbols)
 
 
 def _scalar_operands(kernel: Kernel, members: list, insts: list, coords: _Coordinates) -> list:

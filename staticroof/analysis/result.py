@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import sympy
 
 from ..ir import Kernel
+from .budget import check
 from .polyhedra import Count
 
 if TYPE_CHECKING:
@@ -145,7 +146,9 @@ def drop_floors(expr: sympy.Expr, budget: int = 2000) -> sympy.Expr:
     f_q, f_p = _exact_function(expr, variables), _exact_function(candidate, variables)
     axes = [[r + int(periods.get(v, 1)) * t for r in range(int(periods.get(v, 1))) for t in range(degrees[v] + 1)]
             for v in variables]
-    for point in product(*axes):
+    for k, point in enumerate(product(*axes)):
+        if not k % 64:
+            check()
         if f_q(point) != f_p(point):
             return expr
     return candidate

@@ -45,7 +45,7 @@ def check(result, summary, sizes_in_force: dict, weights: dict) -> list:
     counts = _counts(result.total)
     quantities = _quantities(summary.total)
     names = _size_names(counts, kernel)
-    concrete = any(d.code in ("SR117", "SR118") for d in kernel.diagnostics)
+    concrete = any(d.code in ("SR117", "SR118", "SR124") for d in kernel.diagnostics)
     known = {n: v for n, v in sizes_in_force.items() if v is not None}
     out = []
     if not concrete:
@@ -60,8 +60,9 @@ def check(result, summary, sizes_in_force: dict, weights: dict) -> list:
             if bad:
                 out.append(_diag(kernel, bad, point))
                 break
+    memo: dict = {}  # the walks share their compiled statements
     for point in _enumeration_points(names, known, concrete):
-        bad = _check_counts(kernel, counts, point, weights)
+        bad = _check_counts(kernel, counts, point, weights, memo)
         if bad:
             out.append(_diag(kernel, bad, point))
             break
@@ -314,7 +315,7 @@ def _grid_for(counts: dict, point: dict) -> dict:
     return {**point, **dict.fromkeys(grid_names, 2)}
 
 
-def _check_counts(kernel, counts: dict, point: dict, weights: dict):
+def _check_counts(kernel, counts: dict, point: dict, weights: dict, memo: dict | None = None):
     point = _grid_for(counts, point)
     work = [c.value(point) for label, (c, _) in counts.items() if not label.endswith(" write")]
     if None in work or sum(work) > 3 * _ENUM_BUDGET:  # too large to run: skip this point
@@ -323,7 +324,7 @@ def _check_counts(kernel, counts: dict, point: dict, weights: dict):
     for n in kernel.sizes:  # sizes no count mentions still bound loops the walk runs
         sizes.setdefault(n, 1)
     try:
-        got = enumerate_counts(kernel, sizes, weights, _ENUM_BUDGET)
+        got = enumerate_counts(kernel, sizes, weights, _ENUM_BUDGET, memo)
     except TooLarge:
         return None
     except (ValueError, TypeError, ZeroDivisionError):

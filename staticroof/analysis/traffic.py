@@ -18,6 +18,7 @@ import sympy
 
 from ..ir import DRAM_SPACES, Kernel
 from . import polyhedra as P
+from .budget import check
 from .delinearize import delinearize
 from .domain import Instance, location_of, render
 from .pieces import is_grid
@@ -116,21 +117,8 @@ def compulsory(kernel: Kernel, name: str, refs, namer: P.Namer, sizes: dict, t_r
             traffic.read = traffic.read + c
         else:
             traffic.write = traffic.write + c
-    reads = writes = None
-    for (ref, inst, slot), coord in zip(affine, coords, strict=True):
-        idx = ", ".join(render(e, inst, namer) for e in coord)
-        sched = inst.schedule + [str(slot)]
-        sched += ["0"] * (t_rank - len(sched))
-        body = " and ".join(inst.constraints) or "1 = 1"
-        dims = ", ".join(inst.dims)
-        hdr = namer.header()
-        acc = isl.Map(f"{hdr} -> {{ S[{dims}] -> A[{idx}] : {body} }}")
-        sch = isl.Map(f"{hdr} -> {{ S[{dims}] -> T[{', '.join(sched)}] : {body} }}")
-        m = acc.reverse().apply_range(sch)
-        if ref.kind == "read":
-            reads = m if reads is None else reads.union(m)
-        else:
-            writes = m if writes is None else writes.union(m)
+    many = len(affine) > MANY_REFS
+    reads, writes = (_accesses if many else _time_maps)(affine, coords, namer, t_rank)
     point = None
     if isinstance(coords, Concrete):  # fix every size: the sets become small and concrete
         values = {n: sympy.sympify(e).subs(sizes) for n, e in namer.params.items()}
@@ -146,14 +134,94 @@ def compulsory(kernel: Kernel, name: str, refs, namer: P.Namer, sizes: dict, t_r
         v = c.value(sizes) if point is not None else None
         return P.Count.const(v) if v is not None else c
 
+    def elements(s):
+        s = s if isinstance(s, isl.Set) else s.domain()
+        return s.coalesce() if many else s
+
     if writes is not None:
-        traffic.write = traffic.write + count(writes.domain())
+        traffic.write = traffic.write + count(elements(writes))
     if reads is not None:
         if writes is None:
-            first_read = reads.domain()
+            first_read = elements(reads)
         else:
-            first = reads.union(writes).lexmin()
-            first_read = first.intersect(reads).domain()
+            both = reads.union(writes)
+            check()
+            first = (both.coalesce() if many else both).lexmin()
+            first_read = elements(first.intersect(reads))
         traffic.read = traffic.read + count(first_read)
 
 
+# Past this many references to one array (a loop body of dozens of statements, an unrolled stencil)
+# its accesses are built per domain, deduplicated and coalesced (_accesses).  Up to it, one map per
+# reference (_time_maps), as always: the same counts, and the same pieces in the same order.
+MANY_REFS = 16
+
+
+def _time_maps(affine, coords, namer: P.Namer, t_rank: int):
+    """(reads, writes): element -> access time of each affine reference, one map per reference."""
+    reads = writes = None
+    for (ref, inst, slot), coord in zip(affine, coords, strict=True):
+        check()
+        idx = ", ".join(render(e, inst, namer) for e in coord)
+        sched = inst.schedule + [str(slot)]
+        sched += ["0"] * (t_rank - len(sched))
+        body = " and ".join(inst.constraints) or "1 = 1"
+        dims = ", ".join(inst.dims)
+        hdr = namer.header()
+        acc = isl.Map(f"{hdr} -> {{ S[{dims}] -> A[{idx}] : {body} }}")
+        sch = isl.Map(f"{hdr} -> {{ S[{dims}] -> T[{', '.join(sched)}] : {body} }}")
+        m = acc.reverse().apply_range(sch)
+        if ref.kind == "read":
+            reads = m if reads is None else reads.union(m)
+        else:
+            writes = m if writes is None else writes.union(m)
+    return reads, writes
+
+
+def _accesses(affine, coords, namer: P.Namer, t_rank: int):
+    """(reads, writes): element -> access time of every affine reference, as two isl maps (None
+    when there is none); an array only read or only written needs no times: then its elements (a
+    set) stand for the map, whose domain they are.
+
+    A large loop body touches an array through many references, most of them in one domain, so
+    each domain is built once and each reference is only its affine map, and a reference that
+    repeats an earlier one of the same iteration (the same element at a later time of the same
+    loop body) is left out: it is never an element's first access, and one write of an element
+    marks it written.  The union is built from the distinct accesses, halves first."""
+    kept: dict = {}  # (loop body, index) -> kinds kept
+    found = []  # (kind, dims, constraints, index, time)
+    for (ref, inst, slot), coord in zip(affine, coords, strict=True):
+        idx = ", ".join(render(e, inst, namer) for e in coord)
+        kinds = kept.setdefault((tuple(inst.schedule[:-1]), tuple(inst.constraints), idx), [])
+        if kinds and (ref.kind == "read" or "write" in kinds):
+            continue  # an earlier access of the same iteration comes first; the element is already written
+        kinds.append(ref.kind)
+        sched = inst.schedule + [str(slot)]
+        sched += ["0"] * (t_rank - len(sched))
+        found.append((ref.kind, ", ".join(inst.dims), tuple(inst.constraints), idx, ", ".join(sched)))
+    hdr = namer.header()  # every parameter is named by now: one header for every map
+    timed = len({kind for kind, *_ in found}) > 1
+    domains: dict = {}
+    parts: dict = {"read": [], "write": []}
+    for kind, dims, constraints, idx, when in found:
+        check()
+        dom = domains.get((dims, constraints))
+        if dom is None:
+            body = " and ".join(constraints) or "1 = 1"
+            dom = domains[(dims, constraints)] = isl.Set(f"{hdr} -> {{ S[{dims}] : {body} }}")
+        target = f"[A[{idx}] -> T[{when}]]" if timed else f"A[{idx}]"
+        try:
+            f = isl.Map.from_multi_aff(isl.MultiAff(f"{hdr} -> {{ S[{dims}] -> {target} }}"))
+        except isl.Error:  # an index isl has no affine function for (a modulo): as a relation
+            f = isl.Map(f"{hdr} -> {{ S[{dims}] -> {target} }}")
+        image = dom.apply(f)
+        parts[kind].append(image.unwrap() if timed else image)
+    return _union(parts["read"]), _union(parts["write"])
+
+
+def _union(items: list):
+    """The union of isl sets or maps, pairwise (halves first: no long chain of growing unions)."""
+    while len(items) > 1:
+        items = [a.union(b) for a, b in zip(items[::2], items[1::2], strict=False)] + \
+            ([items[-1]] if len(items) % 2 else [])
+    return items[0] if items else None

@@ -21,12 +21,16 @@ if TYPE_CHECKING:  # a run whose files all hit their printed reports (cache/prin
     from ..pipeline import Report
 
 KIND = "analysis"
-_TRANSIENT = ("SR099", "SR005")
+# an internal error, a preprocessor failure, and a result that ran past its time budget (a slower or
+# busier machine, or a faster one, would report another)
+_TRANSIENT = ("SR099", "SR005", "SR124", "SR125", "SR126")
 
 
 def options_of(defines, include_dirs, weights, only, launches, cache_bytes, l1_bytes, all_functions,
-               kernel_sizes=None, dtypes=None) -> dict:
-    """Everything but the file that `pipeline.run` reads: the analysis options part of the key."""
+               kernel_sizes=None, dtypes=None, time_budget=None) -> dict:
+    """Everything but the file that `pipeline.run` reads: the analysis options part of the key.  The
+    time budget is not: a result that fell back is never stored, and one that did not is the same
+    under any budget."""
     return {"defines": dict(defines or {}), "include": [str(d) for d in include_dirs or ()],
             "weights": dict(weights or {}), "only": sorted(only or ()),
             "launches": {"*" if k is None else k: v for k, v in (launches or {}).items()},
@@ -38,7 +42,7 @@ def options_of(defines, include_dirs, weights, only, launches, cache_bytes, l1_b
 def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only: set | None = None,
         launches: dict | None = None, cache_bytes: int | None = None, l1_bytes: int | None = None,
         all_functions: bool = False, kernel_sizes: dict | None = None, cache: Cache | None = None,
-        config_path=None, dtypes: dict | None = None) -> Report:
+        config_path=None, dtypes: dict | None = None, time_budget: float | None = None) -> Report:
     """`pipeline.run` with the same arguments, reading and filling `cache` file by file (no cache:
     exactly `pipeline.run`)."""
     from .. import pipeline
@@ -46,7 +50,7 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
 
     args = (defines, include_dirs, weights, only, launches, cache_bytes, l1_bytes, all_functions, kernel_sizes, dtypes)
     if cache is None:
-        return pipeline.run(files, *args)
+        return pipeline.run(files, *args, time_budget=time_budget)
     options = options_of(*args)
     report = Report()
     for path in files:
@@ -54,7 +58,7 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
         key = file_key(path, KIND, options, include_dirs, config_path, stubs)
         part = cache.get(KIND, key, decode=decode_report) if key else None
         if part is None:
-            part = pipeline.run([path], *args)
+            part = pipeline.run([path], *args, time_budget=time_budget)
             if key and not transient(part) and file_key(path, KIND, options, include_dirs, config_path,
                                                           stubs) == key:
                 try:

@@ -32,7 +32,8 @@ def analyze_file(path: Path, options: Options, store=None, config_path=None):
     l1 = options.machine.smem_bytes_per_sm if options.machine is not None else None
     cache = options.cache_bytes or (options.machine.l2_bytes if options.machine is not None else None)
     report = run([path], options.defines, options.include_dirs, options.weights, None, options.launches, cache, l1,
-                 False, options.kernel_sizes, cache=store, config_path=config_path, dtypes=options.dtypes)
+                 False, options.kernel_sizes, cache=store, config_path=config_path, dtypes=options.dtypes,
+                 time_budget=options.time_budget)
     if options.machine is not None:
         from ..roofline import MachineError
         from ..roofline.place import place

@@ -33,3 +33,4 @@ class Options:
     machine: Machine | None = None
     unit: str | None = None
     dtypes: dict = field(default_factory=dict)  # {None or kernel: {parameter: type}} (--dtype, config)
+    time_budget: float | None = None  # CPU seconds per kernel before it falls back (None: the default)

@@ -67,7 +67,7 @@ def _report(source, report, report_path, defines, include_dirs, kernels, machine
             merged.setdefault(k, {}).update(shape)
         cache_bytes = machine.l2_bytes if machine is not None else None
         return run(files, o.defines, o.include_dirs, o.weights, names, merged, cache_bytes, None, False,
-                   o.kernel_sizes, o.dtypes).kernels
+                   o.kernel_sizes, o.dtypes, time_budget=o.time_budget).kernels
 
     from .compare import validate as run_validation
 
