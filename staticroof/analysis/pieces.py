@@ -61,13 +61,24 @@ class Piece:
 
 
 class Pieces:
-    """A count over the region, as disjoint pieces; `namer` maps isl parameters to sizes."""
+    """A count over the region, as disjoint pieces; `namer` maps isl parameters to sizes.
+
+    A Pieces is never changed once made, and one object serves every count with the same isl
+    text (polyhedra._pieces): what is read from it at given sizes is remembered (`_memo`), since
+    the summary, the self-check and the reports ask the same questions many times."""
 
     def __init__(self, pieces: list, region, namer, pw=None):
         self.pieces = pieces
         self.region = region
         self.namer = namer
         self.pw = pw  # the full count (every size, not only the region), for exact numbers
+        self._memo: dict = {}
+
+    def _remembered(self, key, compute):
+        found = self._memo.get(key, _MISSING)
+        if found is _MISSING:
+            found = self._memo[key] = compute()
+        return found
 
     # -- construction ------------------------------------------------------------------------
 
@@ -134,6 +145,9 @@ class Pieces:
         every plausible size (all at least PLAUSIBLE) with its condition, when the others only
         describe degenerate sizes (a stencil on a 2x2 grid); Min/Max of the pieces; with more than
         MANY pieces the one at TYPICAL sizes, with its condition; else a Piecewise."""
+        return self._remembered("formula", self._formula)
+
+    def _formula(self) -> tuple:
         if self.single:
             return self.pieces[0].expr, None
         main = self.main()
@@ -161,11 +175,16 @@ class Pieces:
 
     def condition(self, piece: Piece):
         """Where `piece` holds, as a sympy condition on the sizes (what the region implies left out)."""
-        return set_condition(piece.domain.gist(self.region), self.namer)
+        # keyed on the piece itself (kept alive by the key), never on a recycled id
+        return self._remembered(("condition", piece),
+                                lambda: set_condition(piece.domain.gist(self.region), self.namer))
 
     def at(self, sizes: dict) -> Piece | None:
         """The piece holding at these sizes (grid dimensions covering), None when a size is missing
         or the sizes lie outside the region (a size below 1)."""
+        return self._remembered(("at", _key(sizes)), lambda: self._at(sizes))
+
+    def _at(self, sizes: dict) -> Piece | None:
         if self.single:  # the region is a box: no isl needed
             values = _param_values(self.region.get_space(), self.namer,
                                    {k: v for k, v in sizes.items() if not is_grid_size(k)}, GRID)
@@ -183,6 +202,9 @@ class Pieces:
     def value(self, sizes: dict):
         """The exact count at these sizes (int or Fraction), None when a size it needs is missing.
         A grid dimension that is not given covers the guards: the value must not depend on it."""
+        return self._remembered(("value", _key(sizes)), lambda: self._value(sizes))
+
+    def _value(self, sizes: dict):
         if self.pw is not None:
             v = pw_value(self.pw, self.namer, sizes)
             if v is not None:
@@ -203,6 +225,9 @@ class Pieces:
         """(the formula to show at these sizes, the condition it needs or None).  With every size
         known it is the piece that holds there; with some known, the formula for the pieces that
         remain (its condition with the known values put in); with none, the whole region's."""
+        return self._remembered(("expr_at", _key(sizes)), lambda: self._expr_at(sizes))
+
+    def _expr_at(self, sizes: dict) -> tuple:
         if self.single:
             return self.pieces[0].expr, None
         piece = self.at(sizes)
@@ -256,6 +281,13 @@ class Pieces:
             if all(_never(p.domain, p.raw - q.raw, cmp) for p in self.pieces for q in self.pieces if q is not p):
                 return kind(*[p.expr for p in self.pieces])
         return None
+
+
+_MISSING = object()
+
+
+def _key(sizes: dict) -> tuple:
+    return tuple(sorted(sizes.items()))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -593,8 +625,15 @@ def _hull_solution(dom):
                 eqs.append(e)
     if not eqs:
         return None
+    found = _solved(tuple(eqs))
+    return None if found is None else dict(found)
+
+
+@lru_cache(maxsize=4096)
+def _solved(eqs: tuple):
+    """sympy's solution of the hull's equalities (the same ones recur across pieces and kernels)."""
     syms = sorted({s for e in eqs for s in e.free_symbols}, key=str)
-    sol = sympy.solve(eqs, syms, dict=True)
+    sol = sympy.solve(list(eqs), syms, dict=True)
     if not sol:
         return None
     return dict(sol[0])

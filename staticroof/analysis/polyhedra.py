@@ -197,7 +197,11 @@ class Count:
         dimension that is not given is taken as covering the guards)."""
         from .pieces import pw_value
 
-        return pw_value(self.pw(), self.namer or Namer(), sizes)
+        key = (len(self.terms), tuple(sorted(sizes.items())))
+        memo = self.__dict__.setdefault("_values", {})
+        if key not in memo:  # the self-check asks for the same counts at the same points
+            memo[key] = pw_value(self.pw(), self.namer or Namer(), sizes)
+        return memo[key]
 
 
 def _fraction(w):

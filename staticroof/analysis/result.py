@@ -212,6 +212,24 @@ def _ceilings(expr: sympy.Expr) -> sympy.Expr:
     return expr.replace(sympy.floor, rewrite) if expr.has(sympy.floor) else expr
 
 
+def _memo(f):
+    """`f` remembered per argument tuple (sympy expressions are immutable and hashable): kernels of
+    one run share their sizes' names, so the same formulas come back (W = 2*n, Q = 24*n)."""
+    table: dict = {}
+
+    def remembered(*args):
+        found = table.get(args)
+        if found is None:
+            if len(table) > 8192:  # one process may analyze many files
+                table.clear()
+            found = table[args] = f(*args)
+        return found
+
+    remembered.__doc__ = f.__doc__
+    return remembered
+
+
+@_memo
 def finish(expr: sympy.Expr) -> sympy.Expr:
     """A formula as people read it: floors dropped where provably equal, ceilings spelled."""
     return _ceilings(drop_floors(sympy.expand(expr)))
@@ -224,6 +242,7 @@ def quantity(count: Count, sizes: dict, scale=1) -> Quantity:
     return Quantity(expr, value, pieces, holds, dict(sizes))
 
 
+@_memo
 def _divide(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
     return sympy.nan if b == 0 else sympy.factor(sympy.cancel(a / b))
 
@@ -232,6 +251,7 @@ def _quotient(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
     return sympy.nan if b == 0 else a / b
 
 
+@_memo
 def _tidy(e: sympy.Expr) -> sympy.Expr:
     return sympy.factor(sympy.cancel(e))
 
