@@ -8,11 +8,12 @@ when it looks like a definition).
 
 from __future__ import annotations
 
+import pickle
 import re
 
 from pycparser import c_ast, c_parser
 
-from ..diagnostics import Diagnostic, Location
+from ..diagnostics import Diagnostic, Location, line_name
 from .ctypes_ import PRELUDE_TYPES
 
 PRELUDE = "".join(f"typedef float {t};\n" for t in PRELUDE_TYPES)
@@ -30,6 +31,73 @@ class _Parser(c_parser.CParser):
             except Exception:  # private API: fall back to pycparser's own message
                 pass
         super()._parse_error(msg, coord)
+
+
+    def parse_in_pieces(self, text: str, filename: str, main: str) -> list:
+        """The external declarations `parse(text)` gives, parsed run by run: the units of one
+        included file in a row are parsed once per process (the headers every file includes) and
+        taken from `_RUNS` after.  One lexer reads the whole text, so lines, columns and files are
+        those of one parse; a run's cache key holds everything its parse depends on (its text, the
+        lexer's line, file and column there, and the file scope's typedef names and identifiers),
+        so a cached run is what parsing it again would give.  Runs of `main` are not kept."""
+        self._scope_stack: list[dict[str, bool]] = [{}]
+        lex = self.clex
+        lex.input(text, filename)
+        ext: list = []
+        for a, b, run_file in _pieces(text):
+            key = None
+            if run_file is not None and run_file != main:
+                key = (text[a:b], lex._lineno, lex._filename, a - lex._line_start, lex._in_attribute,
+                       tuple(sorted(self._scope_stack[0].items())))
+                hit = _RUNS.get(key)
+                if hit is not None:
+                    nodes, (lineno, fname, line_start, in_attr, scope) = hit
+                    ext.extend(pickle.loads(nodes))
+                    lex._pos, lex._lineno, lex._filename, lex._in_attribute = b, lineno, fname, in_attr
+                    if line_start is not None:
+                        lex._line_start = a + line_start
+                    self._scope_stack = [dict(scope)]
+                    continue
+            lex._lexdata = text[:b]  # the piece ends where the text seems to end
+            self._typedef_checked_token = None
+            self._tokens = c_parser._TokenStream(lex.token)
+            nodes = self._parse_translation_unit_or_empty().ext
+            ext.extend(nodes)
+            if key is not None:
+                if len(_RUNS) > 256:  # one process may parse many files with many headers
+                    _RUNS.clear()
+                line_start = lex._line_start - a if lex._line_start > a else None
+                _RUNS[key] = (pickle.dumps(nodes), (lex._lineno, lex._filename, line_start, lex._in_attribute,
+                                                    dict(self._scope_stack[0])))
+        lex._lexdata = text
+        return ext
+
+
+_RUNS: dict = {}  # run key -> (pickled nodes, the lexer's and the file scope's state after the run)
+
+
+def _pieces(text: str):
+    """`text` cut at top-level unit boundaries into runs of units from one file (start, end, file)
+    and the text between runs (start, end, None): directives, blank lines, line markers."""
+    out = []
+    pos = 0
+    run = None  # [start, end, file]
+    for a, b, file, _line, _col in _unit_spans(text):
+        if run is not None and run[2] == file:
+            run[1] = b
+            continue
+        if run is not None:
+            out.append(tuple(run))
+            pos = run[1]
+        if a > pos:
+            out.append((pos, a, None))
+        run = [a, b, file]
+    if run is not None:
+        out.append(tuple(run))
+        pos = run[1]
+    if pos < len(text):
+        out.append((pos, len(text), None))
+    return out
 
 
 _PARSE_ERR = re.compile(r"^(.*?):(\d+):(\d+):\s*(.*)$")
@@ -50,6 +118,13 @@ def split_units(text: str):
     """Split preprocessed C into top-level units: (text, file, line, col) each.
 
     A unit ends at a `;` at brace depth 0, or at the `}` closing a function body."""
+    return [(text[a: b], file, line, col) for a, b, file, line, col in _unit_spans(text)]
+
+
+def _unit_spans(text: str):
+    """The top-level units of preprocessed C as (start, end, file, line, col): `text[start:end]`.
+    Runs of characters that change nothing (blanks between units, anything inside a unit but
+    brackets, quotes, `;` and newlines) are skipped at once."""
     units = []
     i, n = 0, len(text)
     file, line, col = "", 1, 1
@@ -75,7 +150,12 @@ def split_units(text: str):
             line, col, line_start = line + 1, 1, True
             i += 1
             continue
-        if start is None and not ch.isspace():
+        if start is None:
+            if ch.isspace():
+                k = _run_end(_BLANKS, text, i)
+                col += k - i
+                i = k
+                continue
             start = (i, file, line, col)
         if ch in "\"'":
             k = i + 1
@@ -84,27 +164,41 @@ def split_units(text: str):
             col += k + 1 - i
             i = k + 1
             continue
-        if start is not None:
-            if ch == "(":
-                paren += 1
-            elif ch == ")":
-                paren -= 1
-            elif ch == "{":
-                depth += 1
-            elif ch == "}":
-                depth -= 1
-                if depth == 0 and paren == 0:
-                    head = text[start[0]:i]
-                    head = head[: head.find("{")].rstrip()
-                    if head.endswith(")"):
-                        units.append((text[start[0]: i + 1], *start[1:]))
-                        start = None
-            elif ch == ";" and depth == 0 and paren == 0:
-                units.append((text[start[0]: i + 1], *start[1:]))
+        if ch == "(":
+            paren += 1
+        elif ch == ")":
+            paren -= 1
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0 and paren == 0:
+                head = text[start[0]:i]
+                head = head[: head.find("{")].rstrip()
+                if head.endswith(")"):
+                    units.append((start[0], i + 1, *start[1:]))
+                    start = None
+        elif ch == ";":
+            if depth == 0 and paren == 0:
+                units.append((start[0], i + 1, *start[1:]))
                 start = None
+        else:
+            k = _run_end(_PLAIN, text, i)
+            col += k - i
+            i = k
+            continue
         i += 1
         col += 1
     return units
+
+
+def _run_end(pattern, text: str, i: int) -> int:
+    m = pattern.match(text, i)
+    return i + 1 if m is None else m.end()
+
+
+_BLANKS = re.compile(r"[^\S\n]+")  # white space but newlines
+_PLAIN = re.compile(r"[^\n\"'(){};]+")  # inside a unit: what does not open, close or end anything
 
 
 _TOO_DEEP = "syntax nested too deeply to parse (parentheses, braces or an expression chain)"
@@ -117,6 +211,10 @@ def parse_translation_unit(text: str, path: str):
     that looks like a function definition is reported as that function, (name, Location, diag)."""
     parser = _Parser()
     full = "#line 1 \"<staticroof-prelude>\"\n" + PRELUDE + text
+    try:
+        return parser.parse_in_pieces(full, path, line_name(path)), [], []
+    except (c_parser.ParseError, RecursionError):
+        pass  # the whole text once more, as it always was: its first error is the one reported
     try:
         return parser.parse(full, filename=path).ext, [], []
     except c_parser.ParseError as e:
