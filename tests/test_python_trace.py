@@ -12,6 +12,7 @@ barriers kept.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -138,3 +139,162 @@ def test_a_kernel_without_a_launch_needs_one():
     (k,) = report.kernels
     with pytest.raises(TraceError, match="launch configuration is unknown"):
         run_trace(str(DATA / "cuda_basics.py"), "vec_add", dict(k.sizes), "python", {"c_shape0": "8"})
+
+
+# ---------------------------------------------------------------------------------------------
+# Mismatches the oracle found, each a front-end bug now fixed (hand-derived expectations)
+
+EDGE = '''import numpy as np
+from numba import cuda, njit, vectorize
+
+
+@njit("void(float64[:])")
+def shift(y):
+    y[1:] = y[:-1] * 2.0
+
+
+@cuda.jit("void(int64, float32[:])")
+def unused_y(n, x):
+    i = cuda.grid(1)
+    if i < n:
+        x[i] = x[i] * 2.0
+
+
+@vectorize(["float32(float32)"])
+def half(a):
+    return a * 0.5
+
+
+def main():
+    n = 10
+    x = np.ones(n, dtype=np.float32)
+    unused_y[(n + 3) // 4, (4, 2)](n, x)
+'''
+
+
+def _both(tmp_path, kernel, sizes):
+    path = tmp_path / "edge.py"
+    path.write_text(EDGE)
+    defines = {n: str(v) for n, v in sizes.items()}
+    (k,) = run([path], defines, only={kernel}).kernels
+    traced = run_trace(str(path), kernel, dict(k.sizes), "python", defines, launch=k.launch or None)
+    assert all(r.ok for r in compare(k, traced)), [(r.quantity, r.static, r.traced) for r in compare(k, traced)
+                                                   if not r.ok]
+    return k, traced
+
+
+@pytest.mark.parametrize("m", [1, 2, 5])
+def test_a_slice_store_reads_its_own_shifted_elements_first(tmp_path, m):
+    """y[1:] = y[:-1] * 2.0 on m float64 elements: NumPy evaluates the right-hand side in full, so
+    y[0 .. m-2] are all read before y[1 .. m-1] are written: read 8(m-1), written 8(m-1), m-1 fp64
+    multiplies.  (The analysis had one loop reading y[e] and writing y[e+1]: y[1 .. m-2] looked
+    written before read, y read 8 bytes at every m >= 2.)"""
+    k, t = _both(tmp_path, "shift", {"y_shape0": m})
+    assert k.total.arrays["y"].read.value == 8 * (m - 1) == t.arrays["y"].first_read * 8
+    assert k.total.arrays["y"].write.value == 8 * (m - 1)
+    assert t.flops == ({"fp64": m - 1} if m > 1 else {})
+
+
+@pytest.mark.parametrize("n", [3, 6])
+def test_a_launch_dimension_the_kernel_never_indexes_repeats_it(tmp_path, n):
+    """unused_y launched with blocks of (4, 2) threads: both threads along y pass `i < n` and run
+    the body, so each of the n elements is multiplied twice (x[i] * 2.0 is float32 * float64: fp64)
+    and loaded and stored twice (2 * 4n bytes each); x is read and written once (4n each).  The
+    analysis counted one thread per i (SR120 now says why it counts two)."""
+    k, t = _both(tmp_path, "unused_y", {"n": n})
+    assert t.flops == {"fp64": 2 * n}
+    assert k.total.flops.value == 2 * n
+    x = t.arrays["x"]
+    assert (x.first_read * 4, x.written * 4, x.loads * 4, x.stores * 4) == (4 * n, 4 * n, 8 * n, 8 * n)
+    assert any(d.code == "SR120" for d in k.diagnostics)
+
+
+def test_a_ufunc_output_has_its_signature_type(tmp_path):
+    """half (@vectorize float32(float32)): a * 0.5 is a float64 multiply, but the output array holds
+    float32: per element 4 bytes read, one fp64 FLOP, 4 bytes written (the analysis wrote 8)."""
+    k, t = _both(tmp_path, "half", {"n": 3})
+    assert t.flops == {"fp64": 3}
+    assert k.total.arrays["out"].write.value == 12 == t.arrays["out"].written * t.arrays["out"].elem_bytes
+
+
+# ---------------------------------------------------------------------------------------------
+# Barriers keep their meaning
+
+BARRIER = '''import numpy as np
+from numba import cuda, float32
+
+B = 8
+
+
+@cuda.jit("void(float32[:], float32[:])")
+def flip(x, out):
+    tile = cuda.shared.array(B, float32)
+    t = cuda.threadIdx.x
+    i = cuda.grid(1)
+    tile[t] = -1.0
+    cuda.syncthreads()
+    if tile[B - 1 - t] < 0:
+        out[i] = x[i]
+    c = cuda.syncthreads_count(t < 3)
+    if c == 3:
+        x[i] = 0.0
+
+
+def main():
+    x = np.ones(16, dtype=np.float32)
+    out = np.zeros_like(x)
+    flip[2, B](x, out)
+'''
+
+
+def test_threads_meet_at_barriers(tmp_path):
+    """flip: each thread writes -1 into its slot of the block's tile, and after the barrier tests its
+    mirror's slot.  Run thread by thread (no barrier), thread 0 would test slot 7 before thread 7
+    wrote it; with the barrier every test sees -1, so all 2 x 8 threads copy x[i] to out[i]: x read
+    16 * 4 = 64 bytes, out written 64.  syncthreads_count(t < 3) is 3 in every block, so every
+    thread then writes x[i] = 0: x written 64.  The tests depend on data, so the analysis is
+    approximate; only the trace's counts are checked."""
+    path = tmp_path / "flip.py"
+    path.write_text(BARRIER)
+    (k,) = run([path], {}).kernels
+    t = run_trace(str(path), "flip", dict(k.sizes), "python", {}, launch=k.launch)
+    assert (t.arrays["out"].written, t.arrays["x"].first_read, t.arrays["x"].written) == (16, 16, 16)
+    assert "tile" not in t.arrays  # shared memory is on chip
+
+
+def test_tracing_without_numpy_says_so(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    with pytest.raises(TraceError, match="needs NumPy"):
+        run_trace(str(SAMPLES / "saxpy_numba.py"), "saxpy", {"n": 4}, "python", {"n": "4"})
+
+
+def test_trace_command_on_a_numba_file():
+    """`staticroof trace samples/saxpy_numba.py -D n=300` for saxpy (@njit) and saxpy_gpu (its
+    launch's (300 + 255) // 256 = 2 blocks of 256 threads): both agree, each doing 2 * 300 = 600
+    fp32 FLOPs and moving 12 * 300 = 3,600 bytes."""
+    from click.testing import CliRunner
+
+    from staticroof.cli import main
+
+    r = CliRunner().invoke(main, ["trace", str(SAMPLES / "saxpy_numba.py"), "-D", "n=300", "--kernel", "saxpy",
+                                  "--kernel", "saxpy_gpu"])
+    assert r.exit_code == 0, r.output
+    assert r.output.count("agree") == 2
+    assert len(re.findall(r"W fp32\s+600\s+600 FLOP\n", r.output)) == 2
+    assert len(re.findall(r"Q compulsory\s+3,600\s+3,600 B\n", r.output)) == 2
+
+
+def test_trace_exits_one_when_a_python_count_is_wrong(monkeypatch):
+    """A deliberately wrong static rule (every fp32 FLOP of the Python front end counted twice) is
+    caught by the trace."""
+    from click.testing import CliRunner
+
+    from staticroof.cli import main
+    from staticroof.frontends import lowering
+
+    original = lowering.Acc.flop
+    monkeypatch.setattr(lowering.Acc, "flop", lambda self, prec, n=1: original(self, prec, 2 * n))
+    r = CliRunner().invoke(main, ["trace", str(SAMPLES / "saxpy_numba.py"), "-D", "n=10", "--kernel", "saxpy_gpu"])
+    assert r.exit_code == 1 and "DIFFER" in r.output

@@ -202,10 +202,36 @@ def assign(low, target, value_node, node, op=None) -> None:
         if new is not None and value is not None and value.is_number and value.dtype != tgt.dtype:
             low.kernel.arrays[array].dtype = value.dtype  # `z = x * 2.0` of a float32 x is float64
 
-    low.out.extend(loops(low, extents(tgt), body, node))
+    low.out.extend(_stores_after(loops(low, extents(tgt), body, node)))
     if new is not None:
         new.dtype = low.kernel.arrays[new.array].dtype
         low.env[target.value] = new
+
+
+def _stores_after(nest: list) -> list:
+    """NumPy evaluates the right-hand side in full before it stores.  Where the target's own
+    elements are read at other indices (`y[1:] = y[:-1] * 2.0`), the stores are a second loop nest
+    after the reads: in one nest, y[1]'s first access would be the store of element 0, and its
+    original value (read by element 1) would not count as read."""
+    if len(nest) != 1:
+        return nest
+    chain = [nest[0]]
+    while len(chain[-1].body) == 1 and isinstance(chain[-1].body[0], Loop):
+        chain.append(chain[-1].body[0])
+    if len(chain[-1].body) != 1 or not isinstance(chain[-1].body[0], Stmt):
+        return nest
+    stmt = chain[-1].body[0]
+    writes = [r for r in stmt.refs if r.kind == "write"]
+    if not any(r.kind == "read" and r.array == w.array and r.index != w.index for r in stmt.refs for w in writes):
+        return nest
+    reads = Stmt(stmt.flops, stmt.special, [r for r in stmt.refs if r.kind != "write"], stmt.location, stmt.group,
+                 stmt.scalars)
+    stores: list = [Stmt({}, {}, writes, stmt.location, stmt.group + 1)]
+    first: list = [reads]
+    for loop in reversed(chain):
+        first = [Loop(loop.var, loop.start, loop.cond, loop.step, first, loop.kind, loop.location)]
+        stores = [Loop(loop.var, loop.start, loop.cond, loop.step, stores, loop.kind, loop.location)]
+    return first + stores
 
 
 def reduction(low, name: str, args, node, acc: Acc) -> PVal:

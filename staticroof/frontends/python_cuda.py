@@ -15,7 +15,7 @@ import libcst as cst
 import sympy
 
 from ..diagnostics import Location
-from ..ir import LAUNCH_BLOCK, LAUNCH_GRID, Array, Ref, launch_size
+from ..ir import LAUNCH_BLOCK, LAUNCH_GRID, Array, Loop, Ref, launch_size
 from .lowering import Unsupported, thread_loops
 from .python_kernels import qualified
 from .python_types import dtype_name, is_float
@@ -67,6 +67,12 @@ class Threads:
                 low.opaque[info["tx"]] = why
                 low.loop_syms.add(info["g"])
             self.info[d] = info
+        from types import SimpleNamespace
+
+        from .launch import repeats
+
+        # a launch dimension the kernel never indexes repeats the body (SR120), as in CUDA C
+        self.repeats = repeats(SimpleNamespace(launch=launch, size_symbol=low.size_symbol, kernel=low.kernel), used)
 
     def builtin(self, what: str, d: str) -> PVal:
         info = self.info.get(d)
@@ -113,8 +119,13 @@ class Threads:
         return None
 
     def wrap(self, body: list, location) -> list:
-        """The kernel body inside its thread loops (a grid-stride loop consumes its dimension)."""
-        return thread_loops(body, self.info, location)
+        """The kernel body inside its thread loops (a grid-stride loop consumes its dimension), and
+        the repeats of the dimensions it never indexes."""
+        out = thread_loops(body, self.info, location)
+        for d, extent in reversed(self.repeats):
+            var = sympy.Dummy(f"thread.{d}")
+            out = [Loop(var, sympy.Integer(0), sympy.Lt(var, extent), 1, out, f"thread.{d}", location)]
+        return out
 
 
 def used_dims(fn: cst.FunctionDef, names: dict, functions: dict) -> set:

@@ -36,7 +36,7 @@ def lower_kernel(ctx, kdef, res) -> None:
         low = PythonLowering(ctx, kernel, fn, {}, threads_for)
         low.env.update(_bind_params(low, types, vectorize=kdef.kind == "vectorize"))
         if kdef.kind == "vectorize":
-            kernel.body = _vectorized(low, types, kernel)
+            kernel.body = _vectorized(low, types, kernel, _return_type(ctx, kdef))
         elif kdef.kind == "stencil":  # the kernel applied to its own arguments: python_stencil.py
             from .python_stencil import apply
 
@@ -265,7 +265,19 @@ def _bind_params(low, types: dict, vectorize: bool = False) -> dict:
     return env
 
 
-def _vectorized(low, types: dict, kernel) -> list:
+def _return_type(ctx, kdef):
+    """The return type of the decorator's first signature (`float32(float32)`), or None."""
+    for node in kdef.signatures:
+        if isinstance(node, cst.Name) and node.value in ctx.strings:
+            node = ctx.strings[node.value]
+        text = node.evaluated_value if isinstance(node, cst.SimpleString) else None
+        sig = parse_signature(text) if isinstance(text, str) and "(" in text else None
+        if sig is not None:
+            return sig[1].dtype if sig[1] is not None else None
+    return None
+
+
+def _vectorized(low, types: dict, kernel, declared=None) -> list:
     """`@vectorize`: the function runs once per element of its broadcast inputs, here `n` of
     them: each input element read once, the result written once (the output array `out`)."""
     i = sympy.Dummy("i")
@@ -281,8 +293,9 @@ def _vectorized(low, types: dict, kernel) -> list:
     if not low.returned:
         raise Unsupported("`@vectorize` function without a `return`", low.fn)
     ret = low.returned[0]
-    sig_ret = ret.dtype or "fp64"
-    out = low.new_array("out", sig_ret if ret.is_number else "fp64", (None,), "global", None)
+    # the output's elements have the signature's return type (the result is converted to it)
+    sig_ret = declared or (ret.dtype if ret.is_number and ret.dtype else "fp64")
+    out = low.new_array("out", sig_ret, (None,), "global", None)
     write = Stmt({}, {}, [Ref(out, (i,), "write", loc)], loc, low.group + 1)
     return [Loop(i, sympy.Integer(0), sympy.Lt(i, n), 1, [Stmt({}, {}, reads, loc, low.group)] + body + [write],
                  "seq", loc)]

@@ -38,8 +38,10 @@ class PythonExecutor:
         from .python_rewrite import rewrite
 
         text = read_text(path)
-        key = (path, text, tuple(sorted((defines or {}).items())))
-        if _LOADED.get("key") != key:  # the file's kernels traced one after another: lowered once
+        # sizes do not change the lowering (they are bound after it), element types do: the file's
+        # kernels, traced one after another and at several sizes, are lowered once
+        key = (path, text, tuple(sorted((n, v) for n, v in (defines or {}).items() if not _is_int(v))))
+        if _LOADED.get("key") != key:
             res, _ = load(path, defines or {})
             tree = cst.parse_module(text)
             names = imports(tree)
@@ -168,6 +170,14 @@ class PythonExecutor:
 
 
 _LOADED: dict = {}  # the last file loaded: its front-end result, parse and rewritten source
+
+
+def _is_int(v) -> bool:
+    try:
+        int(str(v), 0)
+    except ValueError:
+        return False
+    return True
 
 
 def _dtype(short: str):
