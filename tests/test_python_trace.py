@@ -298,3 +298,12 @@ def test_trace_exits_one_when_a_python_count_is_wrong(monkeypatch):
     monkeypatch.setattr(lowering.Acc, "flop", lambda self, prec, n=1: original(self, prec, 2 * n))
     r = CliRunner().invoke(main, ["trace", str(SAMPLES / "saxpy_numba.py"), "-D", "n=10", "--kernel", "saxpy_gpu"])
     assert r.exit_code == 1 and "DIFFER" in r.output
+
+
+def test_a_stencil_is_refused_with_a_reason(tmp_path):
+    path = tmp_path / "st.py"
+    path.write_text("from numba import njit, stencil\n\n\n@stencil\ndef avg(a):\n    return (a[-1] + a[1]) / 2\n\n\n"
+                    "@njit\ndef smooth(x):\n    return avg(x)\n")
+    for kernel in ("avg", "smooth"):
+        with pytest.raises(TraceError, match="@stencil kernels"):
+            run_trace(str(path), kernel, {"a_shape0": 5, "x_shape0": 5}, "python", {})

@@ -56,6 +56,10 @@ class PythonExecutor:
             raise TraceError(f"`{kernel}` is not a top-level function")
         kdef = kernel_of(fn, names)
         kind = kdef.kind if kdef is not None else "plain"
+        stencils = {f.name.value for f in tree.body if isinstance(f, cst.FunctionDef)
+                    and (kernel_of(f, names) or kdef).kind == "stencil"} if kdef is not None else set()
+        if kind == "stencil" or _calls(fn, stencils):
+            raise TraceError("@stencil kernels (relative indexing over a neighborhood) are not traced yet")
         src = _LOADED["rewritten"]
         made = Made({(a.location.line, a.location.col): n for n, a in k.arrays.items()
                      if a.location is not None and a.location.line})
@@ -170,6 +174,21 @@ class PythonExecutor:
 
 
 _LOADED: dict = {}  # the last file loaded: its front-end result, parse and rewritten source
+
+
+def _calls(fn, names: set) -> bool:
+    """Does `fn` call one of the functions `names`?"""
+    import libcst as cst
+
+    found: list = []
+
+    class V(cst.CSTVisitor):
+        def visit_Call(self, node) -> None:
+            if isinstance(node.func, cst.Name) and node.func.value in names:
+                found.append(node)
+
+    fn.visit(V())
+    return bool(found)
 
 
 def _is_int(v) -> bool:
