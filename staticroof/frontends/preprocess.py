@@ -25,7 +25,6 @@ import re
 import shutil
 import signal
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -306,6 +305,8 @@ def _compiler():
 def preprocess(path: str, text: str, defines: dict, include_dirs=(), extra_macros: dict | None = None,
                use_system: bool | None = None, stub_dirs=()) -> Preprocessed:
     """Preprocess `text` (the contents of `path`).  `defines` is the user's -D NAME -> value|None."""
+    import tempfile  # here: a cached run reads headers for its keys and never preprocesses
+
     out = Preprocessed()
     p = Path(path)
     include_dirs = [str(d) for d in include_dirs]
