@@ -397,7 +397,7 @@ class ExpressionLowering(_Mixin):
     def fold(self, e, node, where: str):
         """`e` with its compile-time sizes replaced by their values (SR115, said once per size)."""
         subs = {}
-        for sym in e.free_symbols:
+        for sym in sorted(e.free_symbols, key=lambda s: s.name):  # a stable order of diagnostics
             size = self.kernel.sizes.get(sym.name)
             if size is not None and size.origin in self._COMPILE_TIME:
                 value = self.tu.bindings.get(sym.name, size.default)
