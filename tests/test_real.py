@@ -44,6 +44,8 @@ TRACE_SIZES = {
     "polybench/atax.c": {"m": 5, "n": 7},
     "polybench/bicg.c": {"m": 6, "n": 5},
     "polybench/jacobi-2d.c": {"n": 7, "tsteps": 2},
+    "polybench/floyd-warshall.c": [{"n": 5}, {"n": 16}],  # i + j on both sides of 7, 11 and 13
+    "polybench/floyd-warshall-float.c": [{"n": 3}, {"n": 6}],
     "driver_main.c": {"n": 9},
     "loops_suite.c": {"LEN_1D": 45, "LEN_2D": 9, "iterations": 2},
     "cuda/gemm.cu": [{"M": 20, "N": 24, "K": 18}, {"M": 9, "N": 13, "K": 40}],  # both sides of TILE 16

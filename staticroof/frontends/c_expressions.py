@@ -30,6 +30,7 @@ from .lowering import (
     Acc,
     Unsupported,
     affine as _affine,
+    branch_refs,
     int_op as _int_op,
 )
 from .preprocess import SIZE_MARK
@@ -515,6 +516,14 @@ class ExpressionLowering(_Mixin):
             acc.reset()  # the rest of the statement goes on in `acc`
             acc.scalars = scalars
             self.acc = acc
+            return result
+        same = branch_refs(acc, a_acc, b_acc)
+        if same is not None:  # whichever value it picks, the statement costs the same
+            for p, n in a_acc.flops.items():
+                acc.flop(p, n)
+            for k, n in a_acc.special.items():
+                acc.special[k] = acc.special.get(k, 0) + n
+            acc.refs.extend(same)
             return result
         self.diag("SR104", "`?:` condition depends on data and its branches differ in work or traffic; "
                   "both are counted", node)

@@ -43,6 +43,33 @@ class Acc:
         self.flops[prec] = self.flops.get(prec, 0) + n
 
 
+def branch_refs(acc: Acc, a: Acc, b: Acc) -> list | None:
+    """The references to add when two branches of a data-dependent choice (`c ? x : y`) cost the same
+    whichever runs, else None.  They do when their work is the same and so are their references once
+    those the statement has already made are taken out (identical references within a statement are
+    one access): `p[i][j] < p[i][k] + p[k][j] ? p[i][j] : p[i][k] + p[k][j]` on int data moves the
+    same three elements whichever value it picks.  A reference whose index is not affine is never
+    taken as identical to another."""
+    if a.flops != b.flops or a.special != b.special:
+        return None
+    seen = {(r.array, r.index, r.kind) for r in acc.refs if r.index is not None}
+
+    def new(branch: Acc):
+        out: dict = {}
+        for r in branch.refs:
+            if r.index is None:
+                return None
+            key = (r.array, r.index, r.kind)
+            if key not in seen:
+                out.setdefault(key, r)
+        return out
+
+    na, nb = new(a), new(b)
+    if na is None or nb is None or na.keys() != nb.keys():
+        return None
+    return list(na.values())
+
+
 def substitute(nodes, subs: dict) -> None:
     """Replace symbols throughout an IR body, in place."""
     for n in nodes:

@@ -12,7 +12,7 @@ import sympy
 from .. import costs
 from ..ir import Ref
 from . import python_arrays as AR, python_cuda as CU
-from .lowering import Acc, Unsupported, affine, int_op
+from .lowering import Acc, Unsupported, affine, branch_refs, int_op
 from .python_kernels import qualified
 from .python_math import _RENAMES, CASTS, FREE, MATH, cost_name
 from .python_types import is_float, promote, true_divide
@@ -307,6 +307,14 @@ class ExpressionLowering(_Mixin):
         else:
             raise Unsupported("conditional expression on arrays", node)
         same = a_acc.flops == b_acc.flops and a_acc.special == b_acc.special and not a_acc.refs and not b_acc.refs
+        refs = branch_refs(acc, a_acc, b_acc) if not same else None
+        if refs is not None:  # whichever value it picks, the statement costs the same
+            for p, n in a_acc.flops.items():
+                acc.flop(p, n)
+            for k, n in a_acc.special.items():
+                acc.special[k] = acc.special.get(k, 0) + n
+            acc.refs.extend(refs)
+            return result
         if not same:
             self.diag("SR104", "the condition of `... if ... else ...` "
                       + ("depends on data" if cond is None else "is not modeled inside an expression")
