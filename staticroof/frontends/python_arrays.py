@@ -2,8 +2,14 @@
 `np.sum(A[i, :] * B[:, j])`) as the implicit loops NumPy semantics give them: one loop per sliced
 dimension over its extent, every array operand read at the loop's element, the target written
 there.  A new array (`z = x * y`) is a temporary of the kernel; its traffic follows the compulsory
-rules (written, then read, costs only the write).  Operands must have the same number of sliced
-dimensions (no broadcasting of arrays against arrays; a scalar broadcasts)."""
+rules (written, then read, costs only the write).
+
+Operands broadcast as NumPy broadcasts them: shapes are aligned from the right, an operand with
+fewer axes is indexed by the last loop variables only (`A + b`: b[j] for every i), and an axis of
+extent 1 (`x[:, None]`, a `None` inserting it, or a slice of one element) is read at its only
+index.  A new array takes the broadcast shape, each axis's extent from the operand of most axes
+whose extent there is not 1; extents written as different sizes are taken to be equal (NumPy
+requires it unless one is 1, and a size is taken not to be 1)."""
 
 from __future__ import annotations
 
@@ -25,6 +31,9 @@ def section(low, base: PVal, elems, node, acc: Acc) -> PVal:
     for p in base.prefix:
         items.append(("fix", p))
     for e in elems:
+        if isinstance(e.slice, cst.Index) and isinstance(e.slice.value, cst.Name) and e.slice.value.value == "None":
+            items.append(("new",))  # np.newaxis: an axis of extent 1, no index of the array
+            continue
         if isinstance(e.slice, cst.Slice):
             sl = e.slice
             if sl.step is not None:
@@ -69,24 +78,42 @@ def whole(low, v: PVal) -> PVal:
 
 
 def extents(v: PVal) -> list:
-    return [sympy.expand(stop - start) for kind, *rest in v.items if kind == "slice" for start, stop in [rest]]
+    """The extent of each axis of a section (`None` axes: 1)."""
+    return [sympy.Integer(1) if it[0] == "new" else sympy.expand(it[2] - it[1]) for it in v.items if it[0] != "fix"]
+
+
+def broadcast(sections: list) -> list:
+    """NumPy's broadcast shape of the operands' sections: aligned from the right, each axis's
+    extent from the operand of most axes whose extent there is not 1 (1 if none)."""
+    shapes = sorted((extents(v) for v in sections), key=len, reverse=True)
+    rank = len(shapes[0]) if shapes else 0
+    out = []
+    for k in range(rank):
+        pick = sympy.Integer(1)
+        for sh in shapes:
+            j = k - (rank - len(sh))
+            if j >= 0 and sh[j] != 1:
+                pick = sh[j]
+                break
+        out.append(pick)
+    return out
 
 
 def element(low, v: PVal, node) -> PVal:
     """The element of a section at the current implicit loop variables."""
     sec = whole(low, v)
-    slices = [it for it in sec.items if it[0] == "slice"]
+    axes = [it for it in sec.items if it[0] != "fix"]
     vars_ = low.elementwise
-    if len(slices) != len(vars_):
-        raise Unsupported(f"arrays of different ranks in one expression ({len(slices)} and {len(vars_)} "
-                          "sliced dimensions)", node)
-    index, k = [], 0
+    if len(axes) > len(vars_):
+        raise Unsupported(f"an operand of {len(axes)} axes broadcast into {len(vars_)}", node)
+    index, k = [], len(vars_) - len(axes)  # aligned from the right: the last variables
     for it in sec.items:
         if it[0] == "fix":
             index.append(it[1])
-        else:
-            index.append(it[1] + vars_[k])
-            k += 1
+            continue
+        if it[0] == "slice":  # an axis of extent 1 broadcasts: its one element
+            index.append(it[1] if sympy.expand(it[2] - it[1]) == 1 else it[1] + vars_[k])
+        k += 1
     return low.subscript(PVal("array", sec.dtype, array=sec.array), [int_val(e) for e in index], node)
 
 
@@ -121,12 +148,23 @@ def is_array_expr(low, node) -> bool:
 
 
 def first_array(low, node, acc: Acc):
-    """The first array operand of an array expression, as a section (for the loop extents)."""
+    """The array operands of an array expression broadcast together, as a section of their shape
+    and the first one's dtype (for the loop extents); None without an array operand."""
+    found = array_operands(low, node, acc)
+    if not found:
+        return None
+    shape = broadcast(found)
+    return PVal("section", found[0].dtype, array=found[0].array,
+                items=tuple(("slice", sympy.Integer(0), e) for e in shape))
+
+
+def array_operands(low, node, acc: Acc) -> list:
+    """Every array operand of an array expression, as sections, in source order."""
     if isinstance(node, cst.Name) or isinstance(node, cst.Subscript):
         v = low.expr(node, acc)
         if v.kind in ("array", "section"):
-            return whole(low, v)
-        return None
+            return [whole(low, v)]
+        return []
     children = []
     if isinstance(node, cst.BinaryOperation):
         children = [node.left, node.right]
@@ -136,12 +174,11 @@ def first_array(low, node, acc: Acc):
         children = [a.value for a in node.args]
         v = low.expr(node, acc) if _constructor(low, node) else None
         if v is not None and v.kind == "array":
-            return whole(low, v)
+            return [whole(low, v)]
+    out: list = []
     for c in children:
-        got = first_array(low, c, acc)
-        if got is not None:
-            return got
-    return None
+        out.extend(array_operands(low, c, acc))
+    return out
 
 
 def _constructor(low, node) -> bool:

@@ -135,6 +135,8 @@ class ExpressionLowering(_Mixin):
             for it in base.items:
                 if it[0] == "fix":
                     full.append(int_val(it[1]))
+                elif it[0] == "new":  # an axis `None` inserted: its only index is 0
+                    next(given, None)
                 else:
                     v = next(given, None)
                     if v is None:

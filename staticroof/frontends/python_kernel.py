@@ -145,7 +145,8 @@ def _usage(fn) -> tuple[dict, set]:
         def visit_Subscript(self, node) -> None:
             base, count = node, 0
             while isinstance(base, cst.Subscript):
-                count += len(base.slice)
+                count += sum(1 for e in base.slice if not (isinstance(e.slice, cst.Index) and isinstance(
+                    e.slice.value, cst.Name) and e.slice.value.value == "None"))  # x[:, None]: 1-D
                 for e in base.slice:
                     ints.update(names_in(e))
                 base = base.value
@@ -162,8 +163,9 @@ def _usage(fn) -> tuple[dict, set]:
             for t in node.targets:  # y[:] = a * x + y: the operands of a sliced store are arrays, but
                 tgt = t.target      # scalars that scale them are not told apart: only bare names
                 if isinstance(tgt, cst.Subscript) and any(isinstance(e.slice, cst.Slice) for e in tgt.slice):
-                    for n in _operands(node.value, arrays_only=True):
-                        arrays.setdefault(n, 1)
+                    rank = sum(1 for e in tgt.slice if isinstance(e.slice, cst.Slice))
+                    for n in _operands(node.value, arrays_only=True):  # C[:, :] = A + B: as C's rank
+                        arrays.setdefault(n, rank)
 
         def visit_Attribute(self, node) -> None:
             if node.attr.value in ("shape", "size", "ndim") and isinstance(node.value, cst.Name):
