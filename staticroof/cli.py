@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 import click
 
 from . import __version__
+from .workers import jobs_option
 
 
 def _parse_defines(values) -> dict:
@@ -97,7 +98,7 @@ def _machine(name, machine_files, pyproject):
 
 
 def options_from(cfg, defines=(), include_dirs=(), costs=(), grids=(), blocks=(), machine_name=None, unit=None,
-                 machine_files=(), cache=None, dtypes=(), time_budget=None):
+                 machine_files=(), cache=None, dtypes=(), time_budget=None, jobs=None):
     """The configuration under the command-line options: what the analysis of a file takes
     (lint.engine.Options).  Exits 2 on a bad machine; raises click's errors on bad options."""
     from .lint.settings import Options
@@ -117,7 +118,7 @@ def options_from(cfg, defines=(), include_dirs=(), costs=(), grids=(), blocks=()
     cache_bytes = _parse_size(cache) if cache is not None else None
     return Options(defs, list(include_dirs) + cfg.include, weights, launches, kernel_sizes, cache_bytes, machine,
                    unit or cfg.unit, _types_from(cfg, given, _parse_dtypes(dtypes)),
-                   cfg.time_budget if time_budget is None else time_budget)
+                   cfg.time_budget if time_budget is None else time_budget, cfg.jobs if jobs is None else jobs)
 
 
 def _types_from(cfg, given: dict, typed: dict) -> dict:
@@ -149,9 +150,10 @@ class _Setup(NamedTuple):
 
 def _setup(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(), machine_name=None, unit=None,
            machine_files=(), cache=None, config_file=None, all_functions=False, use_cache=False, dtypes=(),
-           time_budget=None) -> _Setup:
+           time_budget=None, jobs=None) -> _Setup:
     """Config, options and files; exits 2 on usage errors.  `use_cache`: read and fill the
-    content-hash cache (staticroof/cache) beside the configuration file."""
+    content-hash cache (staticroof/cache) beside the configuration file.  `jobs`: worker processes
+    (None: the configuration's, else every core)."""
     from .config import ConfigError, load
 
     try:
@@ -160,7 +162,7 @@ def _setup(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(),
         click.echo(f"staticroof: {e}", err=True)
         sys.exit(2)
     o = options_from(cfg, defines, include_dirs, costs, grids, blocks, machine_name, unit, machine_files, cache,
-                     dtypes, time_budget)
+                     dtypes, time_budget, jobs)
     files, errors = _collect(paths)
     if errors and not files:
         for d in errors:
@@ -186,7 +188,7 @@ def _analyze_files(s: _Setup, files):
     one is named; exits 2 when a kernel has no roof on it."""
     from .cache.runner import run
 
-    return _place(s, run(files, **s.args, cache=s.store, config_path=s.cfg.path))
+    return _place(s, run(files, **s.args, cache=s.store, config_path=s.cfg.path, jobs=s.options.jobs))
 
 
 def _place(s: _Setup, report):
@@ -204,11 +206,11 @@ def _place(s: _Setup, report):
 
 
 def _run(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(), machine_name=None, unit=None,
-         machine_files=(), cache=None, config_file=None, all_functions=False, use_cache=False, dtypes=()):
+         machine_files=(), cache=None, config_file=None, all_functions=False, use_cache=False, dtypes=(), jobs=None):
     """Config, options and files to a report (placed under a machine's roofline when one is named):
     what `plot` runs.  Exits 2 on usage errors."""
     s = _setup(paths, defines, include_dirs, kernels, costs, grids, blocks, machine_name, unit, machine_files, cache,
-               config_file, all_functions, use_cache, dtypes)
+               config_file, all_functions, use_cache, dtypes, jobs=jobs)
     return _analyze_files(s, s.files), s.errors, s.options.machine
 
 
@@ -245,7 +247,7 @@ def _printed_files(s: _Setup, fmt: str, color: bool) -> list:
     view = {"format": fmt, "color": color, "unit": s.options.unit,
             "machine": dataclasses.asdict(machine) if machine is not None else None}
     return printed.run(s.files, s.args, view, lambda report: _printed(_place(s, report), fmt, color), s.store,
-                       s.cfg.path)
+                       s.cfg.path, s.options.jobs)
 
 
 def _parse_launches(grids, blocks, configured: dict) -> dict:
@@ -399,11 +401,12 @@ def _exit_on_sigterm() -> None:
 @click.option("--time-budget", "time_budget", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
               help="CPU seconds to count one kernel before it falls back to its sizes, then to a bound "
                    "(SR124-SR126; default 5, 0: none).")
+@jobs_option
 def analyze(paths, defines, include_dirs, dtypes, kernels, fmt, costs, grids, blocks, machine_name, unit,
-            machine_files, cache, config_file, color, all_functions, use_cache, time_budget):
+            machine_files, cache, config_file, color, all_functions, use_cache, time_budget, jobs):
     """Analyze the kernels in PATHS (files or folders)."""
     s = _setup(paths, defines, include_dirs, kernels, costs, grids, blocks, machine_name, unit, machine_files, cache,
-               config_file, all_functions, use_cache, dtypes, time_budget)
+               config_file, all_functions, use_cache, dtypes, time_budget, jobs)
     use_color = sys.stdout.isatty() if color is None else color
     parts = _printed_files(s, fmt, use_color)
     if kernels and not any(p.kernels for p in parts):
@@ -506,8 +509,9 @@ def trace(path, defines, include_dirs, kernels, grids, blocks, fmt):
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None)
 @click.option("--ncu", "ncu_report", metavar="REPORT", default=None,
               help="Also draw the launches Nsight Compute measured (see `staticroof validate`).")
+@jobs_option
 def plot(paths, machine_name, output, defines, include_dirs, kernels, unit, cache, machine_files, grids, blocks,
-         config_file, ncu_report):
+         config_file, ncu_report, jobs):
     """Draw the kernels of PATHS under MACHINE's roofline (one point per kernel and level)."""
     if Path(output).suffix.lower() not in (".png", ".svg", ".pdf"):
         raise click.BadParameter("the output must end in .png, .svg or .pdf", param_hint="-o")
@@ -521,7 +525,7 @@ def plot(paths, machine_name, output, defines, include_dirs, kernels, unit, cach
                    "python3 -m pip install 'staticroof[plot]'", err=True)
         sys.exit(2)
     report, _errors, machine = _run(paths, defines, include_dirs, kernels, (), grids, blocks, machine_name, unit,
-                                    machine_files, cache, config_file)
+                                    machine_files, cache, config_file, jobs=jobs)
     from .reports.plot import draw, points
 
     measured: list = []

@@ -10,6 +10,7 @@ machine = "a100"               # like --machine (analyze, plot, lint)
 unit = "cuda"                  # like --unit
 cache = "40MiB"                # like --cache (the cache-bounded Q)
 time-budget = 5                # like --time-budget: CPU seconds per kernel before it falls back (0: none)
+jobs = 4                       # like -j/--jobs (default: every core; 1: one file after another)
 select = ["RF"]                # lint: rule codes or prefixes to report ("ALL": every rule)
 ignore = ["RF901"]             # lint: codes or prefixes not to report
 [tool.staticroof.per-file-ignores]  # lint: glob (relative to the configuration file) -> codes
@@ -65,6 +66,7 @@ class Config:
     unit: str | None = None
     cache: str | int | None = None  # a size such as "40MiB", or bytes
     time_budget: float | None = None  # CPU seconds per kernel (analysis/budget.py); None: the default
+    jobs: int | None = None  # like -j: worker processes (None: every core)
     select: list | None = None
     ignore: list = field(default_factory=list)
     per_file_ignores: dict = field(default_factory=dict)  # glob -> [codes]
@@ -73,8 +75,8 @@ class Config:
 
 # Every key the schema knows; anything else is an error naming it.  Other commands' sections
 # (`machines`, read by roofline/machines.py) are listed so they pass.
-KEYS = ("include", "all-functions", "machine", "unit", "cache", "time-budget", "select", "ignore", "per-file-ignores",
-        "thresholds", "sizes", "dtypes", "costs", "launch", "machines")
+KEYS = ("include", "all-functions", "machine", "unit", "cache", "time-budget", "jobs", "select", "ignore",
+        "per-file-ignores", "thresholds", "sizes", "dtypes", "costs", "launch", "machines")
 THRESHOLDS = {"min-intensity": 0, "ridge-factor": 1}  # key -> the smallest value that makes sense
 
 
@@ -147,6 +149,10 @@ def load(path: Path | None = None, start: Path | None = None) -> Config:
     if not isinstance(include, list) or not all(isinstance(i, str) for i in include):
         fail("include", "must be a list of folders")
     cfg.include = [str((Path(path).parent / i).resolve()) for i in include]
+    jobs = section.get("jobs")
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        fail("jobs", f"must be a positive number of processes, got {jobs!r}")
+    cfg.jobs = jobs
     launch = section.get("launch", {})
     if not isinstance(launch, dict):
         raise ConfigError(f"{path}: [{pre}launch] must be a table")

@@ -28,6 +28,15 @@ def line_name(path: str) -> str:
     return alias
 
 
+def aliases() -> dict:
+    """The aliases made in this process (a worker sends them back with its results)."""
+    return dict(_ALIASES)
+
+
+def add_aliases(made: dict) -> None:
+    _ALIASES.update(made)
+
+
 def shown(file):
     """The real name of a file that may be a `line_name` alias."""
     return _ALIASES.get(file, file) if file else file

@@ -42,33 +42,121 @@ def options_of(defines, include_dirs, weights, only, launches, cache_bytes, l1_b
 def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only: set | None = None,
         launches: dict | None = None, cache_bytes: int | None = None, l1_bytes: int | None = None,
         all_functions: bool = False, kernel_sizes: dict | None = None, cache: Cache | None = None,
-        config_path=None, dtypes: dict | None = None, time_budget: float | None = None) -> Report:
-    """`pipeline.run` with the same arguments, reading and filling `cache` file by file (no cache:
-    exactly `pipeline.run`)."""
+        config_path=None, dtypes: dict | None = None, time_budget: float | None = None,
+        jobs: int | None = 1) -> Report:
+    """`pipeline.run` with the same arguments, reading and filling `cache` file by file (no cache and
+    one job: exactly `pipeline.run`).  The files the cache misses are analyzed on up to `jobs`
+    worker processes (None: every core; staticroof/workers.py); the report is in the order of
+    `files` either way."""
     from .. import pipeline
     from ..pipeline import Report
 
-    args = (defines, include_dirs, weights, only, launches, cache_bytes, l1_bytes, all_functions, kernel_sizes, dtypes)
-    if cache is None:
-        return pipeline.run(files, *args, time_budget=time_budget)
-    options = options_of(*args)
+    args = {"defines": defines, "include_dirs": include_dirs, "weights": weights, "only": only, "launches": launches,
+            "cache_bytes": cache_bytes, "l1_bytes": l1_bytes, "all_functions": all_functions,
+            "kernel_sizes": kernel_sizes, "dtypes": dtypes, "time_budget": time_budget}
+    if cache is None and (jobs == 1 or len(files) <= 1):
+        return pipeline.run(files, **args)
+    options = options_of(**args)
+    parts: list = [None] * len(files)
+    keys: list = [None] * len(files)
+    for i, path in enumerate(files):
+        if cache is not None:
+            keys[i] = file_key(path, KIND, options, include_dirs, config_path, stub_dirs(path))
+            parts[i] = cache.get(KIND, keys[i], decode=decode_report) if keys[i] else None
+    missed = [i for i, part in enumerate(parts) if part is None]
+    fresh = analyze_each([files[i] for i in missed], args, jobs)
+    for i, (part, data) in zip(missed, fresh, strict=True):
+        parts[i] = part
+        path = files[i]
+        if cache is not None and keys[i] and not transient(part) and file_key(
+                path, KIND, options, include_dirs, config_path, stub_dirs(path)) == keys[i]:
+            try:
+                cache.put(KIND, keys[i], encode_report(part) if data is None else data)
+            except codec.EncodeError:
+                pass
     report = Report()
-    for path in files:
-        stubs = stub_dirs(path)
-        key = file_key(path, KIND, options, include_dirs, config_path, stubs)
-        part = cache.get(KIND, key, decode=decode_report) if key else None
-        if part is None:
-            part = pipeline.run([path], *args, time_budget=time_budget)
-            if key and not transient(part) and file_key(path, KIND, options, include_dirs, config_path,
-                                                          stubs) == key:
-                try:
-                    cache.put(KIND, key, encode_report(part))
-                except codec.EncodeError:
-                    pass
+    for part in parts:
         report.kernels.extend(part.kernels)
         report.file_diagnostics.extend(part.file_diagnostics)
         report.failed = report.failed or part.failed
     return report
+
+
+def analyze_each(files: list, args: dict, jobs: int | None) -> list:
+    """[(pipeline.run([file], **args), its encoding or None) for file in files], on up to `jobs`
+    processes.  A worker sends its part encoded as the cache stores it (codec: an analysis holds
+    isl sets and closures that pickle cannot carry, and a decoded part is what a cache hit serves);
+    a part the codec cannot encode is analyzed again here."""
+    from functools import partial
+
+    from ..workers import run_all
+
+    got = run_all(partial(_one, args=args), files, jobs, lost, pack=_pack, unpack=partial(_unpack, args=args),
+                  warm=warm_up)
+    return [item if isinstance(item, tuple) else (item, None) for item in got]
+
+
+def _one(path, args: dict) -> Report:
+    from .. import pipeline
+
+    return pipeline.run([path], **args)
+
+
+def _pack(part: Report):
+    try:
+        return encode_report(part)
+    except codec.EncodeError:
+        return None
+
+
+def _unpack(path, data, args: dict) -> tuple:
+    if data is not None:
+        try:
+            return decode_report(data), data
+        except Exception:  # our own encoding, just made: should not happen, and costs only time
+            pass
+    return _one(path, args), None
+
+
+def lost(path, why: str) -> Report:
+    """The part of a file whose worker died: an internal error of that file alone (SR099)."""
+    from ..diagnostics import Diagnostic, Location
+
+    return Report([], [Diagnostic("SR099", f"internal error: {why}", Location(str(path)))], True)
+
+
+# One tiny kernel per front end: analyzed before the workers are forked, it loads what the first
+# file of that language would (modules imported on first use, sympy's and the grammar's caches),
+# about 0.3 s each, once for all the workers instead of once in each.
+_WARM_UP = {
+    ".c": "void warm(int n, float *x)\n{\n    for (int i = 0; i < n; i++)\n        x[i] = 2.0f * x[i] + 1.0f;\n}\n",
+    ".cu": "__global__ void warm(float *x, int n)\n{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "    if (i < n)\n        x[i] = 2.0f * x[i] + 1.0f;\n}\n",
+}
+
+
+def warm_up(files) -> None:
+    """What every worker needs, loaded here once (see _WARM_UP); never fails a run."""
+    import importlib
+    import tempfile
+    from pathlib import Path
+
+    from .. import pipeline
+    from ..frontends import frontend_for
+
+    for loader in sorted({f.loader for f in map(frontend_for, files) if f is not None}):
+        importlib.import_module(loader.partition(":")[0])
+    suffixes = sorted({Path(f).suffix for f in files} & _WARM_UP.keys())
+    if not suffixes:
+        return
+    with tempfile.TemporaryDirectory(prefix="staticroof-warm-") as tmp:
+        for suffix in suffixes:
+            path = Path(tmp) / f"warm{suffix}"
+            try:
+                path.write_text(_WARM_UP[suffix])
+                pipeline.run([path], {})
+            except Exception:  # only time is at stake
+                pass
 
 
 def encode_report(part: Report) -> dict:

@@ -31,7 +31,7 @@ def analyze(files, options, store=None, config_path=None) -> list:
     l1_bytes = machine.smem_bytes_per_sm if machine is not None else None
     report = runner.run(files, options.defines, options.include_dirs, options.weights, None, options.launches,
                         cache_bytes, l1_bytes, False, options.kernel_sizes, cache=store, config_path=config_path,
-                        dtypes=options.dtypes, time_budget=options.time_budget)
+                        dtypes=options.dtypes, time_budget=options.time_budget, jobs=options.jobs)
     place_all(report.kernels, machine, options.unit)
     return report.kernels
 

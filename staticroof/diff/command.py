@@ -38,11 +38,13 @@ def _analysis_options(f):
                      help="Read and fill the content-hash cache in .staticroof_cache/."),
     ]):
         f = option(f)
-    return f
+    from ..workers import jobs_option
+
+    return jobs_option(f)
 
 
 def _setup(config_file, defines, include_dirs, costs, grids, blocks, machine_name, unit, machine_files, cache,
-           use_cache, dtypes=()):
+           use_cache, dtypes=(), jobs=None):
     """(configuration, analysis options, cache or None, configuration path), or exit 2."""
     from .. import cli
     from ..cache import Cache, cache_root
@@ -54,7 +56,7 @@ def _setup(config_file, defines, include_dirs, costs, grids, blocks, machine_nam
         click.echo(f"staticroof: {e}", err=True)
         sys.exit(2)
     options = cli.options_from(cfg, defines, include_dirs, costs, grids, blocks, machine_name, unit, machine_files,
-                               cache, dtypes)
+                               cache, dtypes, jobs=jobs)
     config_path = Path(cfg.path).resolve() if cfg.path else None
     store = Cache(cache_root(config_path).resolve()) if use_cache else None
     return cfg, options, store, config_path
@@ -72,7 +74,7 @@ def _setup(config_file, defines, include_dirs, costs, grids, blocks, machine_nam
               help="Write the report to this file (default: standard output).")
 @_analysis_options
 def diff(base, head, fmt, fail_under, output, defines, include_dirs, dtypes, costs, grids, blocks, machine_name,
-         unit, machine_files, cache, config_file, use_cache):
+         unit, machine_files, cache, config_file, use_cache, jobs):
     """Compare the kernels of files changed between BASE and HEAD (default: the working tree).
 
     Per kernel: W, Q, I, the bound and the attainable performance before and after, with the
@@ -83,7 +85,7 @@ def diff(base, head, fmt, fail_under, output, defines, include_dirs, dtypes, cos
     from .run import run
 
     _cfg, options, store, config_path = _setup(config_file, defines, include_dirs, costs, grids, blocks,
-                                               machine_name, unit, machine_files, cache, use_cache, dtypes)
+                                               machine_name, unit, machine_files, cache, use_cache, dtypes, jobs)
     try:
         if store is not None and _tracked(store.root):
             click.echo(f"staticroof: {store.root} is tracked by git: not using it (a committed cache could be "
@@ -138,7 +140,7 @@ def _tracked(folder: Path) -> bool:
               show_default=True, help="The baseline file to write.")
 @_analysis_options
 def baseline(paths, output, defines, include_dirs, dtypes, costs, grids, blocks, machine_name, unit, machine_files,
-             cache, config_file, use_cache):
+             cache, config_file, use_cache, jobs):
     """Write the kernels' W, Q, I and roofline position in PATHS to a baseline file, which
     `staticroof lint --baseline FILE` compares against (a review without git history)."""
     import os
@@ -150,7 +152,7 @@ def baseline(paths, output, defines, include_dirs, dtypes, costs, grids, blocks,
     if not folder.is_dir() or not os.access(folder, os.W_OK):
         raise click.BadParameter(f"`{output}`: the folder {folder} does not exist or is not writable", param_hint="-o")
     _cfg, options, store, config_path = _setup(config_file, defines, include_dirs, costs, grids, blocks,
-                                               machine_name, unit, machine_files, cache, use_cache, dtypes)
+                                               machine_name, unit, machine_files, cache, use_cache, dtypes, jobs)
     files, errors = cli._collect(paths)
     for d in errors:
         click.echo(f"{d.location}: {d.code} {d.message}", err=True)

@@ -60,7 +60,8 @@ def _analyze_side(root: Path, paths: list, options, include_dirs: list, store, c
     with contextlib.chdir(root):
         report = runner.run([Path(p) for p in paths], options.defines, include_dirs, options.weights, None,
                             options.launches, cache_bytes, l1_bytes, False, options.kernel_sizes, cache=store,
-                            config_path=config_path, dtypes=options.dtypes, time_budget=options.time_budget)
+                            config_path=config_path, dtypes=options.dtypes, time_budget=options.time_budget,
+                            jobs=options.jobs)
     if machine is not None:
         from ..roofline import MachineError
         from ..roofline.place import place

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import click
 
+from ..workers import jobs_option
+
 
 def _split(values) -> list:
     return [c.strip().upper() for v in values for c in v.split(",") if c.strip()]
@@ -59,8 +61,9 @@ def _explain(code: str) -> None:
               help="Neither read nor fill the content-hash cache (.staticroof_cache/ beside the configuration).")
 @click.option("--baseline", "baseline", type=click.Path(dir_okay=False), default=None,
               help="Also report kernels that regressed against this file (`staticroof baseline`): RD101-RD103.")
+@jobs_option
 def lint(paths, select, ignore, fmt, statistics, explain, defines, include_dirs, dtypes, costs, grids, blocks,
-         machine_name, unit, machine_files, cache, config_file, no_cache, baseline):
+         machine_name, unit, machine_files, cache, config_file, no_cache, baseline, jobs):
     """Report kernels with an intensity problem in PATHS (files or folders), like ruff or flake8."""
     if explain:
         _explain(explain)
@@ -92,7 +95,7 @@ def lint(paths, select, ignore, fmt, statistics, explain, defines, include_dirs,
     if "ridge-factor" in cfg.thresholds:
         settings.ridge_factor = cfg.thresholds["ridge-factor"]
     options = cli.options_from(cfg, defines, include_dirs, costs, grids, blocks, machine_name, unit, machine_files,
-                               cache, dtypes)
+                               cache, dtypes, jobs=jobs)
     files, errors = cli._collect(paths)
     from ..frontends import supported
 

@@ -51,9 +51,15 @@ def check_file(path: Path, options: Options, settings: Settings, rules: list, st
     """(findings before suppressions, the file's usage errors such as SR007, whether the result is
     worth keeping: not after an internal error or a preprocessor that ran out of time or memory)."""
     from ..cache.runner import transient
-    from .context import FileContext
 
     report = analyze_file(path, options, store, config_path)
+    return findings_of(path, report, options, settings, rules) + (not transient(report),)
+
+
+def findings_of(path: Path, report, options: Options, settings: Settings, rules: list) -> tuple[list, list]:
+    """(the rules' findings on a file's report, its usage errors)."""
+    from .context import FileContext
+
     ctx = FileContext(str(path), report.kernels, report.file_diagnostics, settings, options.machine, options.unit)
     findings = []
     for r in rules:
@@ -64,7 +70,7 @@ def check_file(path: Path, options: Options, settings: Settings, rules: list, st
                                     Location(str(path))))
     usage = [d for d in report.file_diagnostics if d.code in USAGE]
     names = load()
-    return [replace(f, name=names[f.code].name) for f in findings], usage, not transient(report)
+    return [replace(f, name=names[f.code].name) for f in findings], usage
 
 
 def ignored_by_file(code: str, path: str, settings: Settings) -> bool:
@@ -129,27 +135,48 @@ def keep(findings: list, path: str, settings: Settings, suppressions: Suppressio
 def lint_files(files: list, options: Options, settings: Settings, store=None, config_path=None) -> tuple[list, list]:
     """(findings to report, usage errors) for `files`, each read from the cache `store` (a
     cache.Cache, or None) when it holds the file's entry, else analyzed, checked and stored.  The
-    rules, and with them the analysis, are imported only on the first file the cache misses."""
+    rules, and with them the analysis, are imported only when the cache misses a file; the files
+    it misses are checked on up to `options.jobs` processes (staticroof/workers.py)."""
+    from functools import partial
+
+    from ..cache.runner import warm_up
+    from ..workers import run_all
     from . import cached
 
-    rules = None
-    suppress = Suppressions()
-    findings, usage = [], []
-    for path in files:
-        key = _key(path, options, settings, config_path) if store is not None else None
-        hit = store.get(cached.KIND, key, decode=cached.decode) if store is not None and key else None
-        if hit is None:
-            rules = selected_rules(settings) if rules is None else rules
-            raw, bad, keepable = check_file(path, options, settings, rules, store, config_path)
-            found = keep(raw, str(path), settings, suppress)
+    keys = [_key(path, options, settings, config_path) if store is not None else None for path in files]
+    parts: list = [store.get(cached.KIND, key, decode=cached.decode) if store is not None and key else None
+                   for key in keys]
+    missed = [i for i, part in enumerate(parts) if part is None]
+    if missed:
+        rules = selected_rules(settings)
+        checked = run_all(partial(_check, options=options, settings=settings, rules=rules, store=store,
+                                  config_path=config_path), [files[i] for i in missed], options.jobs,
+                          partial(_lost, options=options, settings=settings, rules=rules), warm=warm_up)
+        for i, (found, bad, keepable) in zip(missed, checked, strict=True):
+            parts[i] = (found, bad)
             # stored only if the file and its headers did not change while it was analyzed
-            if store is not None and key and keepable and _key(path, options, settings, config_path) == key:
-                store.put(cached.KIND, key, cached.encode(found, bad))
-        else:
-            found, bad = hit
+            if store is not None and keys[i] and keepable and _key(files[i], options, settings, config_path) == keys[i]:
+                store.put(cached.KIND, keys[i], cached.encode(found, bad))
+    findings, usage = [], []
+    for found, bad in parts:
         findings.extend(found)
         usage.extend(bad)
     return findings, usage
+
+
+def _check(path, options: Options, settings: Settings, rules: list, store, config_path) -> tuple[list, list, bool]:
+    """One file's reported findings, usage errors and whether to store them (in a worker or here)."""
+    raw, bad, keepable = check_file(path, options, settings, rules, store, config_path)
+    return keep(raw, str(path), settings, Suppressions()), bad, keepable
+
+
+def _lost(path, why: str, options: Options, settings: Settings, rules: list) -> tuple[list, list, bool]:
+    """A file whose worker died: the rules see an internal error (SR099) of that file, as when the
+    analysis itself fails; not stored."""
+    from ..cache.runner import lost
+
+    raw, bad = findings_of(path, lost(path, why), options, settings, rules)
+    return keep(raw, str(path), settings, Suppressions()), bad, False
 
 
 def _key(path, options: Options, settings: Settings, config_path):

@@ -34,3 +34,4 @@ class Options:
     unit: str | None = None
     dtypes: dict = field(default_factory=dict)  # {None or kernel: {parameter: type}} (--dtype, config)
     time_budget: float | None = None  # CPU seconds per kernel before it falls back (None: the default)
+    jobs: int | None = None  # worker processes for many files (None: every core); no part of any result
