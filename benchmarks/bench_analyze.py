@@ -3,9 +3,15 @@
 Cases: (a) `small`, one small file (samples/saxpy.c); (b) `samples`, the samples folder; (c)
 `generated`, a folder of 200 kernels of mixed shapes (benchmarks/kernels.py: BLAS-1/2/3, stencils,
 reductions, C and CUDA) written to a temporary folder; (d) `slowest`, the slowest files of the
-test corpus (SLOWEST below, found with `--find-slowest`).  Each case is timed as whole processes
-(`python -m staticroof analyze PATH --format json`, as a pre-commit hook runs it: median of
---repeat) and in one process (every file through the pipeline, after a warm-up file).
+test corpus (SLOWEST below, found with `--find-slowest`); (e) `bench30`, benchmarks/bench30/, 30
+kernels as a benchmark suite's users write them (BLAS, solvers, stencils, the all-pairs shortest
+paths over int data), target: at most 8x the time of `small`; (f) `corpus`, every C and CUDA
+file under samples/ and tests/data/ in one command, target: 3 s wall including start-up.  Each
+case is timed as whole processes (`python -m staticroof analyze PATH --format json`, as a
+pre-commit hook runs it, on every core: median of --repeat) and in one process (every file
+through the pipeline, after a warm-up file).  `--jobs-cases` times whole processes of those cases
+again at `-j 1`, `-j 2`, ... up to the usable cores (the `jobs` record), and each run is checked
+to print the same JSON as `-j 1`.
 
 Wall time alone lies on a shared machine, so every figure has its CPU time beside it (the
 children's user + system time for processes, `time.process_time` in process), and the record
@@ -35,7 +41,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 HEAVY = ("numba", "matplotlib", "numpy", "torch")
-CASES = ("small", "samples", "generated", "slowest")
+CASES = ("small", "samples", "generated", "slowest", "bench30", "corpus")
+TARGETS = {"bench30": 8.0}  # case: at most this many times the whole-process time of `small`
+CORPUS_TARGET_S = 3.0
 # The slowest files of samples/ and tests/data/ in one process, from `--find-slowest` on
 # 2026-12-01 (2 cores, load about 8.5; CPU seconds): rtx5070_kernels.cu 25.0, polybench_acc_style.cu
 # 13.8, contract_macro.c 8.9, then polybench_style.cu 8.2 and llm_layers.cu 7.8 (88 files, 191
@@ -51,21 +59,45 @@ def _child_env(pycache: str) -> dict:
     return env
 
 
-def process_times(paths: list, repeat: int, env: dict) -> dict:
-    """Whole `analyze` processes: wall and CPU (user + system of the child) of each run."""
+def process_times(paths: list, repeat: int, env: dict, jobs: int | None = None, outputs: list | None = None) -> dict:
+    """Whole `analyze` processes: wall and CPU (user + system of the child and its workers) of each
+    run, at `-j jobs` (None: the default, every core).  `outputs` collects each run's JSON."""
     runs = []
+    option = [] if jobs is None else ["-j", str(jobs)]
     for _ in range(repeat):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
-        p = subprocess.run([sys.executable, "-m", "staticroof", "analyze", *map(str, paths), "--format", "json"],
-                           capture_output=True, text=True, cwd=ROOT, env=env)
+        p = subprocess.run([sys.executable, "-m", "staticroof", "analyze", *map(str, paths), "--format", "json",
+                            *option], capture_output=True, text=True, cwd=ROOT, env=env)
         wall = time.perf_counter() - t
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         kernels = len(json.loads(p.stdout)["kernels"]) if p.stdout.strip().startswith("{") else None
         runs.append({"wall_s": wall, "cpu_s": cpu, "exit": p.returncode, "kernels": kernels})
-    return {"runs": runs, "median_wall_s": statistics.median(r["wall_s"] for r in runs),
+        if outputs is not None:
+            outputs.append(p.stdout)
+    return {"jobs": jobs, "runs": runs, "median_wall_s": statistics.median(r["wall_s"] for r in runs),
             "median_cpu_s": statistics.median(r["cpu_s"] for r in runs)}
+
+
+def jobs_times(paths: list, repeat: int, env: dict) -> dict:
+    """Whole processes at -j 1, 2, 4, ... and the usable cores; `same_output`: every run printed the
+    JSON of the first -j 1 run."""
+    from staticroof.workers import default_jobs
+
+    most = default_jobs()
+    counts = sorted({1, most} | {j for j in (2, 4, 8, 16) if j < most})
+    outputs: list = []
+    by = {str(j): process_times(paths, repeat, env, j, outputs) for j in counts}
+    serial = by["1"]["median_wall_s"]
+    for row in by.values():
+        row["speed_up"] = serial / row["median_wall_s"] if row["median_wall_s"] else None
+    return {"by_jobs": by, "same_output": all(o == outputs[0] for o in outputs)}
+
+
+def corpus_files() -> list:
+    """Every C and CUDA file of samples/ and tests/data/ (the `corpus` case, one command)."""
+    return [f for f in collect([ROOT / "samples", ROOT / "tests" / "data"]) if f.suffix in (".c", ".cu")]
 
 
 def command_times(args: list, repeat: int, env: dict) -> dict:
@@ -161,8 +193,7 @@ def _git_commit():
 def find_slowest(top: int) -> list:
     """Every C and CUDA file of samples/ and tests/data/ in one process, slowest (CPU) first."""
     in_process([ROOT / "samples" / "saxpy.c"])  # warm-up: imports
-    files = [f for f in collect([ROOT / "samples", ROOT / "tests" / "data"]) if f.suffix in (".c", ".cu")]
-    rows = in_process(files, top)
+    rows = in_process(corpus_files(), top)
     for row in rows["slowest"]:
         print(f"{row['cpu_s']:8.2f} s CPU {row['wall_s']:8.2f} s wall  {row['file']}")
     print(f"{rows['files']} files, {rows['kernels']} kernels, {rows['total_cpu_s']:.1f} s CPU in all")
@@ -182,12 +213,16 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true",
                     help="skip the bytecode warm-up and the start-up timings (the CI smoke run)")
     ap.add_argument("--top", type=int, default=5)
+    ap.add_argument("--jobs-cases", default="",
+                    help="cases to time again at -j 1, 2, ... up to the usable cores (e.g. bench30,corpus)")
+    ap.add_argument("--no-in-process", action="store_true", help="time whole processes only")
     args = ap.parse_args(argv)
     if args.find_slowest:
         find_slowest(args.top)
         return 0
     cases = [c for c in args.cases.split(",") if c]
-    unknown = set(cases) - set(CASES)
+    jobs_cases = [c for c in args.jobs_cases.split(",") if c]
+    unknown = (set(cases) | set(jobs_cases)) - set(CASES)
     if unknown:
         ap.error(f"unknown case(s) {', '.join(sorted(unknown))}; cases are {', '.join(CASES)}")
 
@@ -196,8 +231,9 @@ def main(argv=None) -> int:
         env = dict(os.environ) if args.quick else _child_env(str(Path(tmp) / "pyc"))
         small = ROOT / "samples" / "saxpy.c"
         paths = {"small": [small], "samples": [ROOT / "samples"],
-                 "slowest": [ROOT / p for p in SLOWEST if (ROOT / p).is_file()]}
-        if "generated" in cases:
+                 "slowest": [ROOT / p for p in SLOWEST if (ROOT / p).is_file()],
+                 "bench30": [ROOT / "benchmarks" / "bench30"], "corpus": corpus_files()}
+        if "generated" in cases or "generated" in jobs_cases:
             from kernels import generate
 
             generate(Path(tmp) / "generated", args.generated)
@@ -220,11 +256,19 @@ def main(argv=None) -> int:
         record["in_process_warm_up"] = {"wall_s": time.perf_counter() - w, "cpu_s": time.process_time() - c}
         repeat = {"small": args.repeat, "samples": args.repeat, "generated": args.repeat_large,
                   "slowest": args.repeat_large}
+        repeat.update(bench30=args.repeat, corpus=args.repeat_large)
         for case in cases:
-            record["cases"][case] = {"paths": [_rel(p) for p in paths[case]],
-                                     "process": process_times(paths[case], repeat[case], env),
-                                     "in_process": in_process(paths[case])}
+            record["cases"][case] = {"paths": [_rel(p) for p in paths[case]] if case != "corpus" else
+                                     ["samples/**.c|.cu", "tests/data/**.c|.cu"],
+                                     "files": len(collect(paths[case])),
+                                     "process": process_times(paths[case], repeat[case], env)}
+            if not args.no_in_process:
+                record["cases"][case]["in_process"] = in_process(paths[case])
             _print_case(case, record["cases"][case])
+        record["targets"] = targets(record["cases"])
+        for case in jobs_cases:
+            record.setdefault("jobs", {})[case] = jobs_times(paths[case], repeat[case], env)
+            _print_jobs(case, record["jobs"][case])
         record["load_average"] = {"before": load_before, "after": os.getloadavg()}
         record["heavy_modules_in_process"] = [m for m in HEAVY if m in sys.modules and m not in preloaded]
     Path(args.json_path).write_text(json.dumps(record, indent=1) + "\n")
@@ -235,16 +279,42 @@ def main(argv=None) -> int:
             print(f"{name:<32} {su[name]['median_wall_s']:7.3f} s wall {su[name]['median_cpu_s']:7.3f} s CPU")
     for name, t in su.get("imports", {}).items():
         print(f"import {name:<17} {t['wall_s']:7.3f} s wall {t['cpu_s']:7.3f} s CPU")
+    for name, t in record["targets"].items():
+        print(f"target {name}: {t['measured']:.2f} (at most {t['at_most']}): {'met' if t['met'] else 'NOT met'}")
     print(f"load average {load_before[0]:.1f} -> {record['load_average']['after'][0]:.1f} on "
           f"{record['machine']['usable_cpus']} CPUs; record in {args.json_path}")
     return 1 if record["heavy_modules_in_process"] else 0
 
 
+def targets(cases: dict) -> dict:
+    """The issue's targets the cases measured: bench30 against small (a ratio of whole-process
+    wall times, both on this machine in this run) and the corpus's wall time."""
+    out = {}
+    for case, most in TARGETS.items():
+        if case in cases and "small" in cases:
+            ratio = cases[case]["process"]["median_wall_s"] / cases["small"]["process"]["median_wall_s"]
+            out[f"{case} / small"] = {"measured": ratio, "at_most": most, "met": ratio <= most}
+    if "corpus" in cases:
+        wall = cases["corpus"]["process"]["median_wall_s"]
+        out["corpus wall s"] = {"measured": wall, "at_most": CORPUS_TARGET_S, "met": wall <= CORPUS_TARGET_S}
+    return out
+
+
+def _print_jobs(case: str, r: dict) -> None:
+    cells = ", ".join(f"-j {j}: {row['median_wall_s']:.2f} s wall ({row['speed_up']:.2f}x)"
+                      for j, row in r["by_jobs"].items())
+    print(f"{case:<10} {cells}; same output: {r['same_output']}")
+
+
 def _print_case(case: str, r: dict) -> None:
-    p, i = r["process"], r["in_process"]
+    p = r["process"]
+    print(f"{case:<10} process: {p['median_wall_s']:7.2f} s wall {p['median_cpu_s']:7.2f} s CPU (median)", end="")
+    if "in_process" not in r:
+        print(f", {r['files']} files")
+        return
+    i = r["in_process"]
     per = i["cpu_per_kernel_s"]
-    print(f"{case:<10} process: {p['median_wall_s']:7.2f} s wall {p['median_cpu_s']:7.2f} s CPU (median); "
-          f"in process: {i['files']} files ({i['file_errors']} with errors), {i['kernels']} kernels "
+    print(f"; in process: {i['files']} files ({i['file_errors']} with errors), {i['kernels']} kernels "
           f"({i['failed']} failed, {i['approximate']} approximate), {i['total_wall_s']:.2f} s wall "
           f"{i['total_cpu_s']:.2f} s CPU"
           + (f", {per * 1000:.0f} ms CPU per kernel" if per else ""))

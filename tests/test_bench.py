@@ -21,7 +21,7 @@ import kernels  # noqa: E402
 def test_tiny_benchmark_run_writes_a_record(tmp_path):
     out = tmp_path / "bench.json"
     status = bench_analyze.main(["--quick", "--repeat-large", "1", "--cases", "generated", "--generated", "2",
-                                 "--json", str(out)])
+                                 "--jobs-cases", "generated", "--json", str(out)])
     assert status == 0
     record = json.loads(out.read_text())
     assert record["machine"]["usable_cpus"] >= 1 and len(record["load_average"]["before"]) == 3
@@ -32,6 +32,10 @@ def test_tiny_benchmark_run_writes_a_record(tmp_path):
     assert gen["in_process"]["failed"] == gen["in_process"]["approximate"] == gen["in_process"]["file_errors"] == 0
     assert [(r["exit"], r["kernels"]) for r in gen["process"]["runs"]] == [(0, 2)]
     assert gen["in_process"]["total_cpu_s"] > 0
+    # the -j comparison ran -j 1 and every core, and each printed the JSON of the -j 1 run
+    jobs = record["jobs"]["generated"]
+    assert "1" in jobs["by_jobs"] and jobs["same_output"] is True
+    assert all([r["exit"] for r in row["runs"]] == [0] for row in jobs["by_jobs"].values())
 
 
 def test_start_up_timing_runs_a_process():
@@ -57,3 +61,40 @@ def test_every_generated_shape_is_analyzed(tmp_path):
     assert r["files"] == r["kernels"] == len(kernels.SHAPES) and r["failed"] == 0
     approximate = sorted(row["file"] for row in r["slowest"] if row["approximate"])
     assert approximate == ["k011_maxreduce.c"]
+
+
+BENCH30 = ROOT / "benchmarks" / "bench30"
+
+
+def test_bench30_is_thirty_kernels_with_their_derivations():
+    from test_real import expect_blocks
+
+    files = sorted(BENCH30.glob("*.c"))
+    assert len(files) == 30
+    assert all("Derivation" in f.read_text() for f in files)
+    blocks = {k for f in files for k in expect_blocks(f)}
+    assert len(blocks) >= 28 and "kernel_floyd_warshall" in blocks
+
+
+@pytest.mark.slow
+def test_bench30_expect_blocks_are_reproduced():
+    # the hand-derived W and Q (and precisions where given) of every expect block; the shortest-path
+    # kernel's `?:` on data is counted as an upper bound (SR104) today, so `exact` is not asserted
+    from test_real import agrees, expect_blocks
+
+    from staticroof.cache.runner import run
+
+    from helpers import S
+
+    files = sorted(BENCH30.glob("*.c"))
+    report = run(files, {}, jobs=None)
+    kernels = {k.name: k for k in report.kernels}
+    for f in files:
+        for name, values in expect_blocks(f).items():
+            k = kernels[name]
+            assert not k.failed, (name, [str(d) for d in k.diagnostics])
+            got = {"W": k.total.flops, "Q": k.total.compulsory, **k.total.by_precision}
+            for key, expected in values.items():
+                assert agrees(got[key], S(expected), k), f"{f.name} {name} {key}: got {got[key].expr}, not {expected}"
+            if name != "kernel_floyd_warshall":
+                assert k.exact, (name, [str(d) for d in k.diagnostics])
