@@ -121,6 +121,7 @@ def _unpack(path, data, args: dict) -> tuple:
 def lost(path, why: str) -> Report:
     """The part of a file whose worker died: an internal error of that file alone (SR099)."""
     from ..diagnostics import Diagnostic, Location
+    from ..pipeline import Report
 
     return Report([], [Diagnostic("SR099", f"internal error: {why}", Location(str(path)))], True)
 
