@@ -78,8 +78,8 @@ def test_bench30_is_thirty_kernels_with_their_derivations():
 
 @pytest.mark.slow
 def test_bench30_expect_blocks_are_reproduced():
-    # the hand-derived W and Q (and precisions where given) of every expect block; the shortest-path
-    # kernel's `?:` on data is counted as an upper bound (SR104) today, so `exact` is not asserted
+    # the hand-derived W and Q (and precisions where given) of every expect block, all exact (the
+    # shortest-path kernel's `?:` re-reads what its condition read: the same cost either way)
     from test_real import agrees, expect_blocks
 
     from staticroof.cache.runner import run
@@ -96,5 +96,4 @@ def test_bench30_expect_blocks_are_reproduced():
             got = {"W": k.total.flops, "Q": k.total.compulsory, **k.total.by_precision}
             for key, expected in values.items():
                 assert agrees(got[key], S(expected), k), f"{f.name} {name} {key}: got {got[key].expr}, not {expected}"
-            if name != "kernel_floyd_warshall":
-                assert k.exact, (name, [str(d) for d in k.diagnostics])
+            assert k.exact, (name, [str(d) for d in k.diagnostics])
