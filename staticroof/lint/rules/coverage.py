@@ -49,8 +49,8 @@ def approximate(ctx: FileContext):
 @rule("RF902", "not-modelled", "a kernel or file could not be analyzed",
       what="""
 A kernel staticroof could not model at all (a syntax error in it, SR001; an unsupported construct,
-SR002; counting too complex, SR116), or a file that could not be read or preprocessed (SR003,
-SR005). Drivers such as `main` and setup functions are never reported.""",
+SR002; counting too complex, SR116; past its time budget, SR126), or a file that could not be read
+or preprocessed (SR003, SR005). Drivers such as `main` and setup functions are never reported.""",
       why="""
 A kernel without counts has no place on the roofline: no other rule can check it.""",
       example="""
