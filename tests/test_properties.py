@@ -401,6 +401,52 @@ def test_static_counts_equal_executed_counts_long(src):
     check(src)
 
 
+# ---------------------------------------------------------------------------------------------
+# The same kernels as Numba source (tests/numba_form.py): the @njit form of the C nest and the
+# @cuda.jit form of the CUDA one, analyzed by the Python front end and run by the Python trace.
+# Each form costs about 1 s of CPU (two analyses, two traces), so the default run draws 8 kernels
+# (about 15 s of CPU on this 2-core machine); `pytest -m slow` draws 2,000.
+
+def check_numba(sources):
+    from numba_form import cuda_form, njit_form
+
+    c_src, cuda_src, sizes = sources
+    check_python(njit_form(c_src), sizes)
+    if cuda_src is not None:
+        check_python(cuda_form(cuda_src), sizes)
+
+
+def check_python(src: str, size_pairs=SIZES):
+    from staticroof.trace import run as run_trace
+
+    work = Path(tempfile.mkdtemp(prefix="sr-prop-"))
+    path = work / "k.py"
+    path.write_text(src)
+    for sizes in size_pairs:
+        defines = {n: str(v) for n, v in sizes.items()}
+        kernels, _ = analyze_file(path, defines)
+        k = kernels["k"]
+        inexact = [d for d in k.diagnostics if d.approximate]
+        assert not k.failed and not inexact, (src, [str(d) for d in k.diagnostics])
+        traced = run_trace(str(path), "k", dict(k.sizes), "python", defines, launch=k.launch or None)
+        bad = [r for r in compare(k, traced) if not r.ok]
+        assert not bad, (src, sizes, [(r.quantity, r.static, r.traced) for r in bad])
+    shutil.rmtree(work, ignore_errors=True)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@given(kernel())
+def test_numba_forms_static_counts_equal_traced_counts(src):
+    check_numba(src)
+
+
+@pytest.mark.slow
+@settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(kernel())
+def test_numba_forms_static_counts_equal_traced_counts_long(src):
+    check_numba(src)
+
+
 def test_the_oracle_catches_a_wrong_count(tmp_path):
     """The comparison is not vacuous: a kernel whose static count differs from its execution (a
     data-dependent index the analysis bounds from above) is reported as different."""

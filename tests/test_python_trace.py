@@ -165,10 +165,18 @@ def half(a):
     return a * 0.5
 
 
+@cuda.jit("void(int64, float32[:])")
+def first_of_block(n, x):
+    i = cuda.grid(1)
+    if i < n and cuda.threadIdx.x < 1:
+        x[i] = x[i] * 2.0
+
+
 def main():
     n = 10
     x = np.ones(n, dtype=np.float32)
     unused_y[(n + 3) // 4, (4, 2)](n, x)
+    first_of_block[(n + 3) // 4, 4](n, x)
 '''
 
 
@@ -207,6 +215,20 @@ def test_a_launch_dimension_the_kernel_never_indexes_repeats_it(tmp_path, n):
     x = t.arrays["x"]
     assert (x.first_read * 4, x.written * 4, x.loads * 4, x.stores * 4) == (4 * n, 4 * n, 8 * n, 8 * n)
     assert any(d.code == "SR120" for d in k.diagnostics)
+
+
+@pytest.mark.parametrize("n", [3, 13])
+def test_the_grid_follows_the_sizes_the_launch_passes(tmp_path, n):
+    """first_of_block: main launches (n + 3) // 4 blocks of 4 threads with its n passed as the
+    kernel's n, and only thread 0 of each block works, so the grid does not cover the guard: at
+    n = 13 the launch has (13 + 3) // 4 = 4 blocks and threads i = 0, 4, 8, 12 work (4 fp64 FLOPs,
+    x read and written 16 bytes each); at n = 3, one block and one thread.  The analysis used the
+    grid folded at main's own n = 10 (3 blocks, so 3 threads at n = 13); it now takes the grid as
+    the formula floor((n + 3)/4) in the kernel's n, as the CUDA C front end does."""
+    k, t = _both(tmp_path, "first_of_block", {"n": n})
+    work = (n + 3) // 4
+    assert t.flops == {"fp64": work} and k.total.flops.value == work
+    assert t.arrays["x"].first_read * 4 == 4 * work == t.arrays["x"].written * 4
 
 
 def test_a_ufunc_output_has_its_signature_type(tmp_path):

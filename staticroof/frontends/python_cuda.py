@@ -9,7 +9,7 @@ the global index when it is not; the grid stays a symbol assumed to cover the gu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import libcst as cst
 import sympy
@@ -54,7 +54,12 @@ class Threads:
             b, g = launch.block[k], launch.grid[k]
             B = sympy.Integer(b) if b else low.size_symbol(launch_size(LAUNCH_BLOCK, d), None, "launch (unknown)",
                                                           LAUNCH_BLOCK)
-            G = low.size_symbol(launch_size(LAUNCH_GRID, d), g, launch.origin or "launch (unknown)", LAUNCH_GRID)
+            G = launch.grid_expr[k]  # the grid in the kernel's sizes (the launch passes them), else a size
+            if G is not None:
+                for s in G.free_symbols:
+                    low.size_symbol(s.name, origin="array shape" if "_shape" in s.name else "parameter")
+            else:
+                G = low.size_symbol(launch_size(LAUNCH_GRID, d), g, launch.origin or "launch (unknown)", LAUNCH_GRID)
             info = {"B": B, "G": G}
             if B.is_Integer:
                 info["bx"], info["tx"] = sympy.Dummy(f"blockIdx.{d}"), sympy.Dummy(f"threadIdx.{d}")
@@ -260,6 +265,9 @@ class Site:
     args: list  # int value (or None) per positional argument
     shapes: list  # tuple of int (or None) per positional argument: a host array's shape
     location: Location
+    arg_names: list = field(default_factory=list)  # the host variable passed per argument (or None)
+    raw_grid: object = None  # the grid as folded (symbolic in a formula pass)
+    grid_expr: tuple = (None, None, None)  # the grid in the kernel's sizes, where its arguments decide it
 
 
 def launch_sites(module: cst.Module, ctx, kernels: set, overrides: dict | None = None) -> dict:
@@ -304,14 +312,60 @@ def launch_sites(module: cst.Module, ctx, kernels: set, overrides: dict | None =
                 config = [e.slice.value for e in f.slice if isinstance(e.slice, cst.Index)]
                 if name in sites or len(config) < 2:
                     return
-                grid, block = (_dims(_host_value(c, env, ctx.names)) for c in config[:2])
+                raw = _host_value(config[0], env, ctx.names)
+                grid, block = _dims(raw), _dims(_host_value(config[1], env, ctx.names))
                 args = [_host_value(a.value, env, ctx.names) for a in node.args]
                 sites[name] = Site(grid, block, [a if isinstance(a, int) else None for a in args],
                                    [a[1] if isinstance(a, tuple) and a[:1] == ("shape",) else None for a in args],
-                                   ctx.loc(node))
+                                   arg_names=[_passed(a.value, ctx.names) for a in node.args if a.keyword is None],
+                                   raw_grid=raw, location=ctx.loc(node))
 
     module.visit(Visitor())
+    if overrides is None:
+        for name, site in sites.items():
+            site.grid_expr = _grid_formula(module, ctx, name, site)
     return sites
+
+
+def _passed(node, names: dict):
+    """The host variable an argument passes (`x`, `cuda.to_device(x)`), or None."""
+    while isinstance(node, cst.Call) and qualified(node.func, names) == "numba.cuda.to_device" and node.args:
+        node = node.args[0].value
+    return node.value if isinstance(node, cst.Name) else None
+
+
+def _grid_formula(module, ctx, name: str, site: Site) -> tuple:
+    """The launch's grid in the kernel's sizes: the host folded again with each variable passed as
+    an integer argument standing for that parameter, and each array passed for its shape sizes
+    (`(n + 255) // 256` with `n` passed as `n`), as the CUDA C front end does; None per dimension
+    the arguments do not decide."""
+    from .python_lowering import _shape_names
+
+    fn = ctx.functions.get(name)
+    if fn is None:
+        return (None, None, None)
+    params = [p.name.value for p in fn.params.params]
+    shape_names = _shape_names(fn)
+    given: dict = {}
+    for p, var, v, shape in zip(params, site.arg_names, site.args, site.shapes, strict=False):
+        if var is None:
+            continue
+        if v is not None:
+            given[var] = sympy.Symbol(p)
+        elif shape:
+            given[var] = ("shape", tuple(sympy.Symbol(shape_names.get((p, k), f"{p}_shape{k}"))
+                                         for k in range(len(shape))))
+    if not given:
+        return (None, None, None)
+    again = launch_sites(module, ctx, {name}, given).get(name)
+    raw = again.raw_grid if again is not None else None
+    items = list(raw[1]) if isinstance(raw, tuple) and raw[:1] == ("tuple",) else [raw]
+    items = (items + [1, 1, 1])[:3]
+    out = []
+    for x in items:
+        e = sympy.sympify(x) if isinstance(x, (int, sympy.Basic)) else None
+        out.append(e if e is not None and e.free_symbols else None)
+    return tuple(out)
 
 
 def _dims(v) -> tuple:
@@ -336,6 +390,8 @@ def _host_value(node, env: dict, names: dict):
         return -v if isinstance(v, int) else None
     if isinstance(node, cst.BinaryOperation):
         a, b = _host_value(node.left, env, names), _host_value(node.right, env, names)
+        if isinstance(a, sympy.Basic) or isinstance(b, sympy.Basic):
+            return _symbolic(type(node.operator), a, b)
         if not isinstance(a, int) or not isinstance(b, int):
             return None
         op = type(node.operator)
@@ -360,7 +416,7 @@ def _host_value(node, env: dict, names: dict):
         if isinstance(base, tuple) and base[0] == "shape":
             if node.attr.value == "shape":
                 return ("tuple", base[1])
-            if node.attr.value == "size" and all(isinstance(x, int) for x in base[1]):
+            if node.attr.value == "size" and all(isinstance(x, (int, sympy.Basic)) for x in base[1]):
                 out = 1
                 for x in base[1]:
                     out *= x
@@ -376,8 +432,13 @@ def _host_value(node, env: dict, names: dict):
                 _, a, b = v
                 if b == 0:
                     return None
+                if isinstance(a, sympy.Basic) or isinstance(b, sympy.Basic):
+                    if not isinstance(b, int) or b <= 0:
+                        return None
+                    up = b - 1 if q in ("math.ceil", "numpy.ceil") else 0  # ceil(a/b) = floor((a+b-1)/b)
+                    return sympy.floor((sympy.sympify(a) + up) / b)
                 return -(-a // b) if q in ("math.ceil", "numpy.ceil") else a // b
-            return v if isinstance(v, int) else None
+            return v if isinstance(v, (int, sympy.Basic)) else None
         if q == "len" and args:
             v = _host_value(args[0], env, names)
             return v[1][0] if isinstance(v, tuple) and v[0] == "shape" and v[1] else None
@@ -405,6 +466,24 @@ def _host_value(node, env: dict, names: dict):
     return None
 
 
+def _symbolic(op, a, b):
+    """Host arithmetic on a size (a formula pass): + - * // % and / (for math.ceil) only."""
+    if not isinstance(a, (int, sympy.Basic)) or not isinstance(b, (int, sympy.Basic)):
+        return None
+    a, b = sympy.sympify(a), sympy.sympify(b)
+    if op is cst.Add:
+        return a + b
+    if op is cst.Subtract:
+        return a - b
+    if op is cst.Multiply:
+        return a * b
+    if op is cst.FloorDivide and b.is_Integer and b > 0:
+        return sympy.floor(a / b)
+    if op is cst.Divide and b.is_Integer and b > 0:
+        return ("div", a, b)
+    return None
+
+
 def launch_of(name: str, site, overrides: dict) -> Launch:
     """The launch a kernel is analyzed under: its launch site's, with --grid/--block over it."""
     grid = block = (None, None, None)
@@ -424,7 +503,8 @@ def launch_of(name: str, site, overrides: dict) -> Launch:
         origin, location = "--grid/--block", None
     elif given:
         origin = f"{origin} with --{given.pop()}"
-    return Launch(grid, block, origin, (None, None, None), location)
+    grid_expr = site.grid_expr if site is not None and "grid" not in given else (None, None, None)
+    return Launch(grid, block, origin, grid_expr, location)
 
 
 __all__ = ["Threads", "used_dims", "attribute", "call", "on_chip_array", "launch_sites", "launch_of", "Array"]

@@ -47,7 +47,7 @@ def lower_kernel(ctx, kdef, res) -> None:
             kernel.body = low.lower()
         if launch is not None:
             kernel.launch = {"grid": tuple(launch.grid), "block": tuple(launch.block),
-                             "origin": launch.origin or None, "grid_expr": (None, None, None),
+                             "origin": launch.origin or None, "grid_expr": tuple(launch.grid_expr),
                              "model": "grid assumed to cover the guards"}
             _bind_site(kernel, fn, ctx.launches.get(name), low)
     except (Unsupported, RecursionError) as e:
