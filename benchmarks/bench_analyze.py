@@ -81,14 +81,20 @@ def process_times(paths: list, repeat: int, env: dict, jobs: int | None = None, 
 
 
 def jobs_times(paths: list, repeat: int, env: dict) -> dict:
-    """Whole processes at -j 1, 2, 4, ... and the usable cores; `same_output`: every run printed the
-    JSON of the first -j 1 run."""
+    """Whole processes at -j 1, 2, 4, ... and the usable cores, the counts alternated in every repeat
+    (so that a shared machine's load falls on all of them alike); `same_output`: every run printed
+    the JSON of the first -j 1 run."""
     from staticroof.workers import default_jobs
 
     most = default_jobs()
     counts = sorted({1, most} | {j for j in (2, 4, 8, 16) if j < most})
     outputs: list = []
-    by = {str(j): process_times(paths, repeat, env, j, outputs) for j in counts}
+    rounds = [{j: process_times(paths, 1, env, j, outputs) for j in counts} for _ in range(repeat)]
+    by = {}
+    for j in counts:
+        runs = [r for one in rounds for r in one[j]["runs"]]
+        by[str(j)] = {"jobs": j, "runs": runs, "median_wall_s": statistics.median(r["wall_s"] for r in runs),
+                      "median_cpu_s": statistics.median(r["cpu_s"] for r in runs)}
     serial = by["1"]["median_wall_s"]
     for row in by.values():
         row["speed_up"] = serial / row["median_wall_s"] if row["median_wall_s"] else None
