@@ -329,3 +329,17 @@ def test_a_stencil_is_refused_with_a_reason(tmp_path):
     for kernel in ("avg", "smooth"):
         with pytest.raises(TraceError, match="@stencil kernels"):
             run_trace(str(path), kernel, {"a_shape0": 5, "x_shape0": 5}, "python", {})
+
+
+def test_module_constants_folded_as_the_front_end_folds_them(tmp_path):
+    """TPB = 2 * 4 and N = 1 << 2 at module level are frozen into the kernel (8 and 4): y[i] = x[i]
+    for i < N over one block of TPB threads, at -D n=10: 4 copies (x read 16 B, y written 16 B)."""
+    path = tmp_path / "k.py"
+    path.write_text("import numpy as np\nfrom numba import cuda\n\nTPB = 2 * 4\nN = 1 << 2\n\n\n"
+                    "@cuda.jit('void(int64, float32[:], float32[:])')\ndef copy(n, x, y):\n"
+                    "    i = cuda.grid(1)\n    if i < n and i < N:\n        y[i] = x[i]\n\n\n"
+                    "def main():\n    x = np.ones(16, dtype=np.float32)\n    copy[1, TPB](16, x, x)\n")
+    (k,) = run([path], {"n": "10"}).kernels
+    t = run_trace(str(path), "copy", dict(k.sizes), "python", {"n": "10"}, launch=k.launch)
+    assert (t.arrays["x"].first_read * 4, t.arrays["y"].written * 4) == (16, 16)
+    assert all(r.ok for r in compare(k, t))

@@ -106,7 +106,7 @@ class PythonExecutor:
                 scope[local] = DType(_dtype(short))
             elif q == "numba":
                 scope[local] = _Numba(np_proxy, cuda)
-        for name, v in _module_constants(tree).items():
+        for name, v in _module_constants(tree, names).items():
             scope.setdefault(name, v)
         try:
             exec(compile(src.code, path, "exec"), scope)  # the kernel's own source (the trace runs code)
@@ -217,14 +217,23 @@ class _Numba:
         return getattr(self._np, name)
 
 
-def _module_constants(module) -> dict:
+def _module_constants(module, names: dict) -> dict:
+    """Module-level numbers the kernel reads as frozen globals: literals, and integer expressions
+    folded as the front end folds them (`TPB = 2 * 8`, `N = 1 << 10`)."""
     import libcst as cst
 
-    out = {}
+    from ..frontends.python_cuda import _host_value
+
+    out: dict = {}
     for stmt in module.body:
         if isinstance(stmt, cst.SimpleStatementLine):
             for s in stmt.body:
-                if isinstance(s, cst.Assign) and len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Name) \
-                        and isinstance(s.value, (cst.Integer, cst.Float)):
-                    out[s.targets[0].target.value] = s.value.evaluated_value
+                if isinstance(s, cst.Assign) and len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Name):
+                    name = s.targets[0].target.value
+                    if isinstance(s.value, (cst.Integer, cst.Float)):
+                        out[name] = s.value.evaluated_value
+                        continue
+                    v = _host_value(s.value, out, names)
+                    if isinstance(v, int):
+                        out[name] = v
     return out
