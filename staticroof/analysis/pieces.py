@@ -104,12 +104,16 @@ class Pieces:
         if len(pieces) == 2:
             pieces = _resplit(pieces, region)
         out: list = []
+        prints: list = []  # each formula's exact values at two points: formulas that differ there differ
         for p in pieces:
             p = _on_hull(p)
             expr = finish(sympy.expand(p.raw.xreplace(_to_user(p.raw, namer))))
-            same = next((k for k, q in enumerate(out) if sympy.expand(q.expr - expr) == 0), None)
+            fp = _fingerprint(expr)
+            same = next((k for k, q in enumerate(out) if (fp is None or prints[k] is None or prints[k] == fp)
+                         and sympy.expand(q.expr - expr) == 0), None)
             if same is None:  # pieces equal once products of sizes are multiplied out merge too
                 out.append(Piece(p.domain, p.raw, expr))
+                prints.append(fp)
             else:
                 q = out[same]
                 out[same] = Piece(q.domain.union(p.domain).coalesce(), q.raw, q.expr)
