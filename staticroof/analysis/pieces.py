@@ -575,6 +575,8 @@ def _hull_dim(dom) -> int:
 
 def _agrees(raw: sympy.Expr, piece: Piece) -> bool:
     """Does the formula `raw` give `piece`'s values on all of `piece`'s domain?"""
+    if _differ_at_a_point(raw, piece):
+        return False  # cheap: one exact evaluation each, before any expansion
     diff = sympy.expand(raw - piece.raw)
     if diff == 0 or piece.domain.is_empty():
         return True
@@ -600,6 +602,29 @@ def _agrees(raw: sympy.Expr, piece: Piece) -> bool:
         {sympy.Symbol(names[k]): int(pt.get_coordinate_val(isl.dim_type.set, k).to_python())
          for k in range(len(names))}))
     return all(diff.xreplace(v) == 0 for v in values)
+
+
+def _differ_at_a_point(raw: sympy.Expr, piece: Piece) -> bool:
+    """Do `raw` and `piece`'s formula take different values at some point of its domain (one point
+    isl picks, both evaluated exactly)?  False when that cannot be told."""
+    dom = piece.domain
+    if dom.is_empty():
+        return False
+    point = dom.sample_point()
+    if point.is_void():
+        return False
+    names = _param_names(dom.get_space())
+    values = {sympy.Symbol(n): int(point.get_coordinate_val(isl.dim_type.param, k).to_python())
+              for k, n in enumerate(names)}
+    from .interpret import evaluator
+
+    syms = sorted(values, key=str)
+    try:
+        a = evaluator(raw, syms)([values[x] for x in syms])
+        b = evaluator(piece.raw, syms)([values[x] for x in syms])
+    except (ValueError, TypeError, ZeroDivisionError):
+        return False
+    return a != b
 
 
 def _box(points):
