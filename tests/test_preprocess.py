@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+
 import pytest
 
 from staticroof.frontends import preprocess as pp
@@ -110,3 +114,14 @@ def test_cpp_host_library_headers_of_a_cu_file_are_known_and_empty(tmp_path):
     k = kernels["add"]
     assert k.exact and same(k.total.flops.expr, S("n")) and same(k.total.compulsory.expr, S("12*n"))
     assert k.sizes == {"n": 1000}
+
+
+@pytest.mark.skipif(os.name != "posix" or shutil.which("sh") is None, reason="no POSIX shell")
+def test_the_system_preprocessor_runs_under_its_limits_without_forking_python(monkeypatch):
+    """The shell that starts cc sets the limits (no preexec_fn, so subprocess may vfork): a child
+    sees 4 MiB of output (8192 blocks of 512 bytes) and 64 MiB of address space (65536 KiB)."""
+    monkeypatch.setattr(pp, "CPP_OUTPUT_LIMIT", 4 << 20)
+    monkeypatch.setattr(pp, "CPP_MEMORY_LIMIT", 64 << 20)
+    command, preexec = pp._limited(["sh", "-c", "ulimit -f; ulimit -v"])
+    assert preexec is None
+    assert subprocess.run(command, capture_output=True, text=True).stdout.split() == ["8192", "65536"]
