@@ -276,7 +276,8 @@ class Pieces:
         if values is None:
             return None
         names = _param_names(space)
-        point = _point(tuple(names), tuple(values[0][n] for n in names), str(self.region))
+        region = self._remembered("region", lambda: str(self.region))
+        point = _point(tuple(names), tuple(values[0][n] for n in names), region)
         return None if point is None else point
 
     def _min_max(self):
@@ -361,17 +362,20 @@ _params_cache: dict = {}
 
 def _params_of(space, namer) -> list:
     """[(isl name, sympy expression or None for a plain symbol, its symbol names sorted)]."""
-    key = (space.to_str() if hasattr(space, "to_str") else str(space), tuple(namer.params.items()))
-    found = _params_cache.get(key)
-    if found is None:
-        found = []
-        for name in _param_names(space):
-            e = namer.to_sympy(name)
-            syms = sorted(e.free_symbols, key=str)
-            found.append((name, None if e.is_Symbol else e, [s.name for s in syms], syms))
-        if len(_params_cache) > 4096:  # one process may analyze many files
-            _params_cache.clear()
-        _params_cache[key] = found
+    # a namer only ever gains names (Namer.param), so a name it has means the same for its life: the
+    # key is the namer itself (kept alive in the entry, so its id is not reused while cached)
+    key = (space.to_str() if hasattr(space, "to_str") else str(space), id(namer))
+    entry = _params_cache.get(key)
+    if entry is not None and entry[0] is namer:
+        return entry[1]
+    found = []
+    for name in _param_names(space):
+        e = namer.to_sympy(name)
+        syms = sorted(e.free_symbols, key=str)
+        found.append((name, None if e.is_Symbol else e, [s.name for s in syms], syms))
+    if len(_params_cache) > 4096:  # one process may analyze many files
+        _params_cache.clear()
+    _params_cache[key] = (namer, found)
     return found
 
 
