@@ -13,11 +13,10 @@ from __future__ import annotations
 import re
 from functools import cached_property
 
-import sympy
 from pycparser import c_ast
 
 from ..diagnostics import Diagnostic
-from ..ir import PARAMETER, Array, Kernel, Size, Stmt
+from ..ir import Array, Kernel
 from . import drivers, structs
 from .c_expressions import ExpressionLowering
 from .c_statements import StatementLowering
@@ -48,6 +47,7 @@ from .c_values import (  # noqa: F401 (the front ends' API)
 from .ctypes_ import CType, TypeTable
 from .lowering import (  # noqa: F401 (the front ends' API)
     Acc,
+    BodyBuilder,
     FrontendResult,
     Unsupported,
     affine as _affine,
@@ -143,7 +143,7 @@ class TranslationUnit:
 # ---------------------------------------------------------------------------------------------
 # Lowering one function
 
-class FunctionLowering(StatementLowering, ExpressionLowering):
+class FunctionLowering(StatementLowering, ExpressionLowering, BodyBuilder):
     # declared for the mixins' `self: FunctionLowering` (set in __init__)
     acc: Acc  # the statement being assembled
     cond_why: str  # why the last condition was not modeled
@@ -184,19 +184,11 @@ class FunctionLowering(StatementLowering, ExpressionLowering):
     def bind(self, name: str, var: Var):
         self.scopes[-1][name] = var
 
-    def size_symbol(self, name: str, default=None, origin="parameter", role=PARAMETER) -> sympy.Symbol:
-        sizes = self.kernel.sizes
-        if name not in sizes:
-            sizes[name] = Size(name, default, origin, role)
-        elif default is not None and sizes[name].default is None:
-            sizes[name].default = default
-        return sympy.Symbol(name)
+    def stmt_loc(self, node):
+        return _loc(node, self.tu.path)
 
     def new_array(self, name: str, ctype: CType, space: str, node) -> str:
-        base, k = name, 1
-        while name in self.kernel.arrays:
-            k += 1
-            name = f"{base}#{k}"
+        name = self.unique_array_name(name)
         elem = ctype.element()
         dtype = elem.prec if elem.kind in ("float", "int", "vector") else "uint8"
         dims = tuple(self.dim_expr(d) for d in ctype.all_dims())
@@ -235,21 +227,9 @@ class FunctionLowering(StatementLowering, ExpressionLowering):
             else:
                 self.bind(p.name, Var(t))
 
-    def opaque_reason(self, exprs) -> str:
-        """Why these integer expressions cannot be used as affine expressions ("" if they can)."""
-        for e in exprs:
-            if e is None:
-                continue
-            for sym in sympy.sympify(e).free_symbols:
-                if sym in self.opaque:
-                    return self.opaque[sym]
-        return ""
-
     def emit(self, node=None):
         """Close the statement being assembled and append it to the current body."""
-        if not self.acc.empty() or any(kind == "write" for _, kind in self.acc.scalars):
-            self.out.append(Stmt(self.acc.flops, self.acc.special, self.acc.refs, _loc(node, self.tu.path),
-                                 self.group, tuple(self.acc.scalars)))
+        self.close_statement(node)
         self.acc = Acc()
 
     def nested(self, items, scope=True, loop_body=False) -> list:

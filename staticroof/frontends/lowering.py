@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import sympy
 
-from ..ir import Guard, Loop, Stmt
+from ..ir import PARAMETER, Guard, Kernel, Loop, Size, Stmt
 
 
 class Unsupported(Exception):
@@ -41,6 +41,54 @@ class Acc:
 
     def flop(self, prec: str, n: int = 1) -> None:
         self.flops[prec] = self.flops.get(prec, 0) + n
+
+
+class BodyBuilder:
+    """What the C and Python lowerings of one function share: the sizes it names, the symbols that may
+    not appear in an index, and the closing of the statement being assembled into the body being built.
+
+    A subclass sets `kernel`, `acc`, `out`, `group` and `opaque`, and says where a node is (`stmt_loc`)."""
+
+    kernel: Kernel
+    acc: Acc
+    out: list
+    group: int
+    opaque: dict  # symbol -> why it may not appear in an index, bound or condition
+
+    def stmt_loc(self, node):
+        raise NotImplementedError
+
+    def size_symbol(self, name: str, default=None, origin="parameter", role=PARAMETER) -> sympy.Symbol:
+        sizes = self.kernel.sizes
+        if name not in sizes:
+            sizes[name] = Size(name, default, origin, role)
+        elif default is not None and sizes[name].default is None:
+            sizes[name].default = default
+        return sympy.Symbol(name)
+
+    def unique_array_name(self, name: str) -> str:
+        """`name`, or `name#2`, `name#3`, ... where the kernel already has an array of that name."""
+        base, k = name, 1
+        while name in self.kernel.arrays:
+            k += 1
+            name = f"{base}#{k}"
+        return name
+
+    def opaque_reason(self, exprs) -> str:
+        """Why these integer expressions cannot be used as affine expressions ("" if they can)."""
+        for e in exprs:
+            if e is None:
+                continue
+            for sym in sympy.sympify(e).free_symbols:
+                if sym in self.opaque:
+                    return self.opaque[sym]
+        return ""
+
+    def close_statement(self, node=None) -> None:
+        """Append the statement being assembled to the current body, if it does anything."""
+        if not self.acc.empty() or any(kind == "write" for _, kind in self.acc.scalars):
+            self.out.append(Stmt(self.acc.flops, self.acc.special, self.acc.refs, self.stmt_loc(node), self.group,
+                                 tuple(self.acc.scalars)))
 
 
 def branch_refs(acc: Acc, a: Acc, b: Acc) -> list | None:

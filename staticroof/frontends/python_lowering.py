@@ -13,9 +13,9 @@ import itertools
 import libcst as cst
 import sympy
 
-from ..ir import TRIP_COUNT, Array, Guard, Kernel, Loop, Size, Stmt
+from ..ir import TRIP_COUNT, Array, Guard, Kernel, Loop, Stmt
 from . import python_arrays as AR, python_cuda as CU
-from .lowering import Acc, Unsupported, monotone
+from .lowering import Acc, BodyBuilder, Unsupported, monotone
 from .python_expressions import _AUGOPS, ExpressionLowering
 from .python_kernels import qualified
 from .python_types import PyType, dtype_name, is_float, unify
@@ -25,7 +25,7 @@ _GROUPS = itertools.count(1 << 20)  # source-statement ids (ir.Stmt.group), apar
 _LOCAL_ARRAYS = ("empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like")
 
 
-class PythonLowering(ExpressionLowering):
+class PythonLowering(ExpressionLowering, BodyBuilder):
     def __init__(self, ctx: FileContext, kernel: Kernel, fn: cst.FunctionDef, params: dict, threads_for=None,
                  stack=()):
         self.ctx = ctx
@@ -55,19 +55,11 @@ class PythonLowering(ExpressionLowering):
     def lookup(self, name: str):
         return self.env.get(name)
 
-    def size_symbol(self, name: str, default=None, origin="parameter", role="parameter") -> sympy.Symbol:
-        sizes = self.kernel.sizes
-        if name not in sizes:
-            sizes[name] = Size(name, default, origin, role)
-        elif default is not None and sizes[name].default is None:
-            sizes[name].default = default
-        return sympy.Symbol(name)
+    def stmt_loc(self, node):
+        return self.ctx.loc(node)
 
     def new_array(self, name: str, dtype: str, dims: tuple, space: str, node) -> str:
-        base, k = name, 1
-        while name in self.kernel.arrays:
-            k += 1
-            name = f"{base}#{k}"
+        name = self.unique_array_name(name)
         self.kernel.arrays[name] = Array(name, dtype, dims, space, self.ctx.loc(node))
         return name
 
@@ -89,19 +81,8 @@ class PythonLowering(ExpressionLowering):
     def combine(self, expr):
         return self.threads.combine(expr) if self.threads is not None and expr is not None else expr
 
-    def opaque_reason(self, exprs) -> str:
-        for e in exprs:
-            if e is None:
-                continue
-            for sym in sympy.sympify(e).free_symbols:
-                if sym in self.opaque:
-                    return self.opaque[sym]
-        return ""
-
     def emit(self, node=None):
-        if not self.acc.empty() or any(kind == "write" for _, kind in self.acc.scalars):
-            self.out.append(Stmt(self.acc.flops, self.acc.special, self.acc.refs, self.ctx.loc(node), self.group,
-                                 tuple(self.acc.scalars)))
+        self.close_statement(node)
         self.acc.reset()  # in place: an expression that emits mid-statement (a reduction) keeps its `acc`
 
     def nested(self, stmts, loop_body=False) -> list:
