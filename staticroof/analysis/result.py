@@ -109,6 +109,11 @@ def drop_floors(expr: sympy.Expr, budget: int = 2000) -> sympy.Expr:
                 return expr
             if c.q > 1:
                 periods[v] = sympy.ilcm(periods.get(v, 1), c.q)
+    least = 1  # the points of the check below at degree 0 in every variable
+    for v in variables:
+        least *= int(periods.get(v, 1))
+    if least > budget:
+        return expr
     # the candidate: the polynomial on the residue class where every variable is a multiple of its
     # period (v = P*w makes every floor argument an integer plus a constant)
     w = {v: sympy.Dummy(f"w_{v}", integer=True) for v in variables}
