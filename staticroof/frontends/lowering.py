@@ -42,6 +42,24 @@ class Acc:
     def flop(self, prec: str, n: int = 1) -> None:
         self.flops[prec] = self.flops.get(prec, 0) + n
 
+    def add_branch(self, branch: Acc, refs: list) -> None:
+        """Add the work of one branch of a choice that costs the same whichever runs, with `refs`
+        (see branch_refs) for its references."""
+        for p, n in branch.flops.items():
+            self.flop(p, n)
+        for k, n in branch.special.items():
+            self.special[k] = self.special.get(k, 0) + n
+        self.refs.extend(refs)
+
+    def add_both_branches(self, a: Acc, b: Acc) -> None:
+        """Add a choice whose branches differ and whose condition is not modeled: the larger count of
+        each operation and the references of both (the diagnostic is the caller's)."""
+        for p in set(a.flops) | set(b.flops):
+            self.flop(p, max(a.flops.get(p, 0), b.flops.get(p, 0)))
+        for k in set(a.special) | set(b.special):
+            self.special[k] = self.special.get(k, 0) + max(a.special.get(k, 0), b.special.get(k, 0))
+        self.refs.extend(a.refs + b.refs)
+
 
 class BodyBuilder:
     """What the C and Python lowerings of one function share: the sizes it names, the symbols that may

@@ -311,21 +311,13 @@ class ExpressionLowering(_Mixin):
         same = a_acc.flops == b_acc.flops and a_acc.special == b_acc.special and not a_acc.refs and not b_acc.refs
         refs = branch_refs(acc, a_acc, b_acc) if not same else None
         if refs is not None:  # whichever value it picks, the statement costs the same
-            for p, n in a_acc.flops.items():
-                acc.flop(p, n)
-            for k, n in a_acc.special.items():
-                acc.special[k] = acc.special.get(k, 0) + n
-            acc.refs.extend(refs)
+            acc.add_branch(a_acc, refs)
             return result
         if not same:
             self.diag("SR104", "the condition of `... if ... else ...` "
                       + ("depends on data" if cond is None else "is not modeled inside an expression")
                       + " and its branches differ in work or traffic; both are counted", node)
-        for p in set(a_acc.flops) | set(b_acc.flops):
-            acc.flop(p, max(a_acc.flops.get(p, 0), b_acc.flops.get(p, 0)))
-        for k in set(a_acc.special) | set(b_acc.special):
-            acc.special[k] = acc.special.get(k, 0) + max(a_acc.special.get(k, 0), b_acc.special.get(k, 0))
-        acc.refs.extend(a_acc.refs + b_acc.refs)
+        acc.add_both_branches(a_acc, b_acc)
         return result
 
     def _e_Tuple(self, node, acc):
