@@ -33,7 +33,7 @@ from . import c as C, classes as CL, cxx as CX, outputs, overloads as OV, templa
 from .ctypes_ import FLOAT, INT, VOID, CType, arith
 from .cxx_calls import HANDLERS as CXX_CALLS, inline_call
 from .launch import DIMS, Launch, LaunchSite, fold, host_sites, launch_for, launch_notes, repeats
-from .lowering import thread_loops
+from .lowering import thread_loops, thread_symbols
 from .tokens import Token, match_angle, match_close, render, tokenize
 from .toplevel import Item, split_items
 
@@ -284,20 +284,8 @@ class CudaLowering(CL.ClassLowering, C.FunctionLowering):
             if G is None or not G.free_symbols <= {sympy.Symbol(p) for p in self.kernel.params}:
                 G = self.size_symbol(launch_size(LAUNCH_GRID, d), g, origin=self.launch.origin or "launch (unknown)",
                                      role=LAUNCH_GRID)
-            info = {"B": B, "G": G}
-            if B.is_Integer:
-                info["bx"], info["tx"] = sympy.Dummy(f"blockIdx.{d}"), sympy.Dummy(f"threadIdx.{d}")
-                self.loop_syms |= {info["bx"], info["tx"]}
-            else:
-                # one global thread index g = blockIdx*blockDim + threadIdx over gridDim*blockDim threads;
-                # blockIdx and threadIdx alone stay opaque until the idiom combines them
-                info["g"] = sympy.Dummy(f"thread.{d}")
-                info["bx"], info["tx"] = sympy.Symbol(f"blockIdx_{d}"), sympy.Symbol(f"threadIdx_{d}")
-                why = f"`threadIdx.{d}`/`blockIdx.{d}` alone needs the block size"
-                self.opaque[info["bx"]] = why
-                self.opaque[info["tx"]] = why
-                self.loop_syms.add(info["g"])
-            self.threads[d] = info
+            why = f"`threadIdx.{d}`/`blockIdx.{d}` alone needs the block size"
+            self.threads[d] = thread_symbols(d, B, G, self, why)
 
     def compared(self, a, b, node):
         """A compile-time size compared with a thread's index within its block (`threadIdx.x <

@@ -71,6 +71,7 @@ class BodyBuilder:
     acc: Acc
     out: list
     group: int
+    loop_syms: set
     opaque: dict  # symbol -> why it may not appear in an index, bound or condition
 
     def stmt_loc(self, node):
@@ -243,6 +244,24 @@ class FrontendResult:
     diagnostics: list = field(default_factory=list)  # file-level
     drivers: set = field(default_factory=set)  # names of `main` and other drivers (see drivers.py)
 
+
+
+def thread_symbols(d: str, B, G, low: BodyBuilder, why: str) -> dict:
+    """The symbols of launch dimension `d` for thread_loops, shared by the CUDA C and Numba CUDA
+    front ends.  With a known block size B, threadIdx and blockIdx are loop variables of their own;
+    otherwise one global thread index g = blockIdx*blockDim + threadIdx runs over G*B threads, and
+    blockIdx and threadIdx alone stay opaque (`why`) until the idiom combines them."""
+    info = {"B": B, "G": G}
+    if B.is_Integer:
+        info["bx"], info["tx"] = sympy.Dummy(f"blockIdx.{d}"), sympy.Dummy(f"threadIdx.{d}")
+        low.loop_syms |= {info["bx"], info["tx"]}
+    else:
+        info["g"] = sympy.Dummy(f"thread.{d}")
+        info["bx"], info["tx"] = sympy.Symbol(f"blockIdx_{d}"), sympy.Symbol(f"threadIdx_{d}")
+        low.opaque[info["bx"]] = why
+        low.opaque[info["tx"]] = why
+        low.loop_syms.add(info["g"])
+    return info
 
 
 def thread_loops(body: list, threads: dict, location) -> list:

@@ -16,7 +16,7 @@ import sympy
 
 from ..diagnostics import Location
 from ..ir import LAUNCH_BLOCK, LAUNCH_GRID, Array, Loop, Ref, launch_size
-from .lowering import Unsupported, thread_loops
+from .lowering import Unsupported, thread_loops, thread_symbols
 from .python_kernels import qualified
 from .python_types import dtype_name, is_float
 from .python_values import PVal, float_val, int_val
@@ -60,18 +60,8 @@ class Threads:
                     low.size_symbol(s.name, origin="array shape" if "_shape" in s.name else "parameter")
             else:
                 G = low.size_symbol(launch_size(LAUNCH_GRID, d), g, launch.origin or "launch (unknown)", LAUNCH_GRID)
-            info = {"B": B, "G": G}
-            if B.is_Integer:
-                info["bx"], info["tx"] = sympy.Dummy(f"blockIdx.{d}"), sympy.Dummy(f"threadIdx.{d}")
-                low.loop_syms |= {info["bx"], info["tx"]}
-            else:
-                info["g"] = sympy.Dummy(f"thread.{d}")
-                info["bx"], info["tx"] = sympy.Symbol(f"blockIdx_{d}"), sympy.Symbol(f"threadIdx_{d}")
-                why = f"`cuda.threadIdx.{d}`/`cuda.blockIdx.{d}` alone needs the block size (give --block)"
-                low.opaque[info["bx"]] = why
-                low.opaque[info["tx"]] = why
-                low.loop_syms.add(info["g"])
-            self.info[d] = info
+            why = f"`cuda.threadIdx.{d}`/`cuda.blockIdx.{d}` alone needs the block size (give --block)"
+            self.info[d] = thread_symbols(d, B, G, low, why)
         from types import SimpleNamespace
 
         from .launch import repeats
