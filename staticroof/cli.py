@@ -400,7 +400,7 @@ def _exit_on_sigterm() -> None:
                    "writes nothing outside its temporary folder).")
 @click.option("--time-budget", "time_budget", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
               help="CPU seconds to count one kernel before it falls back to its sizes, then to a bound "
-                   "(SR124-SR126; default 5, 0: none).")
+                   "(SR124-SR126; default 20, 0: none).")
 @jobs_option
 def analyze(paths, defines, include_dirs, dtypes, kernels, fmt, costs, grids, blocks, machine_name, unit,
             machine_files, cache, config_file, color, all_functions, use_cache, time_budget, jobs):

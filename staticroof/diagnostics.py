@@ -197,7 +197,7 @@ _RULES = [
          "approximate (the dropped statement's cost is missing)."),
     Rule("SR124", "warning", False, "time budget: counted at the sizes in force",
          "Counting this kernel took more CPU time than its budget (`--time-budget`, `time-budget` in the "
-         "configuration or STATICROOF_TIME_BUDGET; 5 seconds by default, 0 for none), and every size it "
+         "configuration or STATICROOF_TIME_BUDGET; 20 seconds by default, 0 for none), and every size it "
          "reads has a value, so it was counted again with every size fixed at its value: W and Q are exact "
          "numbers at these sizes, and the formulas shown are those numbers (as for SR118, the result is "
          "exact at these sizes only). A result that fell back is not stored in the cache."),

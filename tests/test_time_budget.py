@@ -201,7 +201,7 @@ def test_the_budget_in_force():
 
 def test_the_budget_from_the_environment(monkeypatch):
     monkeypatch.delenv("STATICROOF_TIME_BUDGET")
-    assert budget.seconds() == budget.DEFAULT_SECONDS == 5
-    for text, value in (("1.5", 1.5), ("0", 0), ("abc", 5), ("-3", 5), ("nan", 5)):
+    assert budget.seconds() == budget.DEFAULT_SECONDS == 20
+    for text, value in (("1.5", 1.5), ("0", 0), ("abc", 20), ("-3", 20), ("nan", 20)):
         monkeypatch.setenv("STATICROOF_TIME_BUDGET", text)
         assert budget.seconds() == value, text
