@@ -52,6 +52,10 @@ POINTS = {
     "pairsum.py": [{"n": 1}, {"n": 4}],
     # blur3 and lap2d: interiors from 1 to n - 2
     "stencils.py": [{"n": 2, "m": 2, "nt": 1}, {"n": 3, "m": 5, "nt": 2}, {"n": 8, "m": 3, "nt": 3}],
+    # neighborhoods (-1, 1) (smooth3, laplacian, heat_step) and (-2, 2) (window5): extents with no
+    # interior point (1, 2; 3 and 4 for window5) and with some
+    "stencil_kernels.py": [{"a_shape0": s, "u_shape0": s, "u_shape1": t, "x_shape0": s, "n": s, "m": t}
+                           for s, t in ((1, 2), (2, 3), (3, 3), (4, 5), (6, 4))],
     "ufuncs_and_helpers.py": [{"n": 1, "x_shape0": 1}, {"n": 5, "x_shape0": 4}],
 }
 # (file, kernel) -> its own points, where it needs a launch the file does not give, or a smaller
@@ -320,15 +324,6 @@ def test_trace_exits_one_when_a_python_count_is_wrong(monkeypatch):
     monkeypatch.setattr(lowering.Acc, "flop", lambda self, prec, n=1: original(self, prec, 2 * n))
     r = CliRunner().invoke(main, ["trace", str(SAMPLES / "saxpy_numba.py"), "-D", "n=10", "--kernel", "saxpy_gpu"])
     assert r.exit_code == 1 and "DIFFER" in r.output
-
-
-def test_a_stencil_is_refused_with_a_reason(tmp_path):
-    path = tmp_path / "st.py"
-    path.write_text("from numba import njit, stencil\n\n\n@stencil\ndef avg(a):\n    return (a[-1] + a[1]) / 2\n\n\n"
-                    "@njit\ndef smooth(x):\n    return avg(x)\n")
-    for kernel in ("avg", "smooth"):
-        with pytest.raises(TraceError, match="@stencil kernels"):
-            run_trace(str(path), kernel, {"a_shape0": 5, "x_shape0": 5}, "python", {})
 
 
 def test_module_constants_folded_as_the_front_end_folds_them(tmp_path):

@@ -45,8 +45,11 @@ class PythonExecutor:
             res, _ = load(path, defines or {})
             tree = cst.parse_module(text)
             names = imports(tree)
+            stencils = frozenset(f.name.value for f in tree.body if isinstance(f, cst.FunctionDef)
+                                 and getattr(kernel_of(f, names), "kind", None) == "stencil")
             _LOADED.clear()
-            _LOADED.update(key=key, res=res, tree=tree, names=names, rewritten=rewrite(tree, names))
+            _LOADED.update(key=key, res=res, tree=tree, names=names, stencils=stencils,
+                           rewritten=rewrite(tree, names, stencils))
         res, tree, names = _LOADED["res"], _LOADED["tree"], _LOADED["names"]
         k = next((x for x in res.kernels if x.name == kernel), None)
         if k is None:
@@ -56,10 +59,6 @@ class PythonExecutor:
             raise TraceError(f"`{kernel}` is not a top-level function")
         kdef = kernel_of(fn, names)
         kind = kdef.kind if kdef is not None else "plain"
-        stencils = {f.name.value for f in tree.body if isinstance(f, cst.FunctionDef)
-                    and (kernel_of(f, names) or kdef).kind == "stencil"} if kdef is not None else set()
-        if kind == "stencil" or _calls(fn, stencils):
-            raise TraceError("@stencil kernels (relative indexing over a neighborhood) are not traced yet")
         src = _LOADED["rewritten"]
         made = Made({(a.location.line, a.location.col): n for n, a in k.arrays.items()
                      if a.location is not None and a.location.line})
@@ -112,6 +111,10 @@ class PythonExecutor:
             exec(compile(src.code, path, "exec"), scope)  # the kernel's own source (the trace runs code)
         except SyntaxError as e:
             raise TraceError(f"the kernel's source could not be run: {e}") from None
+        constants = _module_constants(tree, names)
+        for f in tree.body:
+            if isinstance(f, cst.FunctionDef) and f.name.value in _LOADED["stencils"]:
+                scope[f.name.value] = _stencil(f, kernel_of(f, names), scope[f.name.value], constants, made, k)
         STATE.counter, saved = counter, STATE.sites
         STATE.sites = Sites(src.refs, src.loops)
         try:
@@ -119,6 +122,10 @@ class PythonExecutor:
                 grid, block = configuration(tree, names, kernel, params, sizes, defines or {}, launch or k.launch,
                                             shape_names)
                 run_launch(scope[kernel], args, grid, block, src.refs, src.loops, kernel in src.generators)
+            elif kind == "stencil":
+                out = k.arrays.get("out")
+                loc = (out.location.line, out.location.col) if out is not None and out.location else None
+                scope[kernel](*args, _sr_loc=loc)
             elif kind == "vectorize":
                 self._vectorized(scope[kernel], kdef, k, sizes, params, arrays)
             else:
@@ -176,19 +183,37 @@ class PythonExecutor:
 _LOADED: dict = {}  # the last file loaded: its front-end result, parse and rewritten source
 
 
-def _calls(fn, names: set) -> bool:
-    """Does `fn` call one of the functions `names`?"""
+def _stencil(fn, kdef, body, constants: dict, made, k):
+    """The `@stencil` function `fn` (its rewritten body `body`) as Numba applies it."""
     import libcst as cst
 
-    found: list = []
+    from ..frontends.lowering import Unsupported
+    from ..frontends.python_stencil import infer, options
+    from .python_stencil import Stencil
 
-    class V(cst.CSTVisitor):
-        def visit_Call(self, node) -> None:
-            if isinstance(node.func, cst.Name) and node.func.value in names:
-                found.append(node)
+    try:
+        opts = options(kdef)
+    except Unsupported as e:
+        raise TraceError(f"the stencil `{fn.name.value}`: {e}") from None
+    cval = None
+    if "cval" in kdef.options:
+        code = cst.Module([]).code_for_node(kdef.options["cval"])
+        try:
+            cval = eval(code, {"__builtins__": {}}, dict(constants))  # a constant: `1.0`, `-2`, `C`
+        except Exception:
+            raise TraceError(f"the stencil `{fn.name.value}`: `cval={code}` is not a constant") from None
 
-    fn.visit(V())
-    return bool(found)
+    def inferred(relative: set, ndim: int) -> list:
+        try:
+            return infer(fn, relative, ndim, constants)
+        except Unsupported as e:
+            raise TraceError(f"the stencil `{fn.name.value}`: {e}") from None
+
+    params = [p.name.value for p in fn.params.params]
+    # the output's type where no element is computed (no result to take it from): the analysis's
+    dtypes = {n: a.dtype for n, a in k.arrays.items() if n == "out" or n.startswith(f"{fn.name.value}_out")}
+    return Stencil(fn.name.value, body, params, opts.neighborhood, cval, opts.standard, inferred, made,
+                   next(iter(dtypes.values()), None))
 
 
 def _is_int(v) -> bool:

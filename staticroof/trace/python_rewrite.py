@@ -36,8 +36,9 @@ class Rewritten:
     generators: set = field(default_factory=set)  # functions that reach a barrier
 
 
-def rewrite(module: cst.Module, names: dict | None = None) -> Rewritten:
-    """The file's top-level functions (decorators removed), rewritten as the module says."""
+def rewrite(module: cst.Module, names: dict | None = None, stencils: frozenset = frozenset()) -> Rewritten:
+    """The file's top-level functions (decorators removed), rewritten as the module says; a call of
+    one of the `stencils` learns where it is (its output is named after the call)."""
     from libcst.metadata import MetadataWrapper, PositionProvider
 
     names = names if names is not None else imports(module)
@@ -46,7 +47,7 @@ def rewrite(module: cst.Module, names: dict | None = None) -> Rewritten:
     fns = [s for s in wrapper.module.body if isinstance(s, cst.FunctionDef) and not s.asynchronous]
     generators = _generators(fns, names)
     out = Rewritten("", generators=generators)
-    transformer = _Transformer(names, pos, out, generators)
+    transformer = _Transformer(names, pos, out, generators, stencils)
     new: list = [fn.with_changes(decorators=[]).visit(transformer) for fn in fns]
     out.code = cst.Module(new).code
     return out
@@ -133,8 +134,9 @@ def _element(e: cst.SubscriptElement) -> str:
 
 
 class _Transformer(cst.CSTTransformer):
-    def __init__(self, names: dict, pos, out: Rewritten, generators: set):
+    def __init__(self, names: dict, pos, out: Rewritten, generators: set, stencils: frozenset):
         self.names, self.pos, self.out, self.generators = names, pos, out, generators
+        self.stencils = stencils
         self.stmts: list = [0]
         self.next_stmt = 0
         self.open_loops: list = []
@@ -272,7 +274,7 @@ class _Transformer(cst.CSTTransformer):
             for _, keys in self.open_loops:
                 keys.add(key)
             return updated.with_changes(args=[*updated.args, _kwarg("_sr_key", cst.Integer(str(key)))])
-        if q in CONSTRUCTORS:
+        if q in CONSTRUCTORS or (isinstance(original.func, cst.Name) and original.func.value in self.stencils):
             return updated.with_changes(args=[*updated.args, _kwarg("_sr_loc", self._loc(original))])
         if isinstance(original.func, cst.Name) and original.func.value in self.generators:
             return cst.Yield(cst.From(updated), lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
