@@ -338,3 +338,20 @@ def test_module_constants_folded_as_the_front_end_folds_them(tmp_path):
     t = run_trace(str(path), "copy", dict(k.sizes), "python", {"n": "10"}, launch=k.launch)
     assert (t.arrays["x"].first_read * 4, t.arrays["y"].written * 4) == (16, 16)
     assert all(r.ok for r in compare(k, t))
+
+
+@pytest.mark.parametrize("n", [1, 5])
+def test_module_float_constants_folded_from_expressions(tmp_path, n):
+    """THIRD = 1.0 / 3.0 and W = 2 * THIRD - 0.5 at module level are float64 constants Numba freezes
+    (they were SR002, "unsupported `*` on a module"): b[i] = a[i] * THIRD + a[i] * W is 3 fp64 FLOP
+    per element (2 multiplies, an add), a read 8n B and b written 8n B; the trace agrees."""
+    path = tmp_path / "k.py"
+    path.write_text("from numba import njit\n\nTHIRD = 1.0 / 3.0\nW = 2 * THIRD - 0.5\n\n\n@njit\ndef f(a, b):\n"
+                    "    for i in range(a.shape[0]):\n        b[i] = a[i] * THIRD + a[i] * W\n")
+    sizes = {"a_shape0": str(n), "b_shape0": str(n)}
+    (k,) = run([path], sizes).kernels
+    assert k.exact and not k.failed, [str(d) for d in k.diagnostics]
+    t = run_trace(str(path), "f", dict(k.sizes), "python", sizes)
+    assert t.flops == {"fp64": 3 * n}
+    assert (t.arrays["a"].first_read * 8, t.arrays["b"].written * 8) == (8 * n, 8 * n)
+    assert all(r.ok for r in compare(k, t))

@@ -187,6 +187,38 @@ def _pragmas(text: str, ctx) -> None:
                 ctx.pragma_types.setdefault(name, []).append((number, t))
 
 
+def float_constant(node, constants: dict) -> float | None:
+    """The float a module-level expression of number literals and earlier constants folds to
+    (`1.0 / 3.0`, `2 * PI`, `-0.5`), as Python computes it when the module runs; else None."""
+    import operator
+
+    import libcst as cst
+
+    def fold(n):
+        if isinstance(n, (cst.Integer, cst.Float)):
+            return n.evaluated_value
+        if isinstance(n, cst.Name):
+            v = constants.get(n.value)
+            return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+        if isinstance(n, cst.UnaryOperation) and isinstance(n.operator, (cst.Minus, cst.Plus)):
+            v = fold(n.expression)
+            return None if v is None else (-v if isinstance(n.operator, cst.Minus) else v)
+        if isinstance(n, cst.BinaryOperation):
+            op = {cst.Add: operator.add, cst.Subtract: operator.sub, cst.Multiply: operator.mul,
+                  cst.Divide: operator.truediv}.get(type(n.operator))
+            a, b = fold(n.left), fold(n.right)
+            if op is None or a is None or b is None:
+                return None
+            try:
+                return op(a, b)
+            except ZeroDivisionError:
+                return None
+        return None
+
+    v = fold(node)
+    return v if isinstance(v, float) else None
+
+
 def _constants(module, ctx) -> None:
     """Module-level `N = 1024`: Numba freezes globals, so the kernel sees N's value (a size with
     that default); float constants are literals."""
@@ -205,7 +237,7 @@ def _constants(module, ctx) -> None:
                 if isinstance(v, int) and name not in ctx.constants:
                     ctx.constants[name] = v
                     env[name] = v
-                elif isinstance(s.value, cst.Float):
-                    ctx.constants[name] = float(s.value.value)
+                elif isinstance(float_constant(s.value, ctx.constants), float):  # 0.5, 1.0 / 3.0, 2 * PI
+                    ctx.constants[name] = float_constant(s.value, ctx.constants)
                 elif isinstance(s.value, cst.SimpleString):  # SIG = "void(float32[:], ...)"
                     ctx.strings[name] = s.value

@@ -247,6 +247,7 @@ def _module_constants(module, names: dict) -> dict:
     folded as the front end folds them (`TPB = 2 * 8`, `N = 1 << 10`)."""
     import libcst as cst
 
+    from ..frontends.python import float_constant
     from ..frontends.python_cuda import _host_value
 
     out: dict = {}
@@ -261,4 +262,6 @@ def _module_constants(module, names: dict) -> dict:
                     v = _host_value(s.value, out, names)
                     if isinstance(v, int):
                         out[name] = v
+                    elif isinstance(float_constant(s.value, out), float):
+                        out[name] = float_constant(s.value, out)
     return out

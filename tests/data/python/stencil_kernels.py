@@ -4,7 +4,7 @@ that calls a stencil from @njit with a border value, and a wide window with a gi
 Hand-derived counts (8-byte float64 elements; n, m the first array's extents):
 
 smooth3(a), 1-D, neighborhood (-1, 1): interior i = 1 .. n-2, P = max(n-2, 0) points; 3 FLOP each
-  (2 adds, a divide).  W = 3P.  Reads a[i-1], a[i], a[i+1]: all n elements once P > 0.
+  (2 adds, a multiply by the frozen global THIRD).  W = 3P.  Reads a[i-1], a[i], a[i+1]: all n elements once P > 0.
   Numba allocates `out` and writes out[:1] = 0 and out[-1:] = 0 (min(1, n) each), then the
   interior: the n elements written.  Q_compulsory = 8*(n + (n if P else 0)).
   Access: 2*min(1, n) border stores, 3 loads + 1 store per point: 8*(2*min(1, n) + 4P).
@@ -29,9 +29,12 @@ window5(x), neighborhood ((-2, 2),): P = max(n-4, 0), a loop of 5 adds into s = 
 import numpy as np
 from numba import njit, stencil
 
+THIRD = 1.0 / 3.0
+
+
 @stencil
 def smooth3(a):
-    return (a[-1] + a[0] + a[1]) / 3.0
+    return (a[-1] + a[0] + a[1]) * THIRD
 
 
 @stencil
