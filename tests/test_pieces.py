@@ -207,3 +207,25 @@ def test_define_compared_with_a_thread_index_and_grid(tmp_path):
         args = ["analyze", str(p), "--block", "1024", "--format", "json"] + (["--grid", grid] if grid else [])
         k = json.loads(CliRunner().invoke(main, args).output)["kernels"][0]
         assert k["flops"]["expr"] == "512*gridDim_x" and k["flops"]["total"] == w
+
+
+def test_differ_treats_floors_as_unknowns():
+    """pieces._differ_opaque is the cheap half of _equal: formulas equal as functions of the sizes can
+    still differ as polynomials in their floors, and _equal (floors opaque) calls them unequal.
+    Hand-derived cases: floor(n/2) and floor(n/2 + 1/2) agree at every even n but are different
+    unknowns (differ); 2*floor(n/2) vs n likewise; floor((n+1)/2) is floor(n/2 + 1/2) once its
+    argument is expanded (same unknown: no difference); x/(x+1) = (x**2+x)/(x+1)**2 as rational
+    functions (x+1 cancels: no difference)."""
+    import sympy
+
+    from staticroof.analysis.pieces import _differ_opaque, _equal
+
+    n, x = sympy.symbols("p_n p_x")
+    half, half_up = sympy.floor(n / 2), sympy.floor(n / 2 + sympy.Rational(1, 2))
+    assert _differ_opaque(half, half_up) and not _equal(half, half_up)
+    assert _differ_opaque(2 * half, n) and not _equal(2 * half, n)
+    assert not _differ_opaque(sympy.floor((n + 1) / 2), half_up)
+    assert _equal(sympy.floor((n + 1) / 2) * n, n * half_up)
+    ratio, other = x / (x + 1), (x ** 2 + x) / (x + 1) ** 2
+    assert not _differ_opaque(ratio, other) and _equal(ratio, other)
+    assert _differ_opaque(ratio, x / (x + 2))

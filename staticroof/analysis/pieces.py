@@ -19,6 +19,7 @@ every other size (the grid covers the guards).
 
 from __future__ import annotations
 
+import zlib
 from fractions import Fraction
 from functools import lru_cache
 
@@ -471,12 +472,61 @@ def _group(pieces: list) -> list:
 
 
 def _equal(a: sympy.Expr, b: sympy.Expr) -> bool:
-    """Symbolic equality of two quasi-polynomials or ratios of them (floors as opaque terms)."""
+    """Symbolic equality of two quasi-polynomials or ratios of them (floors as opaque terms).
+    Formulas whose exact values differ at a small point are unequal without the symbolic check
+    (formulas that agree at the large fingerprint points often differ only at small sizes, and
+    putting a ratio over one denominator is the slow part)."""
+    if _differ_opaque(a, b):
+        return False
     d = sympy.expand(a - b)
     if d == 0 or d.is_polynomial():
         return d == 0
     num, _ = sympy.fraction(sympy.together(d))
     return sympy.expand(num) == 0
+
+
+def _differ_opaque(a: sympy.Expr, b: sympy.Expr) -> bool:
+    """Whether a and b differ as rational functions of the sizes and of their floors taken as
+    independent unknowns (what _equal decides): their exact values differ at a point where each
+    size and each distinct floor (any other function, once its arguments are expanded) is given
+    its own small value.  Cheap; False when no point was told apart."""
+    for k in range(2):
+        memo: dict = {}
+        try:
+            if _value(a, k, memo) != _value(b, k, memo):
+                return True
+        except (ZeroDivisionError, TypeError, ValueError):
+            continue
+    return False
+
+
+def _value(e, k: int, memo: dict) -> Fraction:
+    found = memo.get(e)
+    if found is not None:
+        return found
+    if e.is_Rational:
+        v = Fraction(int(e.p), int(e.q))
+    elif e.is_Number:  # a float or an infinity: no exact value
+        raise TypeError(e)
+    elif e.is_Symbol:
+        v = Fraction(_small(e.name, k))
+    elif e.is_Add:
+        v = sum((_value(t, k, memo) for t in e.args), Fraction(0))
+    elif e.is_Mul:
+        v = Fraction(1)
+        for t in e.args:
+            v *= _value(t, k, memo)
+    elif e.is_Pow and e.exp.is_Integer:
+        v = _value(e.base, k, memo) ** int(e.exp)
+    else:  # an opaque term, as sympy.expand leaves it
+        x = sympy.expand(e)
+        v = _value(x, k, memo) if x != e else Fraction(_small(str(x), k))
+    memo[e] = v
+    return v
+
+
+def _small(name: str, k: int) -> int:
+    return 2 + zlib.crc32(f"{k}:{name}".encode()) % 997
 
 
 def _fingerprint(raw: sympy.Expr):
