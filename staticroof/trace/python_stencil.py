@@ -43,6 +43,7 @@ class Stencil:
     def __init__(self, name: str, fn, params: list, hood, cval, standard: set, infer, made=None, out_dtype=None):
         self.name, self.fn, self.params, self.hood, self.cval = name, fn, params, hood, cval
         self.standard, self.infer, self.made, self.out_dtype = standard, infer, made, out_dtype
+        self.sites: set = set()  # the register sites of the kernel's body (the nest's body)
 
     def __call__(self, *args, out=None, _sr_loc=None):
         if not args or not isinstance(args[0], Array):
@@ -59,10 +60,17 @@ class Stencil:
             raise TraceError(f"a {len(hood)}-D neighborhood for a {ndim}-D array")
         ranges = [range(-min(0, lo), n - max(0, hi)) for (lo, hi), n in zip(hood, first.shape, strict=True)]
         results = []
+        sites, outer = STATE.sites, None
         for center in itertools.product(*ranges):
-            STATE.sites.epoch += 1  # one execution of the kernel's statements per element
+            if center[:-1] != outer:  # the innermost loop of Numba's nest begins: its body's registers go
+                outer = center[:-1]
+                for site in self.sites:
+                    sites.last.pop(site, None)
+            sites.epoch += 1  # one execution of the kernel's statements per element
             call = [Relative(a, center) if k in relative else a for k, a in enumerate(args)]
+            before = set(sites.last)
             results.append((center, self.fn(*call)))
+            self.sites |= set(sites.last) - before
         if out is None:
             dtype = dtype_of(results[0][1]) if results else (self.out_dtype or "fp64")
             out = self._new(tuple(first.shape), dtype, _sr_loc)
@@ -74,8 +82,9 @@ class Stencil:
         else:
             if not isinstance(out, Array) or len(out.shape) != ndim:
                 raise TraceError("`out=` that is not an array of the stencil's rank")
-            if not all(out.known):
-                raise TraceError(f"give the extents of `{out.name}`, the stencil's `out=` (-D {out.name}_shape0=...)")
+            if not all(out.known):  # extents the sizes do not give: the input's, as the analysis assumes
+                out.shape = tuple(n if k else f for n, k, f in zip(out.shape, out.known, first.shape, strict=True))
+                out.known = (True,) * ndim
             if self.cval is not None:
                 self._fill(out, self.cval, {}, ("stencil-cval", self.name))
         for center, v in results:
