@@ -21,7 +21,7 @@ from pycparser import c_ast, c_generator
 from .. import costs
 from ..frontends.c import _assigned_names
 from .overloads import select
-from .program import _rank
+from .program import _rank, names_read
 
 _ARITH = ("+", "-", "*", "/")
 
@@ -238,7 +238,7 @@ class Instrumenter:
         key = _canon(node) + ("/w" if kind else "/r")
         inner = self.loops[-1] if self.loops else None
         group_key: tuple
-        if inner is not None and not (_names_used(node) & (inner.assigned | {inner.var})):
+        if inner is not None and not (names_read(node) & (inner.assigned | {inner.var})):
             group_key, token = (inner.token, self.stmt_id, key), inner.token  # once per loop execution
         else:
             group_key, token = (self.stmt_id, key), self.stmt_token
@@ -566,19 +566,6 @@ def _root(node) -> str:
             return _root(e.expr)
         return _pointer_of(e) if _pure(e) else "0"
     return "0"
-
-
-def _names_used(node) -> set:
-    out = set()
-
-    def visit(n):
-        if isinstance(n, c_ast.ID):
-            out.add(n.name)
-        for _, child in n.children():
-            visit(child)
-
-    visit(node)
-    return out
 
 
 def _names_changed(node) -> set:
