@@ -38,6 +38,7 @@ from .c_values import (  # noqa: F401 (the front ends' API)
     _lanes_of,
     _loc,
     _mult_step,
+    _parameters,
     _signed,
     _sizeof,
     _step_of,

@@ -23,6 +23,7 @@ from .c_values import (
     _lanes,
     _lanes_of,
     _loc,
+    _named_arguments,
     _sizeof,
 )
 from .ctypes_ import FLOAT, INT, VOID, CType, arith
@@ -204,14 +205,8 @@ class ExpressionLowering(_Mixin):
             self.diag("SR106", f"recursive call to `{name}` is not followed", node)
             return Val(self.tu.protos.get(name) or INT, why="recursive call")
         decl = callee.decl.type
-        params = [p for p in (decl.args.params if decl.args is not None else [])
-                  if not isinstance(p, c_ast.EllipsisParam)]
         bindings = {}
-        # not strict: default arguments and a variadic tail make the lengths differ
-        for p, a, v in zip(params, args, vals, strict=False):
-            if p.name is None:  # unnamed (`int /*stride*/`, or `void`): its argument binds nothing
-                continue
-            t = self.tu.types.resolve(p.type)
+        for p, a, v, t in _named_arguments(self, callee, args, vals):
             if t.is_pointer:
                 v = convert(self, v, t, a)
                 if v.array is not None:

@@ -63,6 +63,22 @@ def _contains(node, types) -> bool:
     return any(_contains(child, types) for _, child in node.children())
 
 
+def _parameters(fn: c_ast.FuncDef) -> list:
+    """A function definition's parameter declarations by position, named or not, without a
+    variadic `...` (`f(void)` has one, unnamed, of type void)."""
+    decl = fn.decl.type
+    return [p for p in (decl.args.params if decl.args is not None else []) if not isinstance(p, c_ast.EllipsisParam)]
+
+
+def _named_arguments(low, fn: c_ast.FuncDef, args, vals):
+    """(parameter, argument node, its value, parameter type) for each named parameter of `fn` that a
+    call passes an argument to, in order (an unnamed one, `int /*stride*/` or `void`, binds nothing)."""
+    # not strict: default arguments and a variadic tail make the lengths differ
+    for p, a, v in zip(_parameters(fn), args, vals, strict=False):
+        if p.name is not None:
+            yield p, a, v, low.tu.types.resolve(p.type)
+
+
 def _called(node) -> set:
     out = set()
 

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from pycparser import c_ast
 
 from . import wmma as WM
+from .c_values import _named_arguments, _parameters
 from .classdefs import (
     OPS,
     ClassDef,
@@ -189,14 +190,8 @@ def inline(low, callee, node, args, acc, obj: Obj | None = None, vals=None):
     if vals is None:
         vals = [low.value(a, acc) for a in args]
     decl = callee.decl.type
-    params = [p for p in (decl.args.params if decl.args is not None else [])
-              if not isinstance(p, c_ast.EllipsisParam)]
     bindings = {}
-    # not strict: default arguments and a variadic tail make the lengths differ
-    for p, a, v in zip(params, args, vals, strict=False):
-        if p.name is None:  # unnamed (`int /*stride*/`, or `void`): its argument binds nothing
-            continue
-        t = low.tu.types.resolve(p.type)
+    for p, a, v, t in _named_arguments(low, callee, args, vals):
         if t.is_pointer:
             v = convert(low, v, t, a)
             bindings[p.name] = C.Var(t, array=v.array, prefix=v.prefix, offset=v.offset) if v.array else C.Var(t)
@@ -479,7 +474,7 @@ class ClassLowering(_Lowering):
 
         fn = self.tu.funcs[name]
         decl = fn.decl.type
-        ps = [p for p in (decl.args.params if decl.args is not None else []) if not isinstance(p, c_ast.EllipsisParam)]
+        ps = _parameters(fn)
         if not (is_class(self.tu.types.resolve(decl.type)) or any(is_class(self.tu.types.resolve(p.type)) for p in ps)):
             return super()._inline(name, node, args, acc)
         vals = [self.value(a, acc) for a in args]

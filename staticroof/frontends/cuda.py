@@ -728,9 +728,7 @@ def _lower_kernel(tu, fn, path, launch: Launch, tparams: dict, constants: set, s
 
 
 def _param_names(fn) -> list:
-    decl = fn.decl.type
-    params = decl.args.params if decl.args is not None else []
-    return [p.name for p in params if not isinstance(p, c_ast.EllipsisParam)]
+    return [p.name for p in C._parameters(fn)]
 
 
 def _brace_of(it: Item) -> Token:
@@ -741,9 +739,7 @@ def _brace_of(it: Item) -> Token:
 
 
 def _bind_site(kernel: Kernel, fn, tu, site: LaunchSite):
-    decl = fn.decl.type
-    params = [p for p in (decl.args.params if decl.args is not None else [])
-              if not isinstance(p, c_ast.EllipsisParam)]
+    params = C._parameters(fn)
     for p, v in zip(params, site.args, strict=False):  # a launch may rely on default arguments
         s = kernel.sizes.get(p.name) if p.name is not None else None
         if s is not None and v is not None and s.default is None:

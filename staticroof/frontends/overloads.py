@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from pycparser import c_ast, c_generator
 
+from .c_values import _parameters
 from .ctypes_ import CType
 
 EXACT, PROMOTION, CONVERSION, USER = 0, 1, 2, 3
@@ -50,9 +51,7 @@ def collect(ext) -> dict:
 
 def params_of(low, fn) -> list:
     """The parameter types by position, named or not (`f(void)` has none)."""
-    decl = fn.decl.type
-    params = [p for p in (decl.args.params if decl.args is not None else [])
-              if not isinstance(p, c_ast.EllipsisParam)]
+    params = _parameters(fn)
     types = [low.tu.types.resolve(p.type) for p in params]
     return [] if len(params) == 1 and params[0].name is None and types[0].kind == "void" else types
 
