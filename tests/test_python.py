@@ -376,6 +376,34 @@ def test_grid_and_block_options_override_the_launch(tmp_path):
     assert "block 128 x 1 x 1 (--grid/--block)" in r.output and "W            n = 1,000 FLOP" in r.output, r.output
 
 
+@pytest.mark.parametrize("n", [100, 1000])
+def test_grid_option_replaces_the_grid_formula_of_the_launch_site(tmp_path, n):
+    # the launch passes n, so its grid is the formula ceil(n/128) in the kernel's sizes; --grid 3
+    # replaces it, as in CUDA C (it used to be kept: 8 blocks at n = 1000, "with --grid" said).
+    # No guard: every one of the 3*128 = 384 threads does one fp64 multiply (np.ones is float64,
+    # 2.0 a float64), W = 384 whatever n is, on both sides of the block size 128
+    p = tmp_path / "k.py"
+    p.write_text(textwrap.dedent('''
+        import numpy as np
+        from numba import cuda
+
+
+        @cuda.jit
+        def scale(x, n):
+            i = cuda.grid(1)
+            x[i] = x[i] * 2.0
+
+
+        def main():
+            n = 1000
+            d_x = cuda.to_device(np.ones(n))
+            scale[(n + 127) // 128, 128](d_x, n)
+    '''))
+    r = CliRunner().invoke(main, ["analyze", str(p), "-D", f"n={n}", "--grid", "3"])
+    assert "grid 3 x 1 x 1, block 128 x 1 x 1" in r.output and "with --grid" in r.output, r.output
+    assert "= 384 FLOP   (fp64)" in r.output, r.output
+
+
 def test_types_from_type_objects_tuples_and_annotations(tmp_path):
     # numba.types objects, a tuple of argument types and annotations all make x and y float32:
     # y[i] = x[i] * x[i] is one fp32 multiply per element, Q = 8 bytes per element; print() is free

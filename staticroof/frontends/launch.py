@@ -23,6 +23,7 @@ import sympy
 from ..diagnostics import Location
 from ..ir import LAUNCH_BLOCK, LAUNCH_GRID, launch_size
 from .hostexpr import Folder, fold, host_function, param_names  # noqa: F401 (fold: re-exported)
+from .launch_config import Launch, overridden
 from .tokens import Token, match_angle, match_close, split_commas
 
 _INT_WORDS = {"int", "unsigned", "size_t", "long", "int64_t", "uint32_t", "int32_t", "uint64_t", "short"}
@@ -502,39 +503,14 @@ def _stmt_end(tokens: list[Token], i: int, comma: bool = False, ends: dict | Non
 DIMS = ("x", "y", "z")
 
 
-@dataclass
-class Launch:
-    """The launch configuration a kernel is lowered under (None entries are unknown)."""
-
-    grid: tuple = (None, None, None)
-    block: tuple = (None, None, None)
-    origin: str = ""
-    grid_expr: tuple = (None, None, None)  # the grid in the kernel's own parameters, where known
-    location: Location | None = None  # the launch site's, when the launch comes from one
-
-
 def launch_for(name: str, site: LaunchSite | None, overrides: dict, params=(), instance: str = "") -> Launch:
     """The launch a kernel (or one instantiation) is analyzed under: its launch site's, with
     --grid/--block and config (for every kernel, the kernel, or the instantiation) over it."""
-    grid = block = grid_expr = (None, None, None)
-    origin, location = "", None
+    base = None
     if site is not None:
-        grid, block, origin, location = site.grid, site.block, f"launch at {site.location}", site.location
-        grid_expr = grid_in_params(site, list(params))
-    given = set()
-    for key in (None, name) + ((instance,) if instance and instance != name else ()):
-        o = overrides.get(key) or {}
-        if o.get("grid"):
-            grid, grid_expr = tuple((list(o["grid"]) + [1, 1, 1])[:3]), (None, None, None)
-            given.add("grid")
-        if o.get("block"):
-            block = tuple((list(o["block"]) + [1, 1, 1])[:3])
-            given.add("block")
-    if given == {"grid", "block"} or (given and site is None):
-        origin, location = "--grid/--block", None
-    elif given:  # one of them over a launch site: say which
-        origin = f"{origin} with --{given.pop()}"
-    return Launch(grid, block, origin, grid_expr, location)
+        base = Launch(site.grid, site.block, f"launch at {site.location}", grid_in_params(site, list(params)),
+                      site.location)
+    return overridden(base, overrides, (None, name) + ((instance,) if instance and instance != name else ()))
 
 
 def repeats(low, used: set) -> list:

@@ -16,6 +16,7 @@ import sympy
 
 from ..diagnostics import Location
 from ..ir import LAUNCH_BLOCK, LAUNCH_GRID, Array, Loop, Ref, launch_size
+from .launch_config import Launch, overridden
 from .lowering import Unsupported, thread_loops, thread_symbols
 from .python_kernels import qualified
 from .python_types import dtype_name, is_float
@@ -23,18 +24,6 @@ from .python_values import PVal, float_val, int_val
 
 DIMS = ("x", "y", "z")
 _BUILTINS = ("threadIdx", "blockIdx", "blockDim", "gridDim")
-
-
-@dataclass
-class Launch:
-    """The launch configuration a kernel is lowered under (None entries are unknown), as the CUDA
-    front end's (frontends/launch.py, not imported here: its host-code folding needs NumPy)."""
-
-    grid: tuple = (None, None, None)
-    block: tuple = (None, None, None)
-    origin: str = ""
-    grid_expr: tuple = (None, None, None)
-    location: Location | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -475,26 +464,12 @@ def _symbolic(op, a, b):
 
 
 def launch_of(name: str, site, overrides: dict) -> Launch:
-    """The launch a kernel is analyzed under: its launch site's, with --grid/--block over it."""
-    grid = block = (None, None, None)
-    origin, location = "", None
+    """The launch a kernel is analyzed under: its launch site's, with --grid/--block over it (a given
+    grid replaces the site's grid formula, as in CUDA C)."""
+    base = None
     if site is not None:
-        grid, block, origin, location = site.grid, site.block, f"launch at {site.location}", site.location
-    given = set()
-    for key in (None, name):
-        o = overrides.get(key) or {}
-        if o.get("grid"):
-            grid = tuple((list(o["grid"]) + [1, 1, 1])[:3])
-            given.add("grid")
-        if o.get("block"):
-            block = tuple((list(o["block"]) + [1, 1, 1])[:3])
-            given.add("block")
-    if given == {"grid", "block"} or (given and site is None):
-        origin, location = "--grid/--block", None
-    elif given:
-        origin = f"{origin} with --{given.pop()}"
-    grid_expr = site.grid_expr if site is not None and "grid" not in given else (None, None, None)
-    return Launch(grid, block, origin, grid_expr, location)
+        base = Launch(site.grid, site.block, f"launch at {site.location}", site.grid_expr, site.location)
+    return overridden(base, overrides, (None, name))
 
 
 __all__ = ["Threads", "used_dims", "attribute", "call", "on_chip_array", "launch_sites", "launch_of", "Array"]
