@@ -1054,6 +1054,28 @@ void gather(int n, const int *idx, const float *x, float *y)
     assert same(k.total.arrays["x"].read.expr, S("4*n"))
 
 
+@pytest.mark.parametrize("n", [1, 10])
+def test_data_dependent_choice_between_equal_special_calls(tmp_path, n):
+    # `c[i] > 0.0f ? sqrtf(s) : sqrtf(t)` on scalar parameters: whichever value it picks, one sqrtf
+    # and no reference, so the choice costs the same either way (exact, no SR104).  By hand, per
+    # trip: 1 sqrtf (a special call, 1 fp32 FLOP), c[i] read (4 B), y[i] written (4 B):
+    # W = n, special = n, Q = 8n.  (The special call of such a choice used to be dropped: W = 0.)
+    src = """
+#include <math.h>
+void pick_root(int n, const float *c, float *y, float s, float t)
+{
+    for (int i = 0; i < n; i++) {
+        float u = c[i] > 0.0f ? sqrtf(s) : sqrtf(t);
+        y[i] = u;
+    }
+}
+"""
+    k = one(src, tmp_path, "pick_root", {"n": n})
+    assert k.exact and "SR104" not in codes(k), [str(d) for d in k.diagnostics]
+    assert same(k.total.flops.expr, S("n")) and same(k.total.special.expr, S("n"))
+    assert k.total.compulsory.pieces.value({"n": n}) == 8 * n
+
+
 def test_data_dependent_if(tmp_path):
     src = """
 void relu2(int n, const float *x, float *y)

@@ -492,8 +492,7 @@ class ExpressionLowering(_Mixin):
         if a_acc.empty() and b_acc.empty():
             return result
         if a_acc.flops == b_acc.flops and a_acc.special == b_acc.special and not a_acc.refs and not b_acc.refs:
-            for p, n in a_acc.flops.items():
-                acc.flop(p, n)
+            acc.add_branch(a_acc, [])  # the same work either way, special calls included
             return result
         if cond is not None and acc is self.acc:
             # an affine condition: each branch's work runs only where its condition holds
