@@ -56,3 +56,20 @@ __global__ void f(int n, const double* x, double* y) {
     # v is a double: x[i]*2.0 (1) for every thread of the grid... the read and the multiply happen
     # before the guard, so they run for all gridDim_x*blockDim_x threads; v + v (1) only for i < n
     assert same(k.total.by_precision["fp64"].expr, S("gridDim_x*blockDim_x + n"))
+
+
+def test_degree_bounds_read_off_the_tree():
+    """result._degree_bounds bounds each variable's degree without expanding (drop_floors counts
+    its proof points from them).  By hand: (n*m + 1)**2 * n has degree 3 in n (2 from the square,
+    1 from the factor) and 2 in m; (n + 1)**2 - n**2 is n*2 + 1 (degree 1) but its tree bounds it
+    by 2, which only adds proof points; 1/n and floor(n) are not polynomials in n (None)."""
+    import sympy
+
+    from staticroof.analysis.result import _degree_bounds, _degrees
+
+    n, m, t = sympy.symbols("n m t")
+    assert _degree_bounds((n * m + 1) ** 2 * n, [n, m]) == {n: 3, m: 2}
+    assert _degree_bounds((n + t) ** 2 - n ** 2, [n, m]) == {n: 2, m: 0}
+    assert _degrees((n + t) ** 2 - n ** 2, [n, m]) == {n: 1, m: 0}
+    assert _degree_bounds(1 / n + m, [n, m]) is None
+    assert _degree_bounds(sympy.floor(n) * m, [n, m]) is None

@@ -137,14 +137,23 @@ def drop_floors(expr: sympy.Expr, budget: int = 2000) -> sympy.Expr:
     # per class, floor(a) = a - c for a constant c: the degree in each variable is that of `expr`
     # with every floor(a) written a + t (t a fresh constant)
     shifted = expr.xreplace({f: f.args[0] + sympy.Dummy() for f in floors})
-    degrees = _degrees(shifted, variables)
-    if degrees is None:
-        return expr
-    points = 1
-    for v in variables:
-        points *= int(periods.get(v, 1)) * (degrees[v] + 1)
-    if points > budget:
-        return expr
+
+    def count(degrees: dict) -> int:
+        points = 1
+        for v in variables:
+            points *= int(periods.get(v, 1)) * (degrees[v] + 1)
+        return points
+
+    # bounds on the degrees, read off the tree, decide the same (more points prove the same
+    # equality) without expanding the formula; the exact degrees only where the bounds are past
+    # the budget or cannot be read
+    degrees = _degree_bounds(shifted, variables)
+    if degrees is None or count(degrees) > budget:
+        degrees = _degrees(shifted, variables)
+        if degrees is None:
+            return expr
+        if count(degrees) > budget:
+            return expr
     from itertools import product
 
     f_q, f_p = _exact_function(expr, variables), _exact_function(candidate, variables)
@@ -156,6 +165,43 @@ def drop_floors(expr: sympy.Expr, budget: int = 2000) -> sympy.Expr:
         if f_q(point) != f_p(point):
             return expr
     return candidate
+
+
+def _degree_bounds(e: sympy.Expr, variables: list) -> dict | None:
+    """{v: an upper bound on the degree of `e` in v} from its tree (a sum: the largest of its
+    terms', a product: the sum of its factors', a power: times the exponent), or None when some
+    part is not plainly a polynomial in the variables."""
+    wanted = set(variables)
+    memo: dict = {}
+
+    def walk(x):
+        found = memo.get(x)
+        if found is not None:
+            return found
+        if not (x.free_symbols & wanted):
+            d: dict | None = {}
+        elif x.is_Symbol:
+            d = {x: 1}
+        elif x.is_Add or x.is_Mul:
+            d = {}
+            for t in x.args:
+                dt = walk(t)
+                if dt is None:
+                    return None
+                for v, k in dt.items():
+                    d[v] = max(d.get(v, 0), k) if x.is_Add else d.get(v, 0) + k
+        elif x.is_Pow and x.exp.is_Integer and x.exp >= 0:
+            base = walk(x.base)
+            if base is None:
+                return None
+            d = {v: k * int(x.exp) for v, k in base.items()}
+        else:
+            return None
+        memo[x] = d
+        return d
+
+    found = walk(e)
+    return None if found is None else {v: found.get(v, 0) for v in variables}
 
 
 def _degrees(poly: sympy.Expr, variables: list) -> dict | None:
