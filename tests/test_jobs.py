@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -192,11 +193,19 @@ def test_run_all_keeps_the_order_and_loses_only_failed_items():
 def test_ctrl_c_stops_the_workers(tmp_path):
     folder = tmp_path / "many"
     folder.mkdir()
-    for i in range(12):  # enough work to be interrupted in the middle of it
-        (folder / f"k{i:02d}.c").write_text((ROOT / "samples" / "gemm.c").read_text().replace("gemm", f"gemm{i}"))
+    # enough work that no machine finishes it before the interrupt (about 0.1 s of CPU a file, so
+    # 300 files are many seconds on any core count); the interrupt comes once the workers exist
+    for i in range(300):
+        (folder / f"k{i:03d}.c").write_text((ROOT / "samples" / "gemm.c").read_text().replace("gemm", f"gemm{i}"))
     p = subprocess.Popen([sys.executable, "-m", "staticroof", "analyze", str(folder), "-j", "2"], cwd=tmp_path,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    time.sleep(2.5)
+    children = Path(f"/proc/{p.pid}/task/{p.pid}/children")
+    deadline = time.time() + 60
+    while time.time() < deadline and p.poll() is None:
+        if children.exists() and len(children.read_text().split()) >= 2:
+            break
+        time.sleep(0.05)
+    time.sleep(0.5)  # the workers are analyzing
     os.killpg(p.pid, signal.SIGINT)  # what a terminal sends: to every process of the group
     _out, err = p.communicate(timeout=60)
     assert p.returncode == 1 and "Aborted!" in err and "Traceback" not in err, err

@@ -24,6 +24,46 @@ heat_step(u, alpha), @njit: lap = laplacian2(u) with cval=1.0 (the same counts a
 window5(x), neighborhood ((-2, 2),): P = max(n-4, 0), a loop of 5 adds into s = 0.0 and a
   divide: 6 FLOP each.  Reads all n once P > 0; written all n (out[:2], out[-2:], interior).
   Access: 2*min(2, n) border stores + 6 per point (5 loads, 1 store).
+
+The same counts in the analysis's size names, for sizes past every neighborhood (n = a_shape0 >= 3,
+u_shape0, u_shape1 >= 3, x_shape0 >= 5; the smaller sizes are swept in tests/test_python_trace.py):
+smooth3 W = 3(n-2), Q = 16n, access 8(2 + 4(n-2)) = 32n - 48; laplacian and laplacian2 W = 5(n-2)(m-2),
+Q = 8(2nm - 4), access 8(2m + 2n + 6(n-2)(m-2)) = 48nm - 80n - 80m + 192; heat_step W = 5(n-2)(m-2) +
+2nm, Q = 24nm, access 8(2m + 2n + 6(n-2)(m-2) + 3nm); window5 W = 6(n-4), Q = 16n, access
+8(4 + 6(n-4)) = 48n - 160.
+
+staticroof:expect smooth3
+  W        = 3*a_shape0 - 6
+  Q        = 16*a_shape0
+  Q_access = 32*a_shape0 - 48
+  I        = 3*(a_shape0 - 2)/(16*a_shape0)
+  fp64     = 3*a_shape0 - 6
+
+staticroof:expect laplacian
+  W        = 5*(u_shape0 - 2)*(u_shape1 - 2)
+  Q        = 16*u_shape0*u_shape1 - 32
+  Q_access = 48*u_shape0*u_shape1 - 80*u_shape0 - 80*u_shape1 + 192
+  I        = 5*(u_shape0 - 2)*(u_shape1 - 2)/(16*(u_shape0*u_shape1 - 2))
+  fp64     = 5*(u_shape0 - 2)*(u_shape1 - 2)
+
+staticroof:expect laplacian2
+  W        = 5*(u_shape0 - 2)*(u_shape1 - 2)
+  Q        = 16*u_shape0*u_shape1 - 32
+  Q_access = 48*u_shape0*u_shape1 - 80*u_shape0 - 80*u_shape1 + 192
+  fp64     = 5*(u_shape0 - 2)*(u_shape1 - 2)
+
+staticroof:expect heat_step
+  W        = 5*(n - 2)*(m - 2) + 2*n*m
+  Q        = 24*n*m
+  Q_access = 8*(2*m + 2*n + 6*(n - 2)*(m - 2) + 3*n*m)
+  fp64     = 5*(n - 2)*(m - 2) + 2*n*m
+
+staticroof:expect window5
+  W        = 6*x_shape0 - 24
+  Q        = 16*x_shape0
+  Q_access = 48*x_shape0 - 160
+  I        = 3*(x_shape0 - 4)/(8*x_shape0)
+  fp64     = 6*x_shape0 - 24
 """
 
 import numpy as np
