@@ -151,6 +151,20 @@ class _Transformer(cst.CSTTransformer):
     def _pop(self):
         self.stmts.pop()
 
+    # A statement with nothing else to rewrite only opens its number for the references inside it;
+    # the ones below with more to do (Assign, Return, For) push and pop in their own methods.
+    _NUMBERED = (cst.AugAssign, cst.AnnAssign, cst.Expr, cst.If, cst.While, cst.Assert)
+
+    def on_visit(self, node) -> bool:
+        if isinstance(node, self._NUMBERED):
+            self._push()
+        return super().on_visit(node)
+
+    def on_leave(self, original, updated):
+        if isinstance(original, self._NUMBERED):
+            self._pop()
+        return super().on_leave(original, updated)
+
     def visit_SimpleStatementLine(self, node) -> None:
         return None
 
@@ -171,27 +185,6 @@ class _Transformer(cst.CSTTransformer):
             return updated.with_changes(value=self._bind(original, name, value))
         return updated
 
-    def visit_AugAssign(self, node) -> None:
-        self._push()
-
-    def leave_AugAssign(self, original, updated):
-        self._pop()
-        return updated
-
-    def visit_AnnAssign(self, node) -> None:
-        self._push()
-
-    def leave_AnnAssign(self, original, updated):
-        self._pop()
-        return updated
-
-    def visit_Expr(self, node) -> None:
-        self._push()
-
-    def leave_Expr(self, original, updated):
-        self._pop()
-        return updated
-
     def visit_Return(self, node) -> None:
         self._push()
 
@@ -201,29 +194,8 @@ class _Transformer(cst.CSTTransformer):
             return updated.with_changes(value=self._bind(original, "result", updated.value))
         return updated
 
-    def visit_If(self, node) -> None:
-        self._push()
-
     def visit_IfExp(self, node) -> None:
         return None
-
-    def leave_If(self, original, updated):
-        self._pop()
-        return updated
-
-    def visit_While(self, node) -> None:
-        self._push()
-
-    def leave_While(self, original, updated):
-        self._pop()
-        return updated
-
-    def visit_Assert(self, node) -> None:
-        self._push()
-
-    def leave_Assert(self, original, updated):
-        self._pop()
-        return updated
 
     # -- loops
     def visit_For(self, node) -> None:
