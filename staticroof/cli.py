@@ -351,7 +351,7 @@ class _LazyGroup(click.Group):
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
              lazy={"lint": ".lint.command:lint", "validate": ".validate.command:validate",
                    "profile": ".validate.profile:profile", "diff": ".diff.command:diff",
-                   "baseline": ".diff.command:baseline"})
+                   "baseline": ".diff.command:baseline", "server": ".server.command:server"})
 @click.version_option(__version__, prog_name="staticroof")
 def main():
     """Static roofline analysis: W (FLOPs), Q (DRAM bytes) and I = W/Q of C and CUDA kernels, before anything runs."""

@@ -1,0 +1,96 @@
+"""The messages between a command (the client) and the server: one JSON object per line.
+
+A request: one byte `R` sent with the client's descriptors (stdin, stdout, stderr and its working
+folder, `socket.send_fds`), then the header line (request()).  The server answers
+`{"pid": N}` (the process running the command: the client forwards its signals there) or
+`{"decline": WHY}` (the client runs the command itself), then `{"exit": CODE}` or
+`{"signal": N}` when that process ends.  `{"op": "status"}` and `{"op": "stop"}` are the
+`server` command's.
+
+Standard library only (the launcher's side).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sys
+
+from .address import identity
+
+MAX_LINE = 1 << 24  # a header carries the environment: far below this
+
+
+class Closed(Exception):
+    """The other side closed the connection before a whole message."""
+
+
+class Reader:
+    def __init__(self, sock: socket.socket):
+        self.sock = sock
+        self.buf = b""
+
+    def message(self) -> dict:
+        while b"\n" not in self.buf:
+            if len(self.buf) > MAX_LINE:
+                raise Closed("message too long")
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise Closed("connection closed")
+            self.buf += chunk
+        line, _, self.buf = self.buf.partition(b"\n")
+        value = json.loads(line)
+        if not isinstance(value, dict):
+            raise Closed("not a message")
+        return value
+
+
+def send(sock: socket.socket, message: dict) -> None:
+    sock.sendall(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+
+
+def _stream(s) -> dict:
+    return {"encoding": s.encoding, "errors": s.errors, "line_buffering": s.line_buffering,
+            "write_through": s.write_through}
+
+
+def fingerprint() -> dict:
+    """What the interpreter fixed at its start and a forked copy of the server cannot change: a
+    request whose fingerprint is not the server's is declined (and runs in its own process)."""
+    try:
+        import _locale
+
+        encoding = _locale.getencoding()
+    except (ImportError, AttributeError):  # pragma: no cover (3.11 has it)
+        encoding = None
+    f = sys.flags
+    return {"flags": [f.optimize, f.bytes_warning, f.dev_mode, f.utf8_mode, f.warn_default_encoding,
+                      f.int_max_str_digits, f.no_user_site, f.ignore_environment, f.isolated],
+            "warnoptions": sys.warnoptions, "fs": [sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()],
+            "locale": encoding, "prefix": sys.prefix, "path": sys.path[1:] if not f.safe_path else sys.path,
+            "ids": [os.getuid(), os.getgid(), sorted(os.getgroups())],
+            "sympy": sorted((k, v) for k, v in os.environ.items() if k.startswith("SYMPY_"))}
+
+
+def request(argv: list, main_package: str | None) -> dict:
+    """The header of a request from this process: what its command would run with."""
+    import resource
+
+    limits = {name: list(resource.getrlimit(getattr(resource, name))) for name in LIMITS
+              if hasattr(resource, name)}
+    umask = os.umask(0)
+    os.umask(umask)
+    try:
+        cpus = sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = None
+    streams = [_stream(s) for s in (sys.stdin, sys.stdout, sys.stderr)]
+    return {"op": "run", "identity": identity(), "argv": argv, "main_package": main_package,
+            "env": dict(os.environ), "umask": umask, "cpus": cpus,
+            "nice": os.getpriority(os.PRIO_PROCESS, 0), "limits": limits, "streams": streams,
+            "fingerprint": fingerprint()}
+
+
+LIMITS = ("RLIMIT_AS", "RLIMIT_DATA", "RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_NOFILE", "RLIMIT_STACK", "RLIMIT_CORE",
+          "RLIMIT_NPROC", "RLIMIT_MEMLOCK")

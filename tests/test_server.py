@@ -1,0 +1,226 @@
+"""The start-up server (staticroof/server, staticroof/launcher.py): a command run through it prints
+byte for byte what it prints in its own process (stdout, stderr, exit status), whatever it is (an
+analysis, a parse error, a usage error, a relative path under a configuration in its working
+folder, an environment variable that changes the result, lint, a parallel folder); Ctrl-C reaches
+it; a server whose sources changed, an unsafe folder, a stopped or idle server all leave the
+command to its own process, with the same output.
+
+Each test's server lives in a private folder (STATICROOF_SERVER_DIR) and is stopped at the end.
+Every comparison also checks that the command did go through the server (its count of commands
+served), so a test cannot pass by falling back."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from helpers import ROOT
+
+pytestmark = pytest.mark.skipif(not hasattr(socket, "AF_UNIX") or not hasattr(socket, "send_fds")
+                                or not hasattr(os, "fork"), reason="the server needs AF_UNIX sockets and fork")
+
+SAXPY = ROOT / "samples" / "saxpy.c"
+BROKEN = "void broken(int n, double *x) {\n    for (int i = 0; i < n; i++\n        x[i] = 0;\n}\n"
+# a header of sizes and a kernel as a project has them; the configuration binds N
+PARAMS_H = "#ifndef PARAMS_H\n#define PARAMS_H\n#define N 4096\ntypedef float real;\n#endif\n"
+TRIAD_C = ('#include <time.h>\n#include "params.h"\n\n'
+           "/* a[i] = b[i] + s*c[i]: W = 2N, Q = 12N */\n"
+           "void triad(real *restrict a, const real *restrict b, const real *restrict c, real s)\n{\n"
+           "    for (int i = 0; i < N; i++)\n        a[i] = b[i] + s * c[i];\n}\n\n"
+           "int main(void)\n{\n    static real a[N], b[N], c[N];\n    clock_t t0 = clock();\n"
+           "    triad(a, b, c, 3.0f);\n    return (int)(clock() - t0);\n}\n")
+
+
+def _env(folder: Path, **extra) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("STATICROOF_SERVER", "STATICROOF_CACHE_DIR")}
+    env["STATICROOF_SERVER_DIR"] = str(folder)
+    env.update(extra)
+    return env
+
+
+def _cli(args, env, cwd=ROOT, timeout=120, **kwargs):
+    return subprocess.run([sys.executable, "-m", "staticroof", *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd, env=env, timeout=timeout, **kwargs)
+
+
+class Server:
+    """A server in a private folder, started and stopped by the CLI."""
+
+    def __init__(self, folder: Path, env: dict | None = None, idle: float = 120, cwd: Path = ROOT):
+        folder.mkdir(mode=0o700, exist_ok=True)
+        self.folder = folder
+        self.env = env or _env(folder)
+        self.cwd = cwd
+        out = _cli(["server", "start", "--idle", idle], self.env, cwd, timeout=300)
+        assert out.returncode == 0 and "server started" in out.stdout, out.stdout + out.stderr
+
+    def status(self) -> dict | None:
+        out = _cli(["server", "status", "--format", "json"], self.env, self.cwd)
+        answer = json.loads(out.stdout)
+        return answer if answer["running"] else None
+
+    def served(self) -> int:
+        """Commands served so far, asked through the socket (no CLI process)."""
+        from staticroof.server import client, protocol
+        from staticroof.server.address import address
+
+        old = os.environ.get("STATICROOF_SERVER_DIR")
+        os.environ["STATICROOF_SERVER_DIR"] = str(self.folder)
+        try:
+            sock = client.connect(address())
+        finally:
+            if old is None:
+                del os.environ["STATICROOF_SERVER_DIR"]
+            else:
+                os.environ["STATICROOF_SERVER_DIR"] = old
+        if sock is None:
+            return -1
+        with sock:
+            sock.sendall(b"S")
+            return protocol.Reader(sock).message()["served"]
+
+    def stop(self) -> None:
+        _cli(["server", "stop"], self.env, self.cwd)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    s = Server(tmp_path_factory.mktemp("server") / "srv")
+    yield s
+    s.stop()
+
+
+def same(server: Server, args, cwd=ROOT, **env):
+    """The command through the server and in its own process: stdout, stderr and status equal."""
+    before = server.served()
+    via = _cli(args, dict(server.env, **env), cwd)
+    assert server.served() == before + 1, "the command did not go through the server"
+    alone = _cli(args, dict(server.env, STATICROOF_SERVER="0", **env), cwd)
+    assert (via.stdout, via.stderr, via.returncode) == (alone.stdout, alone.stderr, alone.returncode)
+    return via
+
+
+def test_analyze_prints_the_same(server):
+    out = same(server, ["analyze", SAXPY])
+    assert out.returncode == 0 and "W            2*n FLOP   (fp32)" in out.stdout
+    out = same(server, ["analyze", SAXPY, "--format", "json"])
+    assert json.loads(out.stdout)["kernels"][0]["name"] == "saxpy"
+
+
+def test_errors_print_the_same(server, tmp_path):
+    (tmp_path / "broken.c").write_text(BROKEN)
+    assert same(server, ["analyze", "broken.c"], cwd=tmp_path).returncode == 1  # a parse error
+    out = same(server, ["analyze", SAXPY, "--bogus"])  # a usage error: click's message names the program
+    assert out.returncode == 2 and "Usage: python -m staticroof analyze" in out.stderr
+    out = same(server, ["analyze", tmp_path / "missing.c"])
+    assert out.returncode == 2 and "no such file or directory" in out.stderr
+    assert same(server, ["--version"]).stdout.startswith("staticroof, version")
+
+
+def test_working_folder_configuration_and_environment(server, tmp_path):
+    (tmp_path / "params.h").write_text(PARAMS_H)
+    (tmp_path / "triad.c").write_text(TRIAD_C)
+    (tmp_path / "staticroof.toml").write_text("[sizes]\nN = 1000\n")
+    out = same(server, ["analyze", "triad.c"], cwd=tmp_path)  # relative path, the folder's configuration
+    assert "2*N = 2,000 FLOP" in out.stdout  # W = 2N at the configuration's N = 1000, not the header's 4096
+    # an environment variable read when the command runs: a budget too small for any kernel makes
+    # the analysis fall back (SR124), where the default budget counts it exactly
+    budget = same(server, ["analyze", "triad.c", "--format", "json"], cwd=tmp_path, STATICROOF_TIME_BUDGET="1e-9")
+    plain = same(server, ["analyze", "triad.c", "--format", "json"], cwd=tmp_path)
+    assert budget.stdout != plain.stdout and "SR12" in budget.stdout
+
+
+def test_lint_and_a_parallel_folder(server, tmp_path):
+    out = same(server, ["lint", SAXPY])
+    assert out.returncode in (0, 1)
+    for name in ("saxpy.c", "daxpy.c", "vector_add.cu", "saxpy_numba.py"):
+        shutil.copy(ROOT / "samples" / name, tmp_path)
+    out = same(server, ["analyze", ".", "-j", "2", "--format", "json"], cwd=tmp_path)  # forks its own workers
+    assert len(json.loads(out.stdout)["kernels"]) == 6  # saxpy, daxpy, vector_add and the three Numba kernels
+
+
+def test_ctrl_c_reaches_the_command(server, tmp_path):
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for i in range(300):  # many seconds of work on any machine
+        (folder / f"k{i:03d}.c").write_text((ROOT / "samples" / "gemm.c").read_text().replace("gemm", f"gemm{i}"))
+    before = server.served()
+    p = subprocess.Popen([sys.executable, "-m", "staticroof", "analyze", str(folder), "-j", "2"], cwd=tmp_path,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                         env=server.env)
+    deadline = time.time() + 60
+    while time.time() < deadline and server.served() == before:
+        time.sleep(0.05)
+    time.sleep(1.5)  # the command is analyzing
+    os.killpg(p.pid, signal.SIGINT)  # what a terminal sends to its foreground group
+    _out, err = p.communicate(timeout=60)
+    assert p.returncode == 1 and "Aborted!" in err and "Traceback" not in err, err
+    deadline = time.time() + 10
+    while time.time() < deadline and (server.status() or {}).get("commands_running"):
+        time.sleep(0.1)
+    assert server.status()["commands_running"] == 0
+
+
+def test_an_unsafe_folder_is_not_used(server):
+    os.chmod(server.folder, 0o755)
+    try:
+        before = server.served()
+        via = _cli(["analyze", SAXPY], server.env)
+        refused = _cli(["server", "start"], server.env)
+    finally:
+        os.chmod(server.folder, 0o700)
+    assert server.served() == before  # ran in its own process
+    alone = _cli(["analyze", SAXPY], dict(server.env, STATICROOF_SERVER="0"))
+    assert (via.stdout, via.stderr, via.returncode) == (alone.stdout, alone.stderr, 0)
+    assert refused.returncode == 2 and "mode 755" in refused.stderr
+
+
+def test_stop_and_a_command_after_it(tmp_path):
+    s = Server(tmp_path / "srv")
+    assert s.status()["pid"] > 0
+    again = _cli(["server", "start"], s.env)
+    assert again.returncode == 0 and "running already" in again.stdout
+    out = _cli(["server", "stop"], s.env)
+    assert out.returncode == 0 and "server stopped" in out.stdout
+    assert s.status() is None and not list(s.folder.glob("*.sock"))
+    after = _cli(["analyze", SAXPY], s.env)
+    assert after.returncode == 0 and "saxpy" in after.stdout
+    assert _cli(["server", "status"], s.env).returncode == 1
+
+
+def test_a_changed_source_makes_the_server_stale(tmp_path):
+    # a copy of the package run from PYTHONPATH: its own installation, whose module we touch
+    copy = tmp_path / "copy"
+    shutil.copytree(ROOT / "staticroof", copy / "staticroof", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "grammars", copy / "grammars")
+    env = _env(tmp_path / "srv", PYTHONPATH=str(copy))
+    s = Server(tmp_path / "srv", env, idle=60, cwd=tmp_path)  # not ROOT: its staticroof would come first
+    assert s.status()["identity"][2] == str(copy / "staticroof")
+    module = copy / "staticroof" / "ir.py"
+    module.write_text(module.read_text() + "\n")  # an edit (size and time change)
+    via = _cli(["analyze", SAXPY], env, tmp_path)
+    alone = _cli(["analyze", SAXPY], dict(env, STATICROOF_SERVER="0"), tmp_path)
+    assert (via.stdout, via.stderr, via.returncode) == (alone.stdout, alone.stderr, 0)
+    deadline = time.time() + 30
+    while time.time() < deadline and s.status() is not None:
+        time.sleep(0.1)
+    assert s.status() is None  # the stale server exited
+    log = next(s.folder.glob("*.log")).read_text()
+    assert "ir.py changed" in log
+
+
+def test_an_idle_server_exits(tmp_path):
+    s = Server(tmp_path / "srv", idle=0.5)
+    deadline = time.time() + 30
+    while time.time() < deadline and s.status() is not None:
+        time.sleep(0.1)
+    assert s.status() is None and "idle for 0.5 s" in next(s.folder.glob("*.log")).read_text()
