@@ -224,3 +224,18 @@ def test_an_idle_server_exits(tmp_path):
     while time.time() < deadline and s.status() is not None:
         time.sleep(0.1)
     assert s.status() is None and "idle for 0.5 s" in next(s.folder.glob("*.log")).read_text()
+
+
+def test_a_command_through_the_server_imports_no_more_than_the_launcher(server, tmp_path):
+    from test_startup import not_standard
+
+    # the launcher as the console script runs it; the modules it holds at its exit on stderr's last line
+    wrapper = ("import json, sys\nbefore = set(sys.modules)\nsys.argv = ['staticroof', *sys.argv[1:]]\n"
+               "from staticroof.launcher import main\ntry:\n    main()\nexcept SystemExit as e:\n    code = e.code\n"
+               "sys.stderr.write('\\nMODULES ' + json.dumps([code, sorted(set(sys.modules) - before)]) + '\\n')\n")
+    before = server.served()
+    out = subprocess.run([sys.executable, "-c", wrapper, "analyze", str(SAXPY)], capture_output=True, text=True,
+                         cwd=tmp_path, env=server.env, timeout=120)
+    code, modules = json.loads(out.stderr.splitlines()[-1][len("MODULES "):])
+    assert server.served() == before + 1 and code == 0 and "saxpy" in out.stdout
+    assert not_standard(modules) == [] and "click" not in modules

@@ -160,3 +160,40 @@ def test_host_float_arithmetic_rounds_as_ieee():
         _hw(sympy.Integer(10**300), sympy.Integer(10**300), "*", 53)
     with pytest.raises(_Fail):
         _hw(sympy.Integer(1), sympy.Integer(0), "/", 24)
+
+
+# the launcher's decision (server or not) as the `staticroof` command makes it, then the modules it
+# had to import for it
+_DECIDE = """\
+import json, sys
+before = set(sys.modules)
+from staticroof.server import client
+outcome = client.run(["staticroof", "analyze", "k.c"], None)
+print(json.dumps({"outcome": outcome, "new": sorted(set(sys.modules) - before)}))
+"""
+LAUNCHER_MODULES = {"staticroof", "staticroof.launcher", "staticroof.server", "staticroof.server.address",
+                    "staticroof.server.client", "staticroof.server.protocol"}
+
+
+def not_standard(modules) -> list:
+    """The modules of `modules` that are neither the standard library's nor the launcher's own."""
+    return [m for m in modules if m not in LAUNCHER_MODULES and m.split(".")[0] not in sys.stdlib_module_names]
+
+
+@pytest.mark.parametrize("setting", [None, "0"])
+def test_the_launcher_decides_with_the_standard_library_only(tmp_path, setting):
+    import os
+
+    folder = tmp_path / "srv"
+    folder.mkdir(mode=0o700)
+    env = {k: v for k, v in os.environ.items() if k != "STATICROOF_SERVER"}
+    env["STATICROOF_SERVER_DIR"] = str(folder)  # no server listens there
+    if setting is not None:
+        env["STATICROOF_SERVER"] = setting
+    out = subprocess.run([sys.executable, "-c", _DECIDE], capture_output=True, text=True, cwd=tmp_path, env=env,
+                         timeout=60)
+    report = json.loads(out.stdout)
+    assert report["outcome"] == ("no server" if setting is None else "off")
+    assert "staticroof.server.client" in report["new"]  # the check sees what it imported
+    assert not_standard(report["new"]) == []
+    assert not_standard(["click", "staticroof.cli", "sympy"]) == ["click", "staticroof.cli", "sympy"]
