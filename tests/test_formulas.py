@@ -73,3 +73,22 @@ def test_degree_bounds_read_off_the_tree():
     assert _degrees((n + t) ** 2 - n ** 2, [n, m]) == {n: 1, m: 0}
     assert _degree_bounds(1 / n + m, [n, m]) is None
     assert _degree_bounds(sympy.floor(n) * m, [n, m]) is None
+
+
+def test_degree_lower_bounds_from_two_values():
+    """result._degrees_at_least: a polynomial whose value changes when only v changes has degree >= 1
+    in v; equal values prove nothing (bound 0).  By hand: (n + t)**2 - n**2 = 2nt + t**2 has degree
+    1 in n (changes with n), 0 in m (absent).  (n - 3)*(n - 10) has degree 2 but takes the value 0
+    at both n = 3 and n = 10, the two values the bound compares: it says 0, a lower bound still.
+    drop_floors uses it to stop before expanding: m*floor(k/32) + k*floor(m/32) needs (32*2)**2 =
+    4096 proof points at the exact degrees (1 in k and in m), past the 2000 budget: it stays."""
+    import sympy
+
+    from staticroof.analysis.result import _degrees_at_least
+
+    n, m, t, k = sympy.symbols("n m t k")
+    assert _degrees_at_least((n + t) ** 2 - n ** 2, [n, m]) == {n: 1, m: 0}
+    assert _degrees_at_least((n - 3) * (n - 10), [n]) == {n: 0}
+    assert _degrees_at_least(1 / (n - 3), [n]) is None  # 1/0 at the first point: no bound
+    e = m * sympy.floor(k / 32) + k * sympy.floor(m / 32)
+    assert drop_floors(e) == e

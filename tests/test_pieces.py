@@ -229,3 +229,63 @@ def test_differ_treats_floors_as_unknowns():
     ratio, other = x / (x + 1), (x ** 2 + x) / (x + 1) ** 2
     assert not _differ_opaque(ratio, other) and _equal(ratio, other)
     assert _differ_opaque(ratio, x / (x + 2))
+
+
+def test_tiled_pieces_told_apart_off_the_sample_point():
+    """pieces._differ_at_a_point decides `_agrees` is False from exact values at points of the
+    domain.  The pair below is two pieces of the compulsory traffic of the tiled GEMM of
+    tests/data/ncu/rtx5070_kernels.cu (sizes k, m, n; TILE = 32).  By hand, with C = ceil(k/32)
+    and F = floor(m/32):
+        praw - raw = 64k(F^2 - C^2) - 4km(F - C) + 64k(F - C) = (F - C)(64k(F + C) - 4km + 64k).
+    On the domain k >= 2, k <= m <= k + 31: m >= k > 32(C - 1) gives F >= C - 1, m <= 32C + 31 gives
+    F <= C.  F = C: they agree.  F = C - 1 (m < 32C): the difference is -(128kC - 4km) = -4k(32C - m)
+    < 0.  So they agree at isl's sample point (k = 2, m = 33: C = F = 1) and on the whole face
+    m = k + 31, but differ at k = m = 40 (C = 2, F = 1): raw = 128*40*2 = 10240, praw = 2560 - 10240
+    - 3840 + 17920 = 6400, a difference of -3840 = -4*40*(64 - 40).  On k = 1, m = 32 (n free) raw
+    is 128*1*1 = 128 = praw: equal, and no point may tell them apart."""
+    import islpy as isl
+    import sympy
+
+    from staticroof.analysis.interpret import evaluator
+    from staticroof.analysis.pieces import Piece, _agrees, _differ_at_a_point, _more_points
+
+    k, m, n = sympy.symbols("p_k p_m p_n")
+    C, F = sympy.floor(k / 32 + sympy.Rational(31, 32)), sympy.floor(m / 32)
+    raw = 128 * k * C
+    praw = 64 * k * F ** 2 - 64 * k * C ** 2 + (-4 * k * m + 64 * k) * F + (4 * k * m + 64 * k) * C
+    syms = [k, m, n]
+    f, g = evaluator(raw, syms), evaluator(praw, syms)
+    assert f([40, 40, 1]) == 10240 and g([40, 40, 1]) == 6400
+    dom = isl.Set("[p_k, p_m, p_n] -> { : p_k >= 2 and p_k <= p_m <= 31 + p_k and p_n > 0 }")
+    first = [2, 33, 1]  # the sample point isl gave for this piece in the GEMM's analysis
+    assert f(first) == g(first)  # one point is not enough here
+    assert all(f([kk, kk + 31, 1]) == g([kk, kk + 31, 1]) for kk in range(2, 500))  # nor the face
+    assert _differ_at_a_point(raw, Piece(dom, praw)) and not _agrees(raw, Piece(dom, praw))
+    # the points added from there lie in the domain (a difference there proves the formula wrong)
+    # and leave the face
+    names = ["p_k", "p_m", "p_n"]
+    found = _more_points(dom, names, dict(zip(names, first, strict=True)))
+    for p in found:
+        cons = " and ".join(f"{x} = {p[x]}" for x in names)
+        assert isl.Set(f"[p_k, p_m, p_n] -> {{ : {cons} }}").is_subset(dom)
+    assert any(f([p[x] for x in names]) != g([p[x] for x in names]) for p in found)
+    equal_dom = isl.Set("[p_k, p_m, p_n] -> { : p_k = 1 and p_m = 32 and p_n > 0 }")
+    assert not _differ_at_a_point(raw, Piece(equal_dom, sympy.Integer(128)))
+    assert _agrees(raw, Piece(equal_dom, sympy.Integer(128)))
+
+
+def test_agreement_point_by_point_on_a_small_domain():
+    """_agrees proves agreement on a bounded domain of at most 64 points by evaluating both formulas
+    at every point.  floor(n/8) is 0 for 1 <= n <= 7 (agrees with 0 there), but 1 at n = 8: on
+    1 <= n <= 8 it does not agree; floor(n/8)*n - n + n agrees with floor(n/8)*n on any domain."""
+    import islpy as isl
+    import sympy
+
+    from staticroof.analysis.pieces import Piece, _agrees, _zero_at
+
+    n = sympy.Symbol("p_n")
+    low = isl.Set("[p_n] -> { : 1 <= p_n <= 7 }")
+    assert _agrees(sympy.floor(n / 8), Piece(low, sympy.Integer(0)))
+    assert not _agrees(sympy.floor(n / 8), Piece(isl.Set("[p_n] -> { : 1 <= p_n <= 8 }"), sympy.Integer(0)))
+    assert _zero_at(sympy.floor(n / 8), sympy.floor(n / 8), sympy.Integer(0), {n: 7})
+    assert not _zero_at(sympy.floor(n / 8), sympy.floor(n / 8), sympy.Integer(0), {n: 8})

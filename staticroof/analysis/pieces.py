@@ -49,10 +49,11 @@ class Piece:
     formula in isl parameter symbols (`raw`: p_n, pp_M_N, ...) and in the user's sizes (`expr`,
     made on first use by `make` when given: most pieces of an intensity are never shown)."""
 
-    __slots__ = ("domain", "raw", "_expr", "_make")
+    __slots__ = ("domain", "raw", "_expr", "_make", "_probes")
 
     def __init__(self, domain, raw, expr=None, make=None):
         self.domain, self.raw, self._expr, self._make = domain, raw, expr, make
+        self._probes = None  # (more points?, points of the domain) for _differ_at_a_point, made on first use
 
     @property
     def expr(self):
@@ -630,8 +631,8 @@ def _hull_dim(dom) -> int:
 def _agrees(raw: sympy.Expr, piece: Piece) -> bool:
     """Does the formula `raw` give `piece`'s values on all of `piece`'s domain?"""
     if _differ_at_a_point(raw, piece):
-        return False  # cheap: one exact evaluation each, before any expansion
-    diff = sympy.expand(raw - piece.raw)
+        return False  # cheap: exact evaluations at a few points of the domain, before any expansion
+    diff = sympy.expand(_expanded(raw) - _expanded(piece.raw))
     if diff == 0 or piece.domain.is_empty():
         return True
     # on the affine hull of the domain (n = 1, or m = n), the difference may vanish identically
@@ -655,30 +656,126 @@ def _agrees(raw: sympy.Expr, piece: Piece) -> bool:
     points.foreach_point(lambda pt: values.append(
         {sympy.Symbol(names[k]): int(pt.get_coordinate_val(isl.dim_type.set, k).to_python())
          for k in range(len(names))}))
-    return all(diff.xreplace(v) == 0 for v in values)
+    return all(_zero_at(diff, raw, piece.raw, v) for v in values)
+
+
+def _zero_at(diff: sympy.Expr, a: sympy.Expr, b: sympy.Expr, values: dict) -> bool:
+    """Is diff (the expansion of a - b) zero at these integer values of every parameter?  a and b
+    evaluated exactly there, compiled once per formula (expansion does not change a value), rather
+    than the difference rebuilt by substitution at each point; the substitution where they cannot
+    be evaluated."""
+    syms = tuple(sorted(values, key=str))
+    point = [values[x] for x in syms]
+    try:
+        return _compiled(a, syms)(point) == _compiled(b, syms)(point)
+    except (ValueError, TypeError, ZeroDivisionError):
+        return diff.xreplace(values) == 0
+
+
+@lru_cache(maxsize=4096)
+def _expanded(e: sympy.Expr) -> sympy.Expr:
+    """sympy.expand(e), once per formula: _merge compares each piece's formula with every other
+    piece, and expanding isl's nested products of floors was most of it.  The difference of two
+    expanded polynomials (in sizes and floors as atoms) expands to what the difference expands to:
+    expansion is the sum of the monomials with their coefficients collected, the same either way."""
+    return sympy.expand(e)
 
 
 def _differ_at_a_point(raw: sympy.Expr, piece: Piece) -> bool:
-    """Do `raw` and `piece`'s formula take different values at some point of its domain (one point
-    isl picks, both evaluated exactly)?  False when that cannot be told."""
+    """Do `raw` and `piece`'s formula take different values at some point of its domain?  Both are
+    evaluated exactly at isl's sample point of the domain and, when they agree there, at the other
+    points _more_points picks in it: a difference at any point of the domain proves that `raw` does
+    not hold on all of it.  False when no point told them apart or they cannot be evaluated."""
     dom = piece.domain
     if dom.is_empty():
         return False
-    point = dom.sample_point()
-    if point.is_void():
-        return False
     names = _param_names(dom.get_space())
-    values = {sympy.Symbol(n): int(point.get_coordinate_val(isl.dim_type.param, k).to_python())
-              for k, n in enumerate(names)}
+    syms = tuple(sorted((sympy.Symbol(n) for n in names), key=str))
+    try:
+        f, g = _compiled(raw, syms), _compiled(piece.raw, syms)
+    except (ValueError, TypeError):
+        return False
+    for more in (False, True):
+        for values in _points(piece, names, more)[int(more):]:
+            point = [values[x.name] for x in syms]
+            try:
+                if f(point) != g(point):
+                    return True
+            except (ValueError, TypeError, ZeroDivisionError):
+                continue
+    return False
+
+
+def _points(piece: Piece, names: list, more: bool) -> list:
+    """Points of the piece's domain ({isl parameter: int}), remembered on the piece: isl's sample
+    point, and with `more` the points _more_points adds (made once, only when asked)."""
+    if piece._probes is None:
+        point = piece.domain.sample_point()
+        first = [] if point.is_void() else \
+            [{n: int(point.get_coordinate_val(isl.dim_type.param, k).to_python()) for k, n in enumerate(names)}]
+        piece._probes = (False, first)
+    spread, found = piece._probes
+    if more and not spread:
+        found = _more_points(piece.domain, names, found[0]) if found else []
+        piece._probes = (True, found)
+    return found
+
+
+_SPREAD = (101, 263, 37, 577, 1031, 17, 419, 53)  # offsets from the sample point: distinct primes, past a tile
+_MORE = 6  # points beyond the sample point
+
+
+def _more_points(dom, names: list, first: dict) -> list:
+    """[first, and up to _MORE other points of `dom`]: for each of a few sets of the parameters,
+    isl's sample point of the domain's part where those parameters are at least the first point's
+    plus a distinct offset.  isl's sample point alone is often a corner (k = 1, m = 1), where the
+    formulas of a tiled kernel's pieces coincide; points away from it tell them apart.  Every point
+    is isl's, so it lies in the domain (which is all a difference there needs to prove)."""
+    n = len(names)
+    groups = [tuple(range(n))] + [(k,) for k in range(n)] + \
+        ([tuple(j for j in range(n) if j != k) for k in range(n)] if n > 2 else [])
+    header = f"[{', '.join(names)}]"
+    out = [first]
+    seen = {tuple(first[x] for x in names)}
+    for g, group in enumerate(groups):
+        if len(out) > _MORE:
+            break
+        cons = " and ".join(f"{names[k]} >= {first[names[k]] + _SPREAD[(g + k) % len(_SPREAD)]}" for k in group)
+        point = dom.intersect(isl.Set(f"{header} -> {{ : {cons} }}")).sample_point()
+        if point.is_void():
+            continue
+        values = {x: int(point.get_coordinate_val(isl.dim_type.param, k).to_python()) for k, x in enumerate(names)}
+        if tuple(values[x] for x in names) not in seen:
+            seen.add(tuple(values[x] for x in names))
+            out.append(values)
+    # isl's points lie on the domain's faces (m = k + 31), where formulas split by a floor's value
+    # may still coincide: their neighbours in the domain, a few steps along each axis, reach inside
+    space = dom.get_space()
+    for corner in list(out):
+        for k in range(len(names)):
+            for step in _STEPS:
+                near = tuple(corner[y] + (step if j == k else 0) for j, y in enumerate(names))
+                if near in seen or near[k] < 1:
+                    continue
+                seen.add(near)
+                pt = isl.Point.zero(space)
+                for j, v in enumerate(near):
+                    pt = pt.set_coordinate_val(isl.dim_type.param, j, v if -2 ** 62 < v < 2 ** 62 else isl.Val(str(v)))
+                if isl.Set.from_point(pt).is_subset(dom):
+                    out.append(dict(zip(names, near, strict=True)))
+    return out
+
+
+_STEPS = (-13, -5, 7, 19)
+
+
+@lru_cache(maxsize=4096)
+def _compiled(expr: sympy.Expr, syms: tuple):
+    """interpret.evaluator of `expr` in `syms`, compiled once per formula (each is compared with
+    every other piece of its count)."""
     from .interpret import evaluator
 
-    syms = sorted(values, key=str)
-    try:
-        a = evaluator(raw, syms)([values[x] for x in syms])
-        b = evaluator(piece.raw, syms)([values[x] for x in syms])
-    except (ValueError, TypeError, ZeroDivisionError):
-        return False
-    return a != b
+    return evaluator(expr, list(syms))
 
 
 def _box(points):

@@ -149,6 +149,9 @@ def drop_floors(expr: sympy.Expr, budget: int = 2000) -> sympy.Expr:
     # the budget or cannot be read
     degrees = _degree_bounds(shifted, variables)
     if degrees is None or count(degrees) > budget:
+        least_degrees = _degrees_at_least(shifted, variables)
+        if least_degrees is not None and count(least_degrees) > budget:
+            return expr  # the exact degrees are at least these: past the budget too
         degrees = _degrees(shifted, variables)
         if degrees is None:
             return expr
@@ -202,6 +205,30 @@ def _degree_bounds(e: sympy.Expr, variables: list) -> dict | None:
 
     found = walk(e)
     return None if found is None else {v: found.get(v, 0) for v in variables}
+
+
+def _degrees_at_least(poly: sympy.Expr, variables: list) -> dict | None:
+    """{v: 1 or 0}, a lower bound on the degree of the polynomial `poly` in each variable, from two
+    exact evaluations per variable: a polynomial of degree 0 in v takes the same value whatever v
+    is, so values that differ when only v changes prove degree >= 1 in v (equal values prove
+    nothing: the bound says 0).  None when `poly` cannot be evaluated.  What drop_floors needs to
+    see that the exact degrees (an expansion: seconds on a tiled GEMM's floors) are past its budget."""
+    from .interpret import evaluator
+
+    others = sorted(poly.free_symbols - set(variables), key=str)  # the floors' fresh constants
+    order = list(variables) + others
+    try:
+        f = evaluator(poly, order)
+        base = [3 + 2 * k for k in range(len(variables))] + [5 + 3 * k for k in range(len(others))]
+        at_base = f(base)
+        least = {}
+        for k, v in enumerate(variables):
+            moved = list(base)
+            moved[k] += 7
+            least[v] = int(f(moved) != at_base)
+    except (ValueError, TypeError, ZeroDivisionError):
+        return None
+    return least
 
 
 def _degrees(poly: sympy.Expr, variables: list) -> dict | None:
