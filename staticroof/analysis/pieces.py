@@ -53,7 +53,7 @@ class Piece:
 
     def __init__(self, domain, raw, expr=None, make=None):
         self.domain, self.raw, self._expr, self._make = domain, raw, expr, make
-        self._probes = None  # (more points?, points of the domain) for _differ_at_a_point, made on first use
+        self._probes = None  # (points of the domain found so far, the rest to come) for _differ_at_a_point
 
     @property
     def expr(self):
@@ -109,7 +109,7 @@ class Pieces:
         prints: list = []  # each formula's exact values at two points: formulas that differ there differ
         for p in pieces:
             p = _on_hull(p)
-            expr = finish(sympy.expand(p.raw.xreplace(_to_user(p.raw, namer))))
+            expr = finish(sympy.expand(_expanded(p.raw).xreplace(_to_user(p.raw, namer))))  # raw's, once
             fp = _fingerprint(expr)
             same = next((k for k, q in enumerate(out) if (fp is None or prints[k] is None or prints[k] == fp)
                          and sympy.expand(q.expr - expr) == 0), None)
@@ -533,11 +533,9 @@ def _small(name: str, k: int) -> int:
 def _fingerprint(raw: sympy.Expr):
     """The formula's exact values at two fixed points (every size a different large number), or
     None when it cannot be evaluated there."""
-    from .interpret import evaluator
-
-    syms = sorted(raw.free_symbols, key=str)
+    syms = tuple(sorted(raw.free_symbols, key=str))
     try:
-        f = evaluator(raw, syms)
+        f = _compiled(raw, syms)
         return tuple(f([_probe(s.name, k) for s in syms]) for k in (1, 2))
     except (ValueError, TypeError, ZeroDivisionError):
         return None
@@ -629,16 +627,31 @@ def _hull_dim(dom) -> int:
 
 
 def _agrees(raw: sympy.Expr, piece: Piece) -> bool:
-    """Does the formula `raw` give `piece`'s values on all of `piece`'s domain?"""
+    """Does the formula `raw` give `piece`'s values on all of `piece`'s domain?
+
+    Each test below proves that it does, and the answer is whether one of them does.  A test on
+    the expansion of the difference (zero, or zero on the domain's affine hull) is skipped where
+    _differ_opaque shows that expansion is not zero (the two are different polynomials in the
+    sizes and floors: its values at a point differ), as _equal does: the expansions are the slow
+    part, and the pieces of a tiled kernel that agree on a domain (k = 1, m <= 31: floors constant
+    there) seldom agree as polynomials."""
     if _differ_at_a_point(raw, piece):
         return False  # cheap: exact evaluations at a few points of the domain, before any expansion
-    diff = sympy.expand(_expanded(raw) - _expanded(piece.raw))
-    if diff == 0 or piece.domain.is_empty():
+    found: list = []
+
+    def difference():
+        if not found:
+            found.append(sympy.expand(_expanded(raw) - _expanded(piece.raw)))
+        return found[0]
+
+    if not _differ_opaque(raw, piece.raw) and difference() == 0:
+        return True
+    if piece.domain.is_empty():
         return True
     # on the affine hull of the domain (n = 1, or m = n), the difference may vanish identically
     subs = _hull_solution(piece.domain)
-    if subs:
-        if sympy.expand(diff.xreplace(subs)) == 0:
+    if subs and not _differ_opaque(raw.xreplace(subs), piece.raw.xreplace(subs)):
+        if sympy.expand(difference().xreplace(subs)) == 0:
             return True
     # a small bounded domain: point by point
     dom = piece.domain
@@ -656,20 +669,20 @@ def _agrees(raw: sympy.Expr, piece: Piece) -> bool:
     points.foreach_point(lambda pt: values.append(
         {sympy.Symbol(names[k]): int(pt.get_coordinate_val(isl.dim_type.set, k).to_python())
          for k in range(len(names))}))
-    return all(_zero_at(diff, raw, piece.raw, v) for v in values)
+    return all(_zero_at(difference, raw, piece.raw, v) for v in values)
 
 
-def _zero_at(diff: sympy.Expr, a: sympy.Expr, b: sympy.Expr, values: dict) -> bool:
-    """Is diff (the expansion of a - b) zero at these integer values of every parameter?  a and b
-    evaluated exactly there, compiled once per formula (expansion does not change a value), rather
-    than the difference rebuilt by substitution at each point; the substitution where they cannot
+def _zero_at(difference, a: sympy.Expr, b: sympy.Expr, values: dict) -> bool:
+    """Is a - b zero at these integer values of every parameter?  a and b evaluated exactly there,
+    compiled once per formula, rather than their difference rebuilt by substitution at each point;
+    the substitution into difference() (the expansion of a - b, the same values) where they cannot
     be evaluated."""
     syms = tuple(sorted(values, key=str))
     point = [values[x] for x in syms]
     try:
         return _compiled(a, syms)(point) == _compiled(b, syms)(point)
     except (ValueError, TypeError, ZeroDivisionError):
-        return diff.xreplace(values) == 0
+        return difference().xreplace(values) == 0
 
 
 @lru_cache(maxsize=4096)
@@ -683,7 +696,7 @@ def _expanded(e: sympy.Expr) -> sympy.Expr:
 
 def _differ_at_a_point(raw: sympy.Expr, piece: Piece) -> bool:
     """Do `raw` and `piece`'s formula take different values at some point of its domain?  Both are
-    evaluated exactly at isl's sample point of the domain and, when they agree there, at the other
+    evaluated exactly at isl's sample point of the domain and, while they agree, at the other
     points _more_points picks in it: a difference at any point of the domain proves that `raw` does
     not hold on all of it.  False when no point told them apart or they cannot be evaluated."""
     dom = piece.domain
@@ -695,50 +708,68 @@ def _differ_at_a_point(raw: sympy.Expr, piece: Piece) -> bool:
         f, g = _compiled(raw, syms), _compiled(piece.raw, syms)
     except (ValueError, TypeError):
         return False
-    for more in (False, True):
-        for values in _points(piece, names, more)[int(more):]:
-            point = [values[x.name] for x in syms]
-            try:
-                if f(point) != g(point):
-                    return True
-            except (ValueError, TypeError, ZeroDivisionError):
-                continue
+    for values in _points(piece, names):
+        point = [values[x.name] for x in syms]
+        try:
+            if f(point) != g(point):
+                return True
+        except (ValueError, TypeError, ZeroDivisionError):
+            continue
     return False
 
 
-def _points(piece: Piece, names: list, more: bool) -> list:
-    """Points of the piece's domain ({isl parameter: int}), remembered on the piece: isl's sample
-    point, and with `more` the points _more_points adds (made once, only when asked)."""
+def _points(piece: Piece, names: list):
+    """The points of the piece's domain ({isl parameter: int}) that _domain_points gives, made as
+    far as a comparison asks and remembered on the piece (its formula is compared with many)."""
     if piece._probes is None:
-        point = piece.domain.sample_point()
-        first = [] if point.is_void() else \
-            [{n: int(point.get_coordinate_val(isl.dim_type.param, k).to_python()) for k, n in enumerate(names)}]
-        piece._probes = (False, first)
-    spread, found = piece._probes
-    if more and not spread:
-        found = _more_points(piece.domain, names, found[0]) if found else []
-        piece._probes = (True, found)
-    return found
+        piece._probes = ([], _domain_points(piece.domain, names))
+    found, more = piece._probes
+    k = 0
+    while True:
+        if k == len(found):
+            if more is None:
+                return
+            nxt = next(more, None)
+            if nxt is None:
+                piece._probes = (found, None)
+                more = None
+                return
+            found.append(nxt)
+        yield found[k]
+        k += 1
+
+
+def _domain_points(dom, names: list):
+    """isl's sample point of the domain, then the points _more_points adds from it."""
+    point = dom.sample_point()
+    if point.is_void():
+        return
+    first = {n: int(point.get_coordinate_val(isl.dim_type.param, k).to_python()) for k, n in enumerate(names)}
+    yield first
+    yield from _more_points(dom, names, first)
 
 
 _SPREAD = (101, 263, 37, 577, 1031, 17, 419, 53)  # offsets from the sample point: distinct primes, past a tile
 _MORE = 6  # points beyond the sample point
+_STEPS = (-13, -5, 7, 19)
 
 
-def _more_points(dom, names: list, first: dict) -> list:
-    """[first, and up to _MORE other points of `dom`]: for each of a few sets of the parameters,
-    isl's sample point of the domain's part where those parameters are at least the first point's
-    plus a distinct offset.  isl's sample point alone is often a corner (k = 1, m = 1), where the
-    formulas of a tiled kernel's pieces coincide; points away from it tell them apart.  Every point
-    is isl's, so it lies in the domain (which is all a difference there needs to prove)."""
+def _more_points(dom, names: list, first: dict):
+    """Other points of `dom` than `first` (one of its points), one at a time.  For each of a few
+    sets of the parameters, isl's sample point of the domain's part where those parameters are at
+    least the first point's plus a distinct offset (up to _MORE such points); then their
+    neighbours along each axis that are in the domain (isl decides).  isl's sample point alone is
+    often a corner (k = 1, m = 1) and the others lie on faces (m = k + 31), where the formulas of
+    a tiled kernel's pieces split by a floor's value may coincide; points away from them tell the
+    formulas apart.  Every point is in the domain, which is all a difference there needs to prove."""
     n = len(names)
     groups = [tuple(range(n))] + [(k,) for k in range(n)] + \
         ([tuple(j for j in range(n) if j != k) for k in range(n)] if n > 2 else [])
     header = f"[{', '.join(names)}]"
-    out = [first]
+    corners = [first]
     seen = {tuple(first[x] for x in names)}
     for g, group in enumerate(groups):
-        if len(out) > _MORE:
+        if len(corners) > _MORE:
             break
         cons = " and ".join(f"{names[k]} >= {first[names[k]] + _SPREAD[(g + k) % len(_SPREAD)]}" for k in group)
         point = dom.intersect(isl.Set(f"{header} -> {{ : {cons} }}")).sample_point()
@@ -747,12 +778,11 @@ def _more_points(dom, names: list, first: dict) -> list:
         values = {x: int(point.get_coordinate_val(isl.dim_type.param, k).to_python()) for k, x in enumerate(names)}
         if tuple(values[x] for x in names) not in seen:
             seen.add(tuple(values[x] for x in names))
-            out.append(values)
-    # isl's points lie on the domain's faces (m = k + 31), where formulas split by a floor's value
-    # may still coincide: their neighbours in the domain, a few steps along each axis, reach inside
+            corners.append(values)
+            yield values
     space = dom.get_space()
-    for corner in list(out):
-        for k in range(len(names)):
+    for corner in corners:
+        for k in range(n):
             for step in _STEPS:
                 near = tuple(corner[y] + (step if j == k else 0) for j, y in enumerate(names))
                 if near in seen or near[k] < 1:
@@ -762,11 +792,7 @@ def _more_points(dom, names: list, first: dict) -> list:
                 for j, v in enumerate(near):
                     pt = pt.set_coordinate_val(isl.dim_type.param, j, v if -2 ** 62 < v < 2 ** 62 else isl.Val(str(v)))
                 if isl.Set.from_point(pt).is_subset(dom):
-                    out.append(dict(zip(names, near, strict=True)))
-    return out
-
-
-_STEPS = (-13, -5, 7, 19)
+                    yield dict(zip(names, near, strict=True))
 
 
 @lru_cache(maxsize=4096)

@@ -114,28 +114,12 @@ def drop_floors(expr: sympy.Expr, budget: int = 2000) -> sympy.Expr:
         least *= int(periods.get(v, 1))
     if least > budget:
         return expr
-    # the candidate: the polynomial on the residue class where every variable is a multiple of its
-    # period (v = P*w makes every floor argument an integer plus a constant)
-    w = {v: sympy.Dummy(f"w_{v}", integer=True) for v in variables}
-    scaled = expr.xreplace({v: periods.get(v, 1) * w[v] for v in variables})
-
-    def integer_part(a):
-        a = sympy.expand(a)
-        const = a.as_coeff_Add()[0] if a.as_coeff_Add()[0].is_Rational else sympy.Integer(0)
-        rest = a - const
-        if all(rest.coeff(x).is_Integer for x in w.values()) and not (rest.free_symbols - set(w.values())):
-            return rest + sympy.floor(const)
-        return sympy.floor(a)
-
-    candidate = scaled.replace(sympy.floor, integer_part)
-    if candidate.atoms(sympy.floor):
-        return expr
-    candidate = sympy.expand(candidate.xreplace({w[v]: v / periods.get(v, 1) for v in variables}))
     if any(not (a.is_Symbol or a.is_Number or isinstance(a, (sympy.Add, sympy.Mul, sympy.Pow, sympy.floor)))
            for a in sympy.preorder_traversal(expr)):
         return expr
     # per class, floor(a) = a - c for a constant c: the degree in each variable is that of `expr`
-    # with every floor(a) written a + t (t a fresh constant)
+    # with every floor(a) written a + t (t a fresh constant).  Decided before the candidate is
+    # built: a proof past the budget needs no candidate (the answer is `expr` either way)
     shifted = expr.xreplace({f: f.args[0] + sympy.Dummy() for f in floors})
 
     def count(degrees: dict) -> int:
@@ -157,6 +141,23 @@ def drop_floors(expr: sympy.Expr, budget: int = 2000) -> sympy.Expr:
             return expr
         if count(degrees) > budget:
             return expr
+    # the candidate: the polynomial on the residue class where every variable is a multiple of its
+    # period (v = P*w makes every floor argument an integer plus a constant)
+    w = {v: sympy.Dummy(f"w_{v}", integer=True) for v in variables}
+    scaled = expr.xreplace({v: periods.get(v, 1) * w[v] for v in variables})
+
+    def integer_part(a):
+        a = sympy.expand(a)
+        const = a.as_coeff_Add()[0] if a.as_coeff_Add()[0].is_Rational else sympy.Integer(0)
+        rest = a - const
+        if all(rest.coeff(x).is_Integer for x in w.values()) and not (rest.free_symbols - set(w.values())):
+            return rest + sympy.floor(const)
+        return sympy.floor(a)
+
+    candidate = scaled.replace(sympy.floor, integer_part)
+    if candidate.atoms(sympy.floor):
+        return expr
+    candidate = sympy.expand(candidate.xreplace({w[v]: v / periods.get(v, 1) for v in variables}))
     from itertools import product
 
     f_q, f_p = _exact_function(expr, variables), _exact_function(candidate, variables)
