@@ -15,7 +15,9 @@ to print the same JSON as `-j 1`.
 
 Wall time alone lies on a shared machine, so every figure has its CPU time beside it (the
 children's user + system time for processes, `time.process_time` in process), and the record
-holds the core count and load average.  Child processes get a private bytecode cache that a
+holds the core count and load average.  The start-up timings include `analyze` and `lint` of
+one small file through a start-up server (`staticroof server start`) against the same commands in
+their own process, alternated, median of at least 9.  Child processes get a private bytecode cache that a
 warm-up run fills, so an environment with PYTHONDONTWRITEBYTECODE does not time compilation.
 
     python benchmarks/bench_analyze.py [--repeat 3] [--repeat-large 1] [--cases small,samples,generated,slowest]
@@ -53,10 +55,47 @@ SLOWEST = ("tests/data/ncu/rtx5070_kernels.cu", "tests/data/cuda/polybench_acc_s
 
 
 def _child_env(pycache: str) -> dict:
-    env = dict(os.environ)
+    env = dict(os.environ, STATICROOF_SERVER="0")  # a start-up server only where it is the case timed
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPYCACHEPREFIX"] = pycache
     return env
+
+
+def _command() -> list:
+    """`staticroof` as users run it: the environment's console script, else `python -m staticroof`."""
+    script = Path(sys.executable).parent / "staticroof"
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "staticroof"]
+
+
+def server_times(env: dict, repeat: int, folder: Path) -> dict:
+    """`analyze` and `lint --no-cache` of samples/saxpy.c as whole processes through a start-up
+    server (`staticroof server start`, in a private folder), each run alternated with the same
+    command in its own process (STATICROOF_SERVER=0).  The CPU time is the client's only: the
+    server's copy that runs the command is not a child of this process."""
+    folder.mkdir(mode=0o700)
+    served = {k: v for k, v in env.items() if k != "STATICROOF_SERVER"}
+    served["STATICROOF_SERVER_DIR"] = str(folder)
+    alone = dict(served, STATICROOF_SERVER="0")
+    base = _command()
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "cwd": ROOT}
+    subprocess.run([*base, "server", "start", "--idle", "600"], env=served, check=True, **quiet)
+    out: dict = {"command": Path(base[0]).name if len(base) == 1 else "python -m staticroof"}
+    try:
+        for name, args in (("analyze small", ["analyze", "samples/saxpy.c"]),
+                           ("lint small", ["lint", "--no-cache", "samples/saxpy.c"])):
+            cmd = [*base, *args]
+            subprocess.run(cmd, env=served, **quiet)  # the server's first copy of this command
+            via, own = [], []
+            for _ in range(repeat):
+                via.append(process_times_of(cmd, 1, served))
+                own.append(process_times_of(cmd, 1, alone))
+            for label, runs in ((f"{name} via server", via), (f"{name} in-process", own)):
+                out[label] = {"median_wall_s": statistics.median(r["median_wall_s"] for r in runs),
+                              "median_cpu_s": statistics.median(r["median_cpu_s"] for r in runs),
+                              "walls_s": [r["median_wall_s"] for r in runs]}
+    finally:
+        subprocess.run([*base, "server", "stop"], env=served, **quiet)
+    return out
 
 
 def process_times(paths: list, repeat: int, env: dict, jobs: int | None = None, outputs: list | None = None) -> dict:
@@ -234,7 +273,7 @@ def main(argv=None) -> int:
 
     with tempfile.TemporaryDirectory(prefix="staticroof-bench-") as tmp:
         # --quick: the environment as it is (a fresh bytecode cache would time compiling sympy)
-        env = dict(os.environ) if args.quick else _child_env(str(Path(tmp) / "pyc"))
+        env = dict(os.environ, STATICROOF_SERVER="0") if args.quick else _child_env(str(Path(tmp) / "pyc"))
         small = ROOT / "samples" / "saxpy.c"
         paths = {"small": [small], "samples": [ROOT / "samples"],
                  "slowest": [ROOT / p for p in SLOWEST if (ROOT / p).is_file()],
@@ -256,7 +295,8 @@ def main(argv=None) -> int:
                 "staticroof rules": command_times(["-m", "staticroof", "rules"], args.repeat, env),
                 "staticroof machines": command_times(["-m", "staticroof", "machines"], args.repeat, env),
                 "analyze --use-cache small (warm)": warm_cache_times(small, args.repeat, env, Path(tmp) / "cache"),
-                "imports": import_times(env)}
+                "imports": import_times(env),
+                "server": server_times(env, max(9, args.repeat), Path(tmp) / "server")}
         c, w = time.process_time(), time.perf_counter()
         in_process([small])  # warm-up: the imports this process pays once
         record["in_process_warm_up"] = {"wall_s": time.perf_counter() - w, "cpu_s": time.process_time() - c}
@@ -283,6 +323,9 @@ def main(argv=None) -> int:
                  "analyze --use-cache small (warm)"):
         if name in su:
             print(f"{name:<32} {su[name]['median_wall_s']:7.3f} s wall {su[name]['median_cpu_s']:7.3f} s CPU")
+    for name, t in su.get("server", {}).items():
+        if isinstance(t, dict):
+            print(f"{name:<32} {t['median_wall_s']:7.3f} s wall {t['median_cpu_s']:7.3f} s CPU (client)")
     for name, t in su.get("imports", {}).items():
         print(f"import {name:<17} {t['wall_s']:7.3f} s wall {t['cpu_s']:7.3f} s CPU")
     for name, t in record["targets"].items():

@@ -6,6 +6,8 @@ it; a server whose sources changed, an unsafe folder, a stopped or idle server a
 command to its own process, with the same output.
 
 Each test's server lives in a private folder (STATICROOF_SERVER_DIR) and is stopped at the end.
+The tests that start a server of their own, SIGTERM and SIGKILL are marked slow (`pytest -m slow
+tests/test_server.py`), except the stale server's and `server stop`'s.
 Every comparison also checks that the command did go through the server (its count of commands
 served), so a test cannot pass by falling back."""
 
@@ -148,26 +150,57 @@ def test_lint_and_a_parallel_folder(server, tmp_path):
     assert len(json.loads(out.stdout)["kernels"]) == 6  # saxpy, daxpy, vector_add and the three Numba kernels
 
 
-def test_ctrl_c_reaches_the_command(server, tmp_path):
-    folder = tmp_path / "many"
+def _long_run(server: Server, folder: Path) -> subprocess.Popen:
+    """`analyze` of 300 kernels at -j 2 through the server (many seconds on any machine), once the
+    server runs it."""
     folder.mkdir()
-    for i in range(300):  # many seconds of work on any machine
+    for i in range(300):
         (folder / f"k{i:03d}.c").write_text((ROOT / "samples" / "gemm.c").read_text().replace("gemm", f"gemm{i}"))
     before = server.served()
-    p = subprocess.Popen([sys.executable, "-m", "staticroof", "analyze", str(folder), "-j", "2"], cwd=tmp_path,
+    p = subprocess.Popen([sys.executable, "-m", "staticroof", "analyze", str(folder), "-j", "2"], cwd=folder,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                          env=server.env)
     deadline = time.time() + 60
     while time.time() < deadline and server.served() == before:
         time.sleep(0.05)
-    time.sleep(1.5)  # the command is analyzing
-    os.killpg(p.pid, signal.SIGINT)  # what a terminal sends to its foreground group
-    _out, err = p.communicate(timeout=60)
-    assert p.returncode == 1 and "Aborted!" in err and "Traceback" not in err, err
-    deadline = time.time() + 10
+    time.sleep(1.5)  # the command is analyzing, on its workers
+    return p
+
+
+def _running_gone(server: Server) -> bool:
+    deadline = time.time() + 15
     while time.time() < deadline and (server.status() or {}).get("commands_running"):
         time.sleep(0.1)
-    assert server.status()["commands_running"] == 0
+    return server.status()["commands_running"] == 0
+
+
+@pytest.mark.parametrize("how, status, says", [
+    ("SIGINT", 1, "Aborted!"),  # Ctrl-C: a terminal sends it to its whole foreground group
+    pytest.param("SIGTERM", 143, "", marks=pytest.mark.slow),  # a CI job's timeout: exit through Python
+])
+def test_signals_reach_the_command(server, tmp_path, how, status, says):
+    p = _long_run(server, tmp_path / "many")
+    if how == "SIGINT":
+        os.killpg(p.pid, signal.SIGINT)
+    else:
+        os.kill(p.pid, signal.SIGTERM)
+    _out, err = p.communicate(timeout=60)
+    assert p.returncode == status and says in err and "Traceback" not in err, err
+    assert _running_gone(server)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="finds the command's process in /proc")
+def test_a_killed_command_is_reported(server, tmp_path):
+    p = _long_run(server, tmp_path / "many")
+    parent = server.status()["pid"]
+    (child,) = map(int, Path(f"/proc/{parent}/task/{parent}/children").read_text().split())
+    os.killpg(child, signal.SIGKILL)  # the command and its workers, as the OOM killer might
+    _out, err = p.communicate(timeout=60)
+    assert p.returncode == 128 + signal.SIGKILL, err
+    assert err.endswith(f"staticroof: the command was killed by SIGKILL (signal 9) in the start-up server's "
+                        f"process {child}\n"), err
+    assert _running_gone(server)
 
 
 def test_an_unsafe_folder_is_not_used(server):
@@ -218,6 +251,28 @@ def test_a_changed_source_makes_the_server_stale(tmp_path):
     assert "ir.py changed" in log
 
 
+@pytest.mark.slow  # a server of its own: several seconds
+def test_auto_starts_a_server_for_the_next_command(tmp_path):
+    folder = tmp_path / "srv"
+    folder.mkdir(mode=0o700)
+    env = _env(folder, STATICROOF_SERVER="auto")
+    first = _cli(["analyze", SAXPY], env)  # no server: runs here, then starts one in the background
+    alone = _cli(["analyze", SAXPY], dict(env, STATICROOF_SERVER="0"))
+    assert (first.stdout, first.stderr, first.returncode) == (alone.stdout, alone.stderr, 0)
+    s = Server.__new__(Server)
+    s.folder, s.env, s.cwd = folder, env, ROOT
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline and s.served() < 0:
+            time.sleep(0.2)
+        assert s.served() == 0
+        second = _cli(["analyze", SAXPY], env)
+        assert s.served() == 1 and second.stdout == first.stdout
+    finally:
+        s.stop()
+
+
+@pytest.mark.slow  # a server of its own: several seconds
 def test_an_idle_server_exits(tmp_path):
     s = Server(tmp_path / "srv", idle=0.5)
     deadline = time.time() + 30

@@ -103,13 +103,18 @@ class _Forwarder:
                 self.previous[number] = signal.signal(number, self.handle)
 
     def handle(self, signum, frame) -> None:
+        if self.pid is None and signum == signal.SIGTSTP:  # stopped here alone, nothing runs yet
+            self._stop_here()
+            return
         if self.pid is None:  # nothing runs yet: the signal does here what it does to any command
             self.restore()
             os.kill(os.getpid(), signum)
             return
         try:
             if signum == signal.SIGTSTP:
-                self._suspend()
+                os.killpg(self.pid, signal.SIGSTOP)
+                self._stop_here()
+                os.killpg(self.pid, signal.SIGCONT)
             elif signum == signal.SIGINT:
                 os.killpg(self.pid, signum)
             else:
@@ -118,13 +123,10 @@ class _Forwarder:
         except OSError:  # it has just ended: its status is on the way
             pass
 
-    def _suspend(self) -> None:
-        assert self.pid is not None
-        os.killpg(self.pid, signal.SIGSTOP)
+    def _stop_here(self) -> None:
         signal.signal(signal.SIGTSTP, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGTSTP)  # stopped here until `fg`
         signal.signal(signal.SIGTSTP, self.handle)
-        os.killpg(self.pid, signal.SIGCONT)
 
     def restore(self) -> None:
         for number, handler in self.previous.items():

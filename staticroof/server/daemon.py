@@ -4,8 +4,10 @@ state for each request (server/child.py), so no request sees what another left b
 It listens on the installation's socket (server/address.py), holds the lock file for its whole
 life (a second server for the same installation exits at once), reports each command's exit
 status to its client, and ends after `idle` seconds without a request, on `server stop`, on
-SIGTERM, or at the first request after one of its source files (staticroof's modules, the
-grammars, every module it had loaded) changed: that request is declined and runs in its client.
+SIGTERM, or once one of its source files changed: staticroof's modules and grammars are checked
+before each command (a changed one declines it: it runs in its client), every other module the
+server had loaded (sympy's, islpy's, ...) while the command runs (about a thousand files, a few ms
+of CPU), so the next command is declined.
 """
 
 from __future__ import annotations
@@ -66,24 +68,28 @@ def warm() -> None:
     tempfile.tempdir = None  # a command chooses it again from its own environment
 
 
-def watched_files(skip: str | None = None) -> dict:
-    """{path: (mtime_ns, size)} of what a change to would make this server's answers stale:
-    staticroof's modules and grammars (loaded or not) and every module file loaded now."""
+def watched_files() -> tuple[dict, dict]:
+    """{path: (mtime_ns, size)} of the files a change to makes this server's answers stale:
+    staticroof's modules and grammars (loaded or not), then every other module file loaded now."""
     from ..resources import grammars_dir
     from .address import PACKAGE_DIR
 
-    out = {}
-    roots = {PACKAGE_DIR, str(grammars_dir())}
-    files: set[str] = set()
-    for root in roots:
+    own: set[str] = set()
+    for root in {PACKAGE_DIR, str(grammars_dir())}:
         for folder, dirs, names in os.walk(root):
             dirs[:] = [d for d in dirs if d != "__pycache__"]
-            files.update(os.path.join(folder, n) for n in names if not n.endswith((".pyc", ".pyo")))
+            own.update(os.path.join(folder, n) for n in names if not n.endswith((".pyc", ".pyo")))
+    others = set()
     for module in list(sys.modules.values()):
         path = getattr(module, "__file__", None)
-        if isinstance(path, str) and os.path.isabs(path):
-            files.add(path)
-    for path in files:
+        if isinstance(path, str) and os.path.isabs(path) and path not in own:
+            others.add(path)
+    return _stats(own), _stats(others)
+
+
+def _stats(paths) -> dict:
+    out = {}
+    for path in paths:
         try:
             st = os.stat(path)
         except OSError:
@@ -135,7 +141,8 @@ class Server:
         self.inode = 0
         self.selector = selectors.DefaultSelector()
         self.fingerprint: dict = {}
-        self.files: dict = {}
+        self.files: dict = {}  # staticroof's own files: checked before each command
+        self.others: dict = {}  # the other modules' (sympy, islpy, ...): checked while a command runs
         self.wake = (-1, -1)
 
     # -- life ---------------------------------------------------------------------------------
@@ -368,6 +375,9 @@ class Server:
         self.served += 1
         self.children[pid] = conn
         self.selector.register(conn, selectors.EVENT_READ, pid)
+        path = changed(self.others)  # while the command runs: a few ms for about a thousand files
+        if path is not None:
+            self.stop(f"{path} changed")
 
     def _child(self, header: dict, fds: list, pair: socket.socket, conn: socket.socket) -> None:
         from . import child
@@ -429,7 +439,7 @@ def main(argv: list) -> None:
         warm()
         server = Server(where, idle, inserted)
         server.fingerprint = own_fingerprint(inserted)
-        server.files = watched_files()
+        server.files, server.others = watched_files()
         gc.collect()
         gc.freeze()  # the forked copies share these pages instead of copying them on a collection
         server.bind()
@@ -437,7 +447,7 @@ def main(argv: list) -> None:
         answer(f"error {type(e).__name__}: {e}")
         log(f"could not start: {type(e).__name__}: {e}")
         return
-    log(f"ready in {time.perf_counter() - t:.2f} s, watching {len(server.files)} files")
+    log(f"ready in {time.perf_counter() - t:.2f} s, watching {len(server.files)} + {len(server.others)} files")
     answer(f"ok {os.getpid()}")
     try:
         server.serve()
