@@ -28,7 +28,7 @@ def main():
     try:
         cli_main()
     finally:
-        if outcome == "no server" and os.environ.get("STATICROOF_SERVER") == "auto":
+        if outcome in ("no server", "declined: stale") and os.environ.get("STATICROOF_SERVER") == "auto":
             _start_in_background()
 
 

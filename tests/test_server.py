@@ -294,3 +294,33 @@ def test_a_command_through_the_server_imports_no_more_than_the_launcher(server, 
     code, modules = json.loads(out.stderr.splitlines()[-1][len("MODULES "):])
     assert server.served() == before + 1 and code == 0 and "saxpy" in out.stdout
     assert not_standard(modules) == [] and "click" not in modules
+
+
+def test_a_socket_no_server_listens_on_is_removed(tmp_path, monkeypatch):
+    from staticroof.server import client
+    from staticroof.server.address import address
+
+    folder = tmp_path / "srv"
+    folder.mkdir(mode=0o700)
+    monkeypatch.setenv("STATICROOF_SERVER_DIR", str(folder))
+    monkeypatch.delenv("STATICROOF_SERVER", raising=False)
+    where = address()
+    dead = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    dead.bind(where.socket)  # what a server killed with SIGKILL leaves: the file, no listener
+    dead.close()
+    assert os.path.exists(where.socket)
+    assert client.run(["staticroof", "analyze", "k.c"], None) == "no server"
+    assert not os.path.exists(where.socket)
+    # a live server's lock keeps its socket, even one that refuses (a full queue on some systems)
+    import fcntl
+
+    dead = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    dead.bind(where.socket)
+    dead.close()
+    fd = os.open(where.lock, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        assert client.run(["staticroof", "analyze", "k.c"], None) == "no server"
+        assert os.path.exists(where.socket)
+    finally:
+        os.close(fd)

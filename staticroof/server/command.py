@@ -17,8 +17,12 @@ from .spawn import DEFAULT_IDLE
 
 @click.group()
 def server():
-    """A start-up server that has imported the analysis already: each command then costs its
-    analysis, not its imports (pre-commit hooks, editors). Opt-in; output is unchanged."""
+    """Run commands in a start-up server that has imported the analysis already.
+
+    While it runs, each staticroof command of this installation is run by a fork of it and costs
+    its analysis, not its imports (pre-commit hooks, editors); the output is the same. Opt-in:
+    STATICROOF_SERVER=auto starts one after a command that found none, STATICROOF_SERVER=0 never
+    uses one."""
 
 
 def _ask(tag: bytes) -> dict | None:

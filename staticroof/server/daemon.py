@@ -270,8 +270,8 @@ class Server:
                 return
             tag, fds, _flags, _addr = socket.recv_fds(conn, 1, 8)
             if tag == b"R":
-                self.request(conn, fds)
-                fds = []
+                owned, fds = fds, []  # request() closes them, however it ends
+                self.request(conn, owned)
             elif tag == b"S":
                 protocol.send(conn, self.status())
                 conn.close()
@@ -402,12 +402,29 @@ class Server:
                 os._exit(0)
             pair.sendall(b"ok")
             pair.settimeout(None)
-            if pair.recv(2) != b"go":
-                os._exit(0)
+            go = b""
+            while len(go) < 2:
+                chunk = pair.recv(2 - len(go))
+                if not chunk:  # the server could not tell the client: the command never runs
+                    os._exit(0)
+                go += chunk
             pair.close()
             code = child.run_command()
         finally:
             os._exit(code)
+
+
+def _locked(fd: int, seconds: float) -> bool:
+    """The lock taken within `seconds`: False while another server of this installation holds it."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except OSError as e:
+            if e.errno not in (errno.EWOULDBLOCK, errno.EACCES) or time.monotonic() > deadline:
+                return False
+            time.sleep(0.05)
 
 
 def main(argv: list) -> None:
@@ -427,13 +444,9 @@ def main(argv: list) -> None:
     try:
         make(where.folder)
         lock = os.open(where.lock, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as e:
-            if e.errno in (errno.EWOULDBLOCK, errno.EACCES):
-                answer("running")
-                return
-            raise
+        if not _locked(lock, 3.0):  # a server that is stopping (stale) releases it within moments
+            answer("running")
+            return
         log(f"starting: {sys.executable}, {where.socket}, idle {idle:g} s")
         t = time.perf_counter()
         warm()
