@@ -136,6 +136,7 @@ class Server:
         self.last = time.monotonic()
         self.served = 0
         self.children: dict[int, socket.socket | None] = {}  # pid -> its client's connection (None: gone)
+        self.began: dict[int, float] = {}  # pid -> when its command was forked (time.monotonic)
         self.stopping = False
         self.listener: socket.socket | None = None
         self.inode = 0
@@ -219,7 +220,7 @@ class Server:
     def reap(self) -> None:
         while True:
             try:
-                pid, status = os.waitpid(-1, os.WNOHANG)
+                pid, status, usage = os.wait4(-1, os.WNOHANG)
             except ChildProcessError:
                 return
             if pid == 0:
@@ -227,10 +228,13 @@ class Server:
             if pid not in self.children:
                 continue
             conn = self.children.pop(pid)
+            code = os.waitstatus_to_exitcode(status)
+            began = self.began.pop(pid, self.last)
             self.last = time.monotonic()
+            log(f"command {pid}: {'exit' if code >= 0 else 'signal'} {abs(code)}, {self.last - began:.3f} s, "
+                f"{usage.ru_utime + usage.ru_stime:.3f} s CPU (with its children)")
             if conn is None:
                 continue
-            code = os.waitstatus_to_exitcode(status)
             self.selector.unregister(conn)
             try:
                 protocol.send(conn, {"exit": code} if code >= 0 else {"signal": -code})
@@ -342,6 +346,7 @@ class Server:
         sys.stdout.flush()
         sys.stderr.flush()
         mine, theirs = socket.socketpair()
+        began = time.monotonic()
         pid = os.fork()
         if pid == 0:  # pragma: no cover (the child; its coverage is the command's)
             mine.close()
@@ -374,6 +379,7 @@ class Server:
         conn.settimeout(None)
         self.served += 1
         self.children[pid] = conn
+        self.began[pid] = began
         self.selector.register(conn, selectors.EVENT_READ, pid)
         path = changed(self.others)  # while the command runs: a few ms for about a thousand files
         if path is not None:
