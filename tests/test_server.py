@@ -150,16 +150,17 @@ def test_lint_and_a_parallel_folder(server, tmp_path):
     assert len(json.loads(out.stdout)["kernels"]) == 6  # saxpy, daxpy, vector_add and the three Numba kernels
 
 
-def _long_run(server: Server, folder: Path) -> subprocess.Popen:
+def _long_run(server: Server, folder: Path, session: bool = True) -> subprocess.Popen:
     """`analyze` of 300 kernels at -j 2 through the server (many seconds on any machine), once the
-    server runs it."""
+    server runs it; in a session of its own, or (`session` False) in a group of its own in this
+    session, as a shell runs a job (a new session's group is orphaned: Ctrl-Z never stops it)."""
     folder.mkdir()
     for i in range(300):
         (folder / f"k{i:03d}.c").write_text((ROOT / "samples" / "gemm.c").read_text().replace("gemm", f"gemm{i}"))
     before = server.served()
     p = subprocess.Popen([sys.executable, "-m", "staticroof", "analyze", str(folder), "-j", "2"], cwd=folder,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                         env=server.env)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=server.env,
+                         **({"start_new_session": True} if session else {"process_group": 0}))
     deadline = time.time() + 60
     while time.time() < deadline and server.served() == before:
         time.sleep(0.05)
@@ -249,6 +250,27 @@ def test_a_changed_source_makes_the_server_stale(tmp_path):
     assert s.status() is None  # the stale server exited
     log = next(s.folder.glob("*.log")).read_text()
     assert "ir.py changed" in log
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the processes' states in /proc")
+def test_ctrl_z_stops_the_command_with_its_client(server, tmp_path):
+    p = _long_run(server, tmp_path / "many", session=False)
+    parent = server.status()["pid"]
+    (child,) = map(int, Path(f"/proc/{parent}/task/{parent}/children").read_text().split())
+
+    def state(pid):
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+
+    os.kill(p.pid, signal.SIGTSTP)  # what Ctrl-Z sends
+    time.sleep(0.5)
+    assert (state(p.pid), state(child)) == ("T", "T")  # both stopped
+    os.kill(p.pid, signal.SIGCONT)  # `fg`
+    time.sleep(0.5)
+    assert "T" not in (state(p.pid), state(child))
+    os.killpg(p.pid, signal.SIGINT)
+    _out, err = p.communicate(timeout=60)
+    assert p.returncode == 1 and "Aborted!" in err
 
 
 @pytest.mark.slow  # a server of its own: several seconds
