@@ -22,6 +22,7 @@ import socket
 import struct
 import sys
 import time
+from contextlib import contextmanager
 
 from . import protocol
 from .address import Address, address, identity, make
@@ -50,7 +51,7 @@ def warm() -> None:
     from .. import cli
     from ..lint import command as _lint  # noqa: F401
 
-    with tempfile.TemporaryDirectory(prefix="staticroof-server-warm-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="staticroof-server-warm-") as tmp, _inside(tmp):
         paths = []
         for name, text in WARM.items():
             path = os.path.join(tmp, name)
@@ -66,6 +67,23 @@ def warm() -> None:
                     if not isinstance(e, SystemExit):
                         log(f"warm-up: {' '.join(args[:1])}: {type(e).__name__}: {e}")
     tempfile.tempdir = None  # a command chooses it again from its own environment
+
+
+@contextmanager
+def _inside(folder: str):
+    """The warm-up's working folder and cache (lint fills one): `folder`, so that it finds no
+    configuration and writes nothing outside it."""
+    before, cache = os.getcwd(), os.environ.get("STATICROOF_CACHE_DIR")
+    os.chdir(folder)
+    os.environ["STATICROOF_CACHE_DIR"] = os.path.join(folder, "cache")
+    try:
+        yield
+    finally:
+        os.chdir(before)
+        if cache is None:
+            del os.environ["STATICROOF_CACHE_DIR"]
+        else:
+            os.environ["STATICROOF_CACHE_DIR"] = cache
 
 
 def watched_files() -> tuple[dict, dict]:
