@@ -131,7 +131,11 @@ def launch_size(role: str, axis: str) -> str:
 def size_role(name) -> str:
     """The role of a size symbol (or its name): a launch dimension, else a parameter-like size (the
     trip-count sizes are told apart by their `Size.role` in the kernel)."""
-    name = str(name)
+    if not isinstance(name, str):
+        # a plain sympy Symbol prints as its name (a Dummy does not: `_i`), and printing is slow:
+        # the self-check asks this of every parameter of every count at every point
+        kind = type(name)
+        name = name.name if kind.__name__ == "Symbol" and kind.__module__.startswith("sympy.") else str(name)
     for role, prefix in _LAUNCH_NAMES.items():
         if name.startswith(prefix + "_") and name[len(prefix) + 1:] in ("x", "y", "z"):
             return role

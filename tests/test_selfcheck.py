@@ -164,6 +164,9 @@ def test_budget_overrun_inside_a_parser_is_a_budget_overrun(monkeypatch, tmp_pat
     # isl reports a quota hit inside its string parser as a "syntax error"; that must read as the
     # work budget (SR116, or SR118 counting at the sizes), never as an internal error (SR099).
     monkeypatch.setenv("STATICROOF_ISL_BUDGET", "50")
+    from staticroof.analysis import traffic
+
+    monkeypatch.setattr(traffic, "_FIRST", {})  # counted afresh: saxpy's first accesses, remembered by other tests
     for defines in ({}, {"n": "1000"}):
         k = analyze_source(SAXPY, tmp_path, defines)["saxpy"]
         codes = {d.code for d in k.diagnostics}

@@ -135,13 +135,16 @@ class _Walker:
         memo = {} if memo is None else memo
         if memo.get("kernel") is not kernel:  # compiled closures read the slots of one compiler
             memo.clear()
-            memo.update(kernel=kernel, comp=_Compiler(), cache={}, plans={})
+            memo.update(kernel=kernel, comp=_Compiler(), cache={}, plans={}, idents={})
         self.comp = memo["comp"]
         self.values: list = []
         self.counts = Counts()
         self.first: dict = {}  # array -> {element: first access kind}
         self.written: dict = {}  # array -> set of elements
-        self.accesses: dict = {}  # access key -> set of iteration tuples
+        self.accesses: dict = {}  # (access number, path) -> set of iteration tuples
+        # access key -> its number: a statement instance hashes a small int, not the key's index
+        # expressions (sympy hashes in Python)
+        self.idents: dict = memo["idents"]
         self.cache: dict = memo["cache"]  # id(expr) -> compiled closure
         self.plans: dict = memo["plans"]  # (statement, enclosing loops) -> per-reference plan
         for name, v in sizes.items():
@@ -172,7 +175,9 @@ class _Walker:
             a.first_read = sum(1 for kind in elems.values() if kind == "read")
         for name, elems in self.written.items():
             self._array(name).written = len(elems)
-        for (space, name, kind, *_), iters in self.accesses.items():
+        keys = {k: ident for ident, k in self.idents.items()}
+        for (k, _path), iters in self.accesses.items():
+            space, name, kind = keys[k][:3]
             target = (c.arrays if space == "dram" else c.shared).setdefault(name, ArrayCount())
             if kind == "read":
                 target.loads += len(iters)
@@ -239,7 +244,7 @@ class _Walker:
                 not any(inner.var in sympy.sympify(e).free_symbols for e in ref.index)
             ident = ("dram" if dram else "shared", ref.array, ref.kind, stmt.group or id(stmt), key[1],
                      tuple(ref.index))
-            plan.append((ref.array, ref.kind, dram, index, hoisted, ident))
+            plan.append((ref.array, ref.kind, dram, index, hoisted, self.idents.setdefault(ident, len(self.idents))))
         self.plans[key] = plan
         return plan
 
@@ -265,4 +270,4 @@ class _Walker:
                     first[elem] = kind
                 if kind == "write":
                     self.written.setdefault(array, set()).add(elem)
-            self.accesses.setdefault(ident + (path,), set()).add(values[:-1] if hoisted else values)
+            self.accesses.setdefault((ident, path), set()).add(values[:-1] if hoisted else values)

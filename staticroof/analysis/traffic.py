@@ -118,6 +118,13 @@ def compulsory(kernel: Kernel, name: str, refs, namer: P.Namer, sizes: dict, t_r
         else:
             traffic.write = traffic.write + c
     many = len(affine) > MANY_REFS
+    if not many and not isinstance(coords, Concrete):
+        write_pw, read_pw = _first_counts(_map_texts(affine, coords, namer, t_rank))
+        if write_pw is not None:
+            traffic.write = traffic.write + P.Count([(1, write_pw)], namer)
+        if read_pw is not None:
+            traffic.read = traffic.read + P.Count([(1, read_pw)], namer)
+        return
     reads, writes = (_accesses if many else _time_maps)(affine, coords, namer, t_rank)
     point = None
     if isinstance(coords, Concrete):  # fix every size: the sets become small and concrete
@@ -159,23 +166,67 @@ MANY_REFS = 16
 
 def _time_maps(affine, coords, namer: P.Namer, t_rank: int):
     """(reads, writes): element -> access time of each affine reference, one map per reference."""
-    reads = writes = None
+    return _maps(_map_texts(affine, coords, namer, t_rank))
+
+
+def _map_texts(affine, coords, namer: P.Namer, t_rank: int) -> tuple:
+    """((kind, access map, schedule map) in isl's text) of each affine reference, in order (a
+    reference's index may name a new parameter: the header is the namer's after it)."""
+    out = []
     for (ref, inst, slot), coord in zip(affine, coords, strict=True):
-        check()
         idx = ", ".join(render(e, inst, namer) for e in coord)
         sched = inst.schedule + [str(slot)]
         sched += ["0"] * (t_rank - len(sched))
         body = " and ".join(inst.constraints) or "1 = 1"
         dims = ", ".join(inst.dims)
         hdr = namer.header()
-        acc = isl.Map(f"{hdr} -> {{ S[{dims}] -> A[{idx}] : {body} }}")
-        sch = isl.Map(f"{hdr} -> {{ S[{dims}] -> T[{', '.join(sched)}] : {body} }}")
-        m = acc.reverse().apply_range(sch)
-        if ref.kind == "read":
+        out.append((ref.kind, f"{hdr} -> {{ S[{dims}] -> A[{idx}] : {body} }}",
+                    f"{hdr} -> {{ S[{dims}] -> T[{', '.join(sched)}] : {body} }}"))
+    return tuple(out)
+
+
+def _maps(texts: tuple):
+    reads = writes = None
+    for kind, acc_text, sched_text in texts:
+        check()
+        m = isl.Map(acc_text).reverse().apply_range(isl.Map(sched_text))
+        if kind == "read":
             reads = m if reads is None else reads.union(m)
         else:
             writes = m if writes is None else writes.union(m)
     return reads, writes
+
+
+_FIRST: dict = {}  # _map_texts -> (count of the elements written, of those first read)
+
+
+def _first_counts(texts: tuple) -> tuple:
+    """(elements written, elements whose first access is a read) of one array's references, as isl
+    piecewise quasi-polynomials (None: no such reference), from their maps' text.  The same
+    accesses recur (x[i] and y[i] of one kernel; every kernel of a shape, whatever its names: the
+    maps name no array), so each text is counted once per process; every caller gets its own copy
+    of the result, as counting afresh would give (Count.pw adds equal objects once)."""
+    check()
+    found = _FIRST.get(texts)
+    if found is None:
+        reads, writes = _maps(texts)
+        write_pw = read_pw = None
+        if writes is not None:
+            check()
+            write_pw = writes.domain().card()
+        if reads is not None:
+            if writes is None:
+                first_read = reads.domain()
+            else:
+                both = reads.union(writes)
+                check()
+                first_read = both.lexmin().intersect(reads).domain()
+            check()
+            read_pw = first_read.card()
+        if len(_FIRST) > 4096:  # one process may analyze many files
+            _FIRST.clear()
+        found = _FIRST[texts] = (write_pw, read_pw)
+    return tuple(None if pw is None else pw.copy() for pw in found)
 
 
 def _accesses(affine, coords, namer: P.Namer, t_rank: int):

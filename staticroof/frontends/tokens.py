@@ -39,11 +39,20 @@ class Token:
 
 
 def tokenize(text: str, file: str = "") -> list[Token]:
-    """Tokenize preprocessed C/C++ (line markers are consumed, `#pragma` lines kept whole)."""
+    """Tokenize preprocessed C/C++ (line markers are consumed, `#pragma` lines kept whole).
+
+    The text after a line marker up to the next one (an included header's lines, the same in every
+    file that includes it) is tokenized once per process: see _segment."""
     out: list[Token] = []
-    line, line_start, cur_file = 1, 0, file
-    pos, n = 0, len(text)
-    at_bol = True
+    _scan(text, 0, file, 1, True, out)
+    return out
+
+
+def _scan(text: str, pos: int, cur_file: str, line: int, at_bol: bool, out: list, memo: bool = True) -> None:
+    """Tokens of text[pos:] into `out`, from the state given (the file and line at `pos`, and
+    whether `pos` begins a line).  With `memo`, the segment after each line marker comes from
+    _segment."""
+    line_start, n = pos, len(text)
     while pos < n:
         if at_bol:
             j = pos
@@ -63,6 +72,12 @@ def tokenize(text: str, file: str = "") -> list[Token]:
                     line += 1
                 pos = end + 1
                 line_start = pos
+                if m and memo:
+                    found = _segment(text, pos, cur_file, line)
+                    if found is not None:
+                        tokens, pos = found
+                        out.extend(tokens)
+                        line_start = pos  # the next line marker (or the end) sets the line
                 continue
             at_bol = False
         tok = _TOKEN.match(text, pos)
@@ -81,7 +96,38 @@ def tokenize(text: str, file: str = "") -> list[Token]:
         elif kind != "ws":
             out.append(Token(kind, value, cur_file, line, pos - line_start + 1))
         pos = m.end()
-    return out
+
+
+# A line that is a line marker where a line begins (what _scan's _MARKER matches on one line).
+_NEXT_MARKER = re.compile(r'^[ \t]*#[^\S\n]*(?:line[^\S\n]+)?\d+[^\S\n]+"[^"\n]*"', re.M)
+_SEGMENTS: dict = {}  # (segment text, file, line) -> its tokens
+_SEGMENTS_MAX = 512
+
+
+def _segment(text: str, pos: int, file: str, line: int):
+    """(tokens, end) of text[pos:end], the lines after a line marker up to the next line marker
+    (or the end), remembered per process; None when it cannot be tokenized on its own.
+
+    Tokenizing such a segment alone gives what tokenizing it within the text gives: it starts a
+    line in a known file and line, and every token ends within it, since only a block comment
+    spans lines (a segment with `/*` is not remembered) and it ends at a line's end.  The tokens
+    are shared by the files that include the header: no one changes a Token."""
+    m = _NEXT_MARKER.search(text, pos)
+    end = m.start() if m is not None else len(text)
+    if end == pos:
+        return None
+    seg = text[pos:end]
+    if "/*" in seg or (end < len(text) and not seg.endswith("\n")):
+        return None
+    key = (seg, file, line)
+    tokens = _SEGMENTS.get(key)
+    if tokens is None:
+        tokens = []
+        _scan(seg, 0, file, line, True, tokens, memo=False)
+        if len(_SEGMENTS) >= _SEGMENTS_MAX:  # one process may read many files
+            _SEGMENTS.clear()
+        _SEGMENTS[key] = tokens
+    return tokens, end
 
 
 def render(tokens: list[Token]) -> str:

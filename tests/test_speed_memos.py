@@ -1,0 +1,73 @@
+"""Per-process memos of the per-file work (issue #15): a header's tokens (frontends/tokens.py) and an
+array's first-access counts (analysis/traffic.py).  Each must give what computing afresh gives."""
+
+from __future__ import annotations
+
+from staticroof.analysis import traffic
+from staticroof.frontends import tokens as T
+
+from helpers import analyze_source
+
+HEADER = ('# 1 "/opt/cuda/include/vec.h" 1\nstruct v2 { float x, y; };\n#pragma unroll 4\n'
+          '  float dot2(struct v2, struct v2);\n')
+
+
+def _plain(text: str, file: str = "k.cu") -> list:
+    out: list = []
+    T._scan(text, 0, file, 1, True, out, memo=False)  # no segment remembered: the tokenizer as it was
+    return out
+
+
+def test_a_header_segment_gives_the_tokens_of_one_pass_in_every_file():
+    # the header's tokens keep its own lines (1-3 of vec.h, the pragma's column 1) and the main
+    # file's resume at the marker's line (5 of k.cu), whatever the main file is
+    for main in ("__global__ void k(float *x) { x[0] = 1; }\n", "int a;\n\n  int b = 2;\n"):
+        text = '# 1 "k.cu"\n' + HEADER + '# 5 "k.cu" 2\n' + main
+        T._SEGMENTS.clear()
+        first, again = T.tokenize(text, "k.cu"), T.tokenize(text, "k.cu")
+        assert first == _plain(text) and again == _plain(text)
+        dot = next(t for t in first if t.text == "dot2")
+        assert (dot.file, dot.line, dot.col) == ("/opt/cuda/include/vec.h", 3, 9)
+        assert next(t for t in first if t.kind == "pragma").line == 2
+        assert first[-1].file == "k.cu" and first[-1].line == 5 + main.count("\n") - 1
+
+
+def test_a_block_comment_across_a_line_marker_is_never_cut_there():
+    # `# 7 "w"` inside /* ... */ is no line marker: the segment is tokenized with the whole text
+    text = '# 1 "q"\nint a; /* x\n# 7 "w"\n*/ int b;\n# 9 "z"\nint c;\n'
+    T._SEGMENTS.clear()
+    got = T.tokenize(text, "q")
+    assert got == _plain(text)
+    assert [(t.text, t.file, t.line) for t in got if t.kind == "id"] == \
+        [("int", "q", 1), ("a", "q", 1), ("int", "q", 3), ("b", "q", 3), ("int", "z", 9), ("c", "z", 9)]
+
+
+DOT = """
+float dot(int n, const float *x, const float *y)
+{
+    float s = 0;
+    for (int i = 0; i < n; i++)
+        s += x[i] * y[i];
+    return s;
+}
+"""
+
+
+def test_a_remembered_first_access_count_is_the_count_afresh(tmp_path, monkeypatch):
+    # the same kernel in a second file (another name) has the same maps (they name no array and
+    # no kernel): its first accesses are the first file's counts, remembered, each a copy of its
+    # own (Count.pw adds equal objects once).  Each array reads n distinct floats: Q = 4n + 4n =
+    # 8n bytes, W = 2n; at n = 1 and 10 (below and above every constant of the kernel: 0 and 1).
+    monkeypatch.setattr(traffic, "_FIRST", {})
+    k = analyze_source(DOT, tmp_path, {"n": "10"})["dot"]
+    assert len(traffic._FIRST) == 2  # x[i] and y[i]: slots 0 and 1 of the statement's times
+    again = analyze_source(DOT.replace("dot", "dot_again"), tmp_path, {"n": "10"}, name="again.c")["dot_again"]
+    assert len(traffic._FIRST) == 2  # nothing counted afresh
+    for kern in (k, again):
+        assert kern.exact
+        for n in (1, 10):
+            assert kern.total.compulsory.pieces.value({"n": n}) == 8 * n
+            assert kern.total.flops.pieces.value({"n": n}) == 2 * n
+            for name in ("x", "y"):
+                assert kern.total.arrays[name].read.pieces.value({"n": n}) == 4 * n
+    assert again.total.compulsory.value == k.total.compulsory.value == 80
