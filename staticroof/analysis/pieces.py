@@ -801,7 +801,7 @@ def _compiled(expr: sympy.Expr, syms: tuple):
     every other piece of its count)."""
     from .interpret import evaluator
 
-    return evaluator(expr, list(syms))
+    return evaluator(expr, list(syms), integers=True)  # every caller gives ints
 
 
 def _box(points):

@@ -219,7 +219,7 @@ def _degrees_at_least(poly: sympy.Expr, variables: list) -> dict | None:
     others = sorted(poly.free_symbols - set(variables), key=str)  # the floors' fresh constants
     order = list(variables) + others
     try:
-        f = evaluator(poly, order)
+        f = evaluator(poly, order, integers=True)
         base = [3 + 2 * k for k in range(len(variables))] + [5 + 3 * k for k in range(len(others))]
         at_base = f(base)
         least = {}
