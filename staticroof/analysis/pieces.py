@@ -30,6 +30,7 @@ from ..ir import is_grid_size
 from .budget import check
 from .conditions import set_condition
 from .polyhedra import qp_sympy
+from .rational import equal_ratios, factor_cancel
 
 GRID = 10 ** 15  # grid dimensions in the covering model: far beyond every size
 SIZE_CAP = 10 ** 12  # every other size stays below GRID / 1000 when the grid is in a count
@@ -479,6 +480,9 @@ def _equal(a: sympy.Expr, b: sympy.Expr) -> bool:
     putting a ratio over one denominator is the slow part)."""
     if _differ_opaque(a, b):
         return False
+    crossed = equal_ratios(a, b)  # ratios: multiplied out, not put over one denominator
+    if crossed is not None:
+        return crossed
     d = sympy.expand(a - b)
     if d == 0 or d.is_polynomial():
         return d == 0
@@ -611,7 +615,7 @@ def _on_hull(piece: Piece) -> Piece:
     if not subs:
         return piece
     raw = piece.raw.xreplace(subs)
-    raw = sympy.factor(sympy.cancel(raw)) if raw.is_rational_function() and sympy.denom(raw) != 1 else sympy.expand(raw)
+    raw = factor_cancel(raw) if raw.is_rational_function() and sympy.denom(raw) != 1 else sympy.expand(raw)
     return Piece(piece.domain, raw, piece.expr)
 
 

@@ -15,6 +15,7 @@ import sympy
 from ..ir import Kernel
 from .budget import check
 from .polyhedra import Count
+from .rational import factor_cancel
 
 if TYPE_CHECKING:
     from .pieces import Pieces
@@ -343,7 +344,7 @@ def quantity(count: Count, sizes: dict, scale=1) -> Quantity:
 
 @_memo
 def _divide(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
-    return sympy.nan if b == 0 else sympy.factor(sympy.cancel(a / b))
+    return sympy.nan if b == 0 else factor_cancel(a / b)
 
 
 def _quotient(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
@@ -352,7 +353,7 @@ def _quotient(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
 
 @_memo
 def _tidy(e: sympy.Expr) -> sympy.Expr:
-    return sympy.factor(sympy.cancel(e))
+    return factor_cancel(e)
 
 
 def ratio(num: Quantity, den: Quantity) -> Quantity:

@@ -1,0 +1,102 @@
+"""staticroof.analysis.rational: ratios of counts in one polynomial ring (issue #15, speed).
+
+factor_cancel must be sympy.factor(sympy.cancel(e)) itself (the reports print it), and
+equal_ratios must answer as sympy.together does; both are checked against sympy on hand-derived
+ratios and on random ones (hypothesis, derandomized) in sizes and floors of them."""
+
+from __future__ import annotations
+
+import sympy
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from staticroof.analysis.rational import equal_ratios, factor_cancel
+
+N, M = sympy.symbols("N M")
+F4 = sympy.floor(N / 4 + sympy.Rational(3, 4))  # ceiling(N/4), as isl writes it
+F128 = sympy.floor(M / 128 + sympy.Rational(1, 64))
+
+
+def _sympy(e):
+    return sympy.factor(sympy.cancel(e))
+
+
+def test_factor_cancel_hand_derived():
+    """(2N**2 - 2)/(4N + 4) = 2(N - 1)(N + 1)/(4(N + 1)) = (N - 1)/2.
+    W/Q of an axpy whose counts are one quasi-polynomial X = N*F4 - 4*F4**2 + N: 2X/(12X) = 1/6.
+    (1 - N)*M/(2 - 2*N*M): the factors 1 - N and 1 - N*M have negative leading coefficients,
+    normalized to N - 1 and N*M - 1; the signs cancel: M*(N - 1)/(2*(N*M - 1)).
+    24*N*F4/(8*F4**2 + 8*F4) = 3N/(F4 + 1): the floor is a factor like a size."""
+    cases = [
+        ((2 * N ** 2 - 2) / (4 * N + 4), (N - 1) / 2),
+        (2 * (N * F4 - 4 * F4 ** 2 + N) / (12 * (N * F4 - 4 * F4 ** 2 + N)), sympy.Rational(1, 6)),
+        ((1 - N) * M / (2 - 2 * N * M), M * (N - 1) / (2 * (N * M - 1))),
+        (24 * N * F4 / (8 * F4 ** 2 + 8 * F4), 3 * N / (F4 + 1)),
+    ]
+    for e, value in cases:
+        got = factor_cancel(e)
+        assert sympy.srepr(got) == sympy.srepr(_sympy(e))
+        assert sympy.simplify(got - value) == 0
+
+
+def test_factor_cancel_falls_back_outside_the_ring():
+    """1/(1/N + 1): fraction() leaves 1/N in the denominator (not a polynomial): sympy's own
+    path, N/(N + 1).  A float coefficient, a constant and zero go to sympy too."""
+    assert factor_cancel(1 / (1 / N + 1)) == N / (N + 1)
+    for e in (sympy.Float(0.5) * N / (N + 1), sympy.Rational(3, 4), sympy.Integer(0) / (N + 1)):
+        assert sympy.srepr(factor_cancel(e)) == sympy.srepr(_sympy(e))
+
+
+def test_equal_ratios_hand_derived():
+    """1/6 = 2X/(12X) (1*12X = 6*2X); (2X + 1)/(12X) is not (12X != 12X + 6);
+    (F4**2 - 1)/(F4 + 1) = F4 - 1; against F4 + 1 it is not (F4**2 - 1 != F4**2 + 2F4 + 1).
+    floor((N + 1)(N + 2)/4) is floor(N**2/4 + 3N/4 + 1/2) once its argument is expanded.
+    None: no denominator, or 1/N inside a sum, or a float coefficient."""
+    big = N * F4 - 4 * F4 ** 2 + N
+    assert equal_ratios(sympy.Rational(1, 6), 2 * big / (12 * big)) is True
+    assert equal_ratios(sympy.Rational(1, 6), (2 * big + 1) / (12 * big)) is False
+    assert equal_ratios((F4 ** 2 - 1) / (F4 + 1), F4 - 1) is True
+    assert equal_ratios((F4 ** 2 - 1) / (F4 + 1), F4 + 1) is False
+    g = sympy.floor(N ** 2 / 4 + 3 * N / 4 + sympy.Rational(1, 2))
+    assert equal_ratios(N * sympy.floor((N + 1) * (N + 2) / 4) / (N + 1), N * g / (N + 1)) is True
+    assert equal_ratios(2 * big, big + big) is None
+    assert equal_ratios(1 / (1 / N + 1), N / (N + 1)) is None
+    assert equal_ratios(sympy.Float(0.5) * N / (N + 1), N / (2 * N + 2)) is None
+
+
+_atoms = st.sampled_from([N, M, F4, F128, sympy.Integer(1)])
+_coeffs = st.sampled_from([sympy.Integer(k) for k in (-3, -1, 1, 2, 5)] + [sympy.Rational(1, 3), sympy.Rational(-7, 4)])
+
+
+@st.composite
+def _polys(draw):
+    """A sum of 1-3 terms, each a coefficient times 1-3 atoms, sometimes squared."""
+    terms = []
+    for _ in range(draw(st.integers(1, 3))):
+        t = draw(_coeffs)
+        for _ in range(draw(st.integers(1, 3))):
+            t *= draw(_atoms) ** draw(st.integers(1, 2))
+        terms.append(t)
+    return sympy.Add(*terms)
+
+
+@settings(max_examples=20, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_polys(), _polys(), _polys())
+def test_factor_cancel_is_sympys(p, q, common):
+    """Random ratios p*c/(q*c) (a shared factor c to cancel) give sympy's very expression."""
+    if q == 0 or common == 0:
+        return
+    e = p * common / (q * common)
+    assert sympy.srepr(factor_cancel(e)) == sympy.srepr(_sympy(e))
+
+
+@settings(max_examples=20, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_polys(), _polys(), _polys(), st.booleans())
+def test_equal_ratios_is_togethers(p, q, common, same):
+    """p/q against (p*c)/(q*c) (equal) or (p*c + 1)/(q*c) (equal only if q*c = 0... never: q, c
+    non-zero): the answer is sympy.together's."""
+    if q == 0 or common == 0 or sympy.expand(q * common) == 0:
+        return
+    a, b = p / q, (p * common + (0 if same else 1)) / (q * common)
+    got = equal_ratios(a, b)
+    num, _ = sympy.fraction(sympy.together(sympy.expand(a - b)))
+    assert got is None or got == (sympy.expand(num) == 0)
