@@ -346,3 +346,66 @@ def test_a_socket_no_server_listens_on_is_removed(tmp_path, monkeypatch):
         assert os.path.exists(where.socket)
     finally:
         os.close(fd)
+
+
+@pytest.mark.parametrize("answer", [b"", b'{"decline": "stale"}\n', b"not json\n", b'["a list"]\n'])
+def test_a_server_that_fails_before_answering_leaves_the_command_here(tmp_path, monkeypatch, capfd, answer):
+    """Whatever a server does before it names the command's process (hang up, decline, garble),
+    the client prints nothing and the command runs in its own process."""
+    import threading
+
+    from staticroof.server import client
+    from staticroof.server.address import address
+
+    folder = tmp_path / "srv"
+    folder.mkdir(mode=0o700)
+    monkeypatch.setenv("STATICROOF_SERVER_DIR", str(folder))
+    monkeypatch.delenv("STATICROOF_SERVER", raising=False)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(address().socket)
+    listener.listen(1)
+
+    def serve():
+        conn, _ = listener.accept()
+        _tag, fds, _flags, _addr = socket.recv_fds(conn, 1, 8)
+        for fd in fds:
+            os.close(fd)
+        conn.sendall(answer)
+        conn.close()
+
+    t = threading.Thread(target=serve)
+    t.start()
+    # the interpreter's own streams, as the `staticroof` command has them (pytest replaced them)
+    streams = [open(fd, mode, closefd=False) for fd, mode in ((0, "r"), (1, "w"), (2, "w"))]
+    monkeypatch.setattr(sys, "stdin", streams[0])
+    monkeypatch.setattr(sys, "stdout", streams[1])
+    monkeypatch.setattr(sys, "stderr", streams[2])
+    try:
+        outcome = client.run(["staticroof", "analyze", "k.c"], None)
+    finally:
+        t.join(10)
+        listener.close()
+    assert isinstance(outcome, str) and outcome.startswith(("declined", "failed")), outcome
+    for s in streams[1:]:
+        s.flush()
+    assert capfd.readouterr() == ("", "")
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the forwarding is undone
+
+
+def test_streams_that_are_not_the_interpreters_leave_the_command_here(tmp_path, monkeypatch, capfd):
+    from staticroof.server import client
+    from staticroof.server.address import address
+
+    folder = tmp_path / "srv"
+    folder.mkdir(mode=0o700)
+    monkeypatch.setenv("STATICROOF_SERVER_DIR", str(folder))
+    monkeypatch.delenv("STATICROOF_SERVER", raising=False)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(address().socket)
+    listener.listen(1)  # the connection is queued: nothing needs to accept it
+    try:  # pytest's capture replaced sys.stdin, sys.stdout and sys.stderr
+        assert client.run(["staticroof", "analyze", "k.c"], None) == \
+            "failed: ValueError: standard stream 0 is not the interpreter's"
+    finally:
+        listener.close()
+    assert capfd.readouterr() == ("", "")

@@ -152,9 +152,9 @@ def _request(sock: socket.socket, argv: list, main_package: str | None) -> int |
         if not isinstance(pid, int):
             forward.restore()
             return f"declined: {first.get('decline', first)}"
-    except (OSError, ValueError, TypeError, protocol.Closed) as e:
+    except Exception as e:  # nothing runs yet: the command runs here, as if there were no server
         forward.restore()
-        return f"failed: {e}"
+        return f"failed: {type(e).__name__}: {e}"
     forward.pid = pid
     try:
         last = reader.message()

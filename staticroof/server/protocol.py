@@ -50,7 +50,13 @@ def send(sock: socket.socket, message: dict) -> None:
     sock.sendall(json.dumps(message, separators=(",", ":")).encode() + b"\n")
 
 
-def _stream(s) -> dict:
+def _stream(s, fd: int) -> dict:
+    """How the interpreter built standard stream `s` over `fd`; ValueError when it is something else
+    (None, or replaced by a program that embeds the CLI): a copy of the server could not be it."""
+    import io
+
+    if not isinstance(s, io.TextIOWrapper) or s.fileno() != fd:
+        raise ValueError(f"standard stream {fd} is not the interpreter's")
     return {"encoding": s.encoding, "errors": s.errors, "line_buffering": s.line_buffering,
             "write_through": s.write_through}
 
@@ -85,7 +91,7 @@ def request(argv: list, main_package: str | None) -> dict:
         cpus = sorted(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cpus = None
-    streams = [_stream(s) for s in (sys.stdin, sys.stdout, sys.stderr)]
+    streams = [_stream(s, fd) for fd, s in enumerate((sys.stdin, sys.stdout, sys.stderr))]
     return {"op": "run", "identity": identity(), "argv": argv, "main_package": main_package,
             "env": dict(os.environ), "umask": umask, "cpus": cpus,
             "nice": os.getpriority(os.PRIO_PROCESS, 0), "limits": limits, "streams": streams,
