@@ -2,7 +2,9 @@
 
 Exit status: 0 success, 1 when a kernel (or a whole file) could not be analyzed, 2 for usage
 errors and unreadable input.  Heavy imports (sympy, isl, pycparser) happen inside the commands,
-so `--help` stays instant.
+so `--help` stays instant.  The `staticroof` command reaches main() through staticroof/launcher.py,
+in this process or in a fork of a start-up server (staticroof/server): nothing here may read the
+environment or the working folder at import time.
 """
 
 from __future__ import annotations
