@@ -16,6 +16,14 @@ import sys
 
 def main():
     try:
+        _main()
+    except KeyboardInterrupt:  # Ctrl-C before click runs (imports, waiting for the server's answer)
+        sys.stderr.write("\nAborted!\n")  # what click prints for Ctrl-C during a command
+        sys.exit(1)
+
+
+def _main():
+    try:
         from .server import client
 
         outcome = client.run(sys.argv, getattr(sys.modules.get("__main__"), "__package__", None))

@@ -197,3 +197,26 @@ def test_the_launcher_decides_with_the_standard_library_only(tmp_path, setting):
     assert "staticroof.server.client" in report["new"]  # the check sees what it imported
     assert not_standard(report["new"]) == []
     assert not_standard(["click", "staticroof.cli", "sympy"]) == ["click", "staticroof.cli", "sympy"]
+
+
+@pytest.mark.parametrize("where", ["server", "cli"])
+def test_ctrl_c_before_click_runs_is_aborted_not_a_traceback(monkeypatch, capsys, where):
+    """Ctrl-C while the launcher waits for the server's answer, or while the CLI's imports run (before
+    click's own handler exists), ends as click ends an interrupted command: `Aborted!`, status 1."""
+    from staticroof import launcher
+    from staticroof.server import client
+
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    if where == "server":
+        monkeypatch.setattr(client, "run", interrupted)
+    else:
+        import staticroof.cli
+
+        monkeypatch.setattr(client, "run", lambda *a: "off")
+        monkeypatch.setattr(staticroof.cli, "main", interrupted)
+    with pytest.raises(SystemExit) as stop:
+        launcher.main()
+    assert stop.value.code == 1
+    assert capsys.readouterr().err == "\nAborted!\n"
