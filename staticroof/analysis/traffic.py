@@ -151,11 +151,79 @@ def compulsory(kernel: Kernel, name: str, refs, namer: P.Namer, sizes: dict, t_r
         if writes is None:
             first_read = elements(reads)
         else:
+            # at fixed sizes the count is a number, whatever the sets' shapes: the first accesses
+            # are found among the references that can be one (the others proven later, _leading)
+            found = _concrete_first_reads(affine, coords, namer, t_rank, point, sizes) \
+                if point is not None and not many else None
+            if found is not None:
+                traffic.read = traffic.read + found
+                return
             both = reads.union(writes)
             check()
             first = (both.coalesce() if many else both).lexmin()
             first_read = elements(first.intersect(reads))
         traffic.read = traffic.read + count(first_read)
+
+
+def _concrete_first_reads(affine, coords, namer: P.Namer, t_rank: int, point, sizes: dict):
+    """The number of elements whose first access is a read, at the sizes fixed by `point`, from
+    the references that can make a first access (_leading), as a constant count; None when no
+    reference is left out (nothing to gain) or the count is not a number at these sizes.
+
+    Leaving out an access that has a strictly earlier access to the same element leaves each
+    element's earliest access where it was (the earliest of a finite set has none earlier), and
+    the earliest accesses that are reads are those among the kept reads."""
+    kept = _leading(affine, coords, namer)
+    if len(kept) == len(affine):
+        return None
+    reads, writes = _time_maps([affine[k] for k in kept], [coords[k] for k in kept], namer, t_rank)
+    if reads is None:  # every kept access is a write: no element is read first
+        return P.Count.const(0)
+    reads = reads.intersect_params(point)
+    if writes is None:
+        first_read = reads.domain()
+    else:
+        writes = writes.intersect_params(point)
+        check()
+        first_read = reads.union(writes).lexmin().intersect(reads).domain()
+    v = P.card_of(first_read, namer).value(sizes)
+    return None if v is None else P.Count.const(v)
+
+
+def _leading(affine, coords, namer: P.Namer) -> list:
+    """Indices of the references that can be the first access of an element: every other one, b,
+    has an earlier reference a of the same element in every iteration where b runs.  That holds
+    when
+    - a's loops are the outermost of b's (the schedules agree up to a's position in its loop
+      body: the same positions and loop dimensions, so the same loops), and a comes first: at an
+      earlier position of that body, or in the same statement at an earlier slot;
+    - a runs wherever b does: each constraint of a's domain is one of b's (the constraints of the
+      common loops and guards, over the common dimensions), so dropping b's inner dimensions
+      from an iteration of b gives an iteration of a;
+    - a's subscripts, rendered in isl over those common dimensions, are b's (the same strings:
+      the same affine function, so b's do not depend on b's inner loops).
+    Then at each iteration x of b, a runs at x's outer part, earlier in program order, and touches
+    the same element: b is never an element's first access."""
+    rendered = [tuple(render(e, inst, namer) for e in coord) for (_ref, inst, _slot), coord
+                in zip(affine, coords, strict=True)]
+    return [k for k, (_ref, inst, slot) in enumerate(affine)
+            if not any(j != k and rendered[j] == rendered[k] and
+                       _precedes(affine[j][1], affine[j][2], inst, slot)
+                       for j in range(len(affine)))]
+
+
+def _precedes(a: Instance, slot_a: int, b: Instance, slot_b: int) -> bool:
+    """Does statement instance a run at every iteration of b's common loops where b runs, before b
+    (see _leading)?  Schedules are [position, dim, position, dim, ..., position]."""
+    n = len(a.schedule)
+    if a.nest != b.nest or len(b.schedule) < n or a.schedule[:n - 1] != b.schedule[:n - 1]:
+        return False
+    if a.schedule == b.schedule:  # one statement: its references in slot order
+        if a.stmt is not b.stmt or slot_a >= slot_b:
+            return False
+    elif int(a.schedule[n - 1]) >= int(b.schedule[n - 1]):
+        return False
+    return set(a.constraints) <= set(b.constraints)
 
 
 # Past this many references to one array (a loop body of dozens of statements, an unrolled stencil)
