@@ -192,3 +192,9 @@ def test_evaluator_floors_by_integer_division():
     assert all(f([a, b]) == plain([a, b]) for a in range(-30, 30) for b in range(-13, 13))
     nested = evaluator(sympy.floor(sympy.floor(n / 2) / 3 + sympy.Rational(1, 2)), [n], integers=True)
     assert nested([9]) == 1
+    # ceiling(x) = -floor(-x): ceiling(n/6 + 1/3) is 2 at n = 5 (7/6), 0 at n = -5 (-1/2: a floor
+    # would say -1), 1 at n = 4 (exactly 1)
+    up = sympy.ceiling(n / 6 + sympy.Rational(1, 3))
+    g, plain_up = evaluator(up, [n], integers=True), evaluator(up, [n])
+    assert [g([5]), g([-5]), g([4])] == [2, 0, 1]
+    assert all(g([a]) == plain_up([a]) for a in range(-40, 40))

@@ -88,8 +88,9 @@ class _Compiler:
         if isinstance(e, sympy.floor):
             divided = self.floor_division(e.args[0]) if self.integers else None
             return divided or f"floor({self.code(e.args[0])})"
-        if isinstance(e, sympy.ceiling):
-            return f"ceil({self.code(e.args[0])})"
+        if isinstance(e, sympy.ceiling):  # ceil(x) = -floor(-x)
+            divided = self.floor_division(-e.args[0]) if self.integers else None
+            return f"(-{divided})" if divided else f"ceil({self.code(e.args[0])})"
         if isinstance(e, sympy.Mod):
             return f"({self.code(e.args[0])} % {self.code(e.args[1])})"
         if isinstance(e, sympy.Min):

@@ -227,7 +227,7 @@ def _at(expr, point: dict):
             _compiled.clear()
         syms = sorted(expr.free_symbols, key=str)
         try:
-            _compiled[key] = (syms, evaluator(expr, syms))
+            _compiled[key] = (syms, evaluator(expr, syms, integers=True))  # points are ints
         except ValueError:
             _compiled[key] = (syms, None)
     syms, f = _compiled[key]
