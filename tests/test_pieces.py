@@ -210,7 +210,7 @@ def test_define_compared_with_a_thread_index_and_grid(tmp_path):
 
 
 def test_differ_treats_floors_as_unknowns():
-    """pieces._differ_opaque is the cheap half of _equal: formulas equal as functions of the sizes can
+    """probes.differ_opaque is the cheap half of _equal: formulas equal as functions of the sizes can
     still differ as polynomials in their floors, and _equal (floors opaque) calls them unequal.
     Hand-derived cases: floor(n/2) and floor(n/2 + 1/2) agree at every even n but are different
     unknowns (differ); 2*floor(n/2) vs n likewise; floor((n+1)/2) is floor(n/2 + 1/2) once its
@@ -218,7 +218,8 @@ def test_differ_treats_floors_as_unknowns():
     functions (x+1 cancels: no difference)."""
     import sympy
 
-    from staticroof.analysis.pieces import _differ_opaque, _equal
+    from staticroof.analysis.pieces import _equal
+    from staticroof.analysis.probes import differ_opaque as _differ_opaque
 
     n, x = sympy.symbols("p_n p_x")
     half, half_up = sympy.floor(n / 2), sympy.floor(n / 2 + sympy.Rational(1, 2))
@@ -232,7 +233,7 @@ def test_differ_treats_floors_as_unknowns():
 
 
 def test_tiled_pieces_told_apart_off_the_sample_point():
-    """pieces._differ_at_a_point decides `_agrees` is False from exact values at points of the
+    """probes.differ_at_a_point decides `_agrees` is False from exact values at points of the
     domain.  The pair below is two pieces of the compulsory traffic of the tiled GEMM of
     tests/data/ncu/rtx5070_kernels.cu (sizes k, m, n; TILE = 32).  By hand, with C = ceil(k/32)
     and F = floor(m/32):
@@ -247,7 +248,8 @@ def test_tiled_pieces_told_apart_off_the_sample_point():
     import sympy
 
     from staticroof.analysis.interpret import evaluator
-    from staticroof.analysis.pieces import Piece, _agrees, _differ_at_a_point, _more_points
+    from staticroof.analysis.pieces import Piece, _agrees
+    from staticroof.analysis.probes import differ_at_a_point, more_points
 
     k, m, n = sympy.symbols("p_k p_m p_n")
     C, F = sympy.floor(k / 32 + sympy.Rational(31, 32)), sympy.floor(m / 32)
@@ -260,17 +262,17 @@ def test_tiled_pieces_told_apart_off_the_sample_point():
     first = [2, 33, 1]  # the sample point isl gave for this piece in the GEMM's analysis
     assert f(first) == g(first)  # one point is not enough here
     assert all(f([kk, kk + 31, 1]) == g([kk, kk + 31, 1]) for kk in range(2, 500))  # nor the face
-    assert _differ_at_a_point(raw, Piece(dom, praw)) and not _agrees(raw, Piece(dom, praw))
+    names = ["p_k", "p_m", "p_n"]
+    assert differ_at_a_point(raw, Piece(dom, praw), names) and not _agrees(raw, Piece(dom, praw))
     # the points added from there lie in the domain (a difference there proves the formula wrong)
     # and leave the face
-    names = ["p_k", "p_m", "p_n"]
-    found = list(_more_points(dom, names, dict(zip(names, first, strict=True))))
+    found = list(more_points(dom, names, dict(zip(names, first, strict=True))))
     for p in found:
         cons = " and ".join(f"{x} = {p[x]}" for x in names)
         assert isl.Set(f"[p_k, p_m, p_n] -> {{ : {cons} }}").is_subset(dom)
     assert any(f([p[x] for x in names]) != g([p[x] for x in names]) for p in found)
     equal_dom = isl.Set("[p_k, p_m, p_n] -> { : p_k = 1 and p_m = 32 and p_n > 0 }")
-    assert not _differ_at_a_point(raw, Piece(equal_dom, sympy.Integer(128)))
+    assert not differ_at_a_point(raw, Piece(equal_dom, sympy.Integer(128)), names)
     assert _agrees(raw, Piece(equal_dom, sympy.Integer(128)))
 
 
@@ -281,7 +283,8 @@ def test_agreement_point_by_point_on_a_small_domain():
     import islpy as isl
     import sympy
 
-    from staticroof.analysis.pieces import Piece, _agrees, _zero_at
+    from staticroof.analysis.pieces import Piece, _agrees
+    from staticroof.analysis.probes import zero_at as _zero_at
 
     n = sympy.Symbol("p_n")
     low = isl.Set("[p_n] -> { : 1 <= p_n <= 7 }")

@@ -19,7 +19,6 @@ every other size (the grid covers the guards).
 
 from __future__ import annotations
 
-import zlib
 from fractions import Fraction
 from functools import lru_cache
 
@@ -30,6 +29,7 @@ from ..ir import is_grid_size
 from .budget import check
 from .conditions import set_condition
 from .polyhedra import qp_sympy
+from .probes import differ_at_a_point, differ_opaque, fingerprint, zero_at
 from .rational import equal_ratios, factor_cancel
 
 GRID = 10 ** 15  # grid dimensions in the covering model: far beyond every size
@@ -54,7 +54,7 @@ class Piece:
 
     def __init__(self, domain, raw, expr=None, make=None):
         self.domain, self.raw, self._expr, self._make = domain, raw, expr, make
-        self._probes = None  # (points of the domain found so far, the rest to come) for _differ_at_a_point
+        self._probes = None  # (points of the domain found so far, the rest to come) for differ_at_a_point
 
     @property
     def expr(self):
@@ -111,7 +111,7 @@ class Pieces:
         for p in pieces:
             p = _on_hull(p)
             expr = finish(sympy.expand(_expanded(p.raw).xreplace(_to_user(p.raw, namer))))  # raw's, once
-            fp = _fingerprint(expr)
+            fp = fingerprint(expr)
             same = next((k for k, q in enumerate(out) if (fp is None or prints[k] is None or prints[k] == fp)
                          and sympy.expand(q.expr - expr) == 0), None)
             if same is None:  # pieces equal once products of sizes are multiplied out merge too
@@ -461,7 +461,7 @@ def _group(pieces: list) -> list:
     out: list = []
     buckets: dict = {}
     for p in pieces:
-        key = _fingerprint(p.raw)
+        key = fingerprint(p.raw)
         for k in buckets.get(key, ()):
             q = out[k]
             if _equal(p.raw, q.raw):
@@ -478,7 +478,7 @@ def _equal(a: sympy.Expr, b: sympy.Expr) -> bool:
     Formulas whose exact values differ at a small point are unequal without the symbolic check
     (formulas that agree at the large fingerprint points often differ only at small sizes, and
     putting a ratio over one denominator is the slow part)."""
-    if _differ_opaque(a, b):
+    if differ_opaque(a, b):
         return False
     crossed = equal_ratios(a, b)  # ratios: multiplied out, not put over one denominator
     if crossed is not None:
@@ -488,65 +488,6 @@ def _equal(a: sympy.Expr, b: sympy.Expr) -> bool:
         return d == 0
     num, _ = sympy.fraction(sympy.together(d))
     return sympy.expand(num) == 0
-
-
-def _differ_opaque(a: sympy.Expr, b: sympy.Expr) -> bool:
-    """Whether a and b differ as rational functions of the sizes and of their floors taken as
-    independent unknowns (what _equal decides): their exact values differ at a point where each
-    size and each distinct floor (any other function, once its arguments are expanded) is given
-    its own small value.  Cheap; False when no point was told apart."""
-    for k in range(2):
-        memo: dict = {}
-        try:
-            if _value(a, k, memo) != _value(b, k, memo):
-                return True
-        except (ZeroDivisionError, TypeError, ValueError):
-            continue
-    return False
-
-
-def _value(e, k: int, memo: dict) -> Fraction:
-    found = memo.get(e)
-    if found is not None:
-        return found
-    if e.is_Rational:
-        v = Fraction(int(e.p), int(e.q))
-    elif e.is_Number:  # a float or an infinity: no exact value
-        raise TypeError(e)
-    elif e.is_Symbol:
-        v = Fraction(_small(e.name, k))
-    elif e.is_Add:
-        v = sum((_value(t, k, memo) for t in e.args), Fraction(0))
-    elif e.is_Mul:
-        v = Fraction(1)
-        for t in e.args:
-            v *= _value(t, k, memo)
-    elif e.is_Pow and e.exp.is_Integer:
-        v = _value(e.base, k, memo) ** int(e.exp)
-    else:  # an opaque term, as sympy.expand leaves it
-        x = sympy.expand(e)
-        v = _value(x, k, memo) if x != e else Fraction(_small(str(x), k))
-    memo[e] = v
-    return v
-
-
-def _small(name: str, k: int) -> int:
-    return 2 + zlib.crc32(f"{k}:{name}".encode()) % 997
-
-
-def _fingerprint(raw: sympy.Expr):
-    """The formula's exact values at two fixed points (every size a different large number), or
-    None when it cannot be evaluated there."""
-    syms = tuple(sorted(raw.free_symbols, key=str))
-    try:
-        f = _compiled(raw, syms)
-        return tuple(f([_probe(s.name, k) for s in syms]) for k in (1, 2))
-    except (ValueError, TypeError, ZeroDivisionError):
-        return None
-
-
-def _probe(name: str, k: int) -> int:
-    return 1_000_003 * k + 7919 * sum(ord(c) * (j + 1) for j, c in enumerate(name)) % 999_983
 
 
 def _merge(pieces: list) -> list:
@@ -635,11 +576,11 @@ def _agrees(raw: sympy.Expr, piece: Piece) -> bool:
 
     Each test below proves that it does, and the answer is whether one of them does.  A test on
     the expansion of the difference (zero, or zero on the domain's affine hull) is skipped where
-    _differ_opaque shows that expansion is not zero (the two are different polynomials in the
+    differ_opaque shows that expansion is not zero (the two are different polynomials in the
     sizes and floors: its values at a point differ), as _equal does: the expansions are the slow
     part, and the pieces of a tiled kernel that agree on a domain (k = 1, m <= 31: floors constant
     there) seldom agree as polynomials."""
-    if _differ_at_a_point(raw, piece):
+    if differ_at_a_point(raw, piece, _param_names(piece.domain.get_space())):
         return False  # cheap: exact evaluations at a few points of the domain, before any expansion
     found: list = []
 
@@ -648,13 +589,13 @@ def _agrees(raw: sympy.Expr, piece: Piece) -> bool:
             found.append(sympy.expand(_expanded(raw) - _expanded(piece.raw)))
         return found[0]
 
-    if not _differ_opaque(raw, piece.raw) and difference() == 0:
+    if not differ_opaque(raw, piece.raw) and difference() == 0:
         return True
     if piece.domain.is_empty():
         return True
     # on the affine hull of the domain (n = 1, or m = n), the difference may vanish identically
     subs = _hull_solution(piece.domain)
-    if subs and not _differ_opaque(raw.xreplace(subs), piece.raw.xreplace(subs)):
+    if subs and not differ_opaque(raw.xreplace(subs), piece.raw.xreplace(subs)):
         if sympy.expand(difference().xreplace(subs)) == 0:
             return True
     # a small bounded domain: point by point
@@ -673,20 +614,7 @@ def _agrees(raw: sympy.Expr, piece: Piece) -> bool:
     points.foreach_point(lambda pt: values.append(
         {sympy.Symbol(names[k]): int(pt.get_coordinate_val(isl.dim_type.set, k).to_python())
          for k in range(len(names))}))
-    return all(_zero_at(difference, raw, piece.raw, v) for v in values)
-
-
-def _zero_at(difference, a: sympy.Expr, b: sympy.Expr, values: dict) -> bool:
-    """Is a - b zero at these integer values of every parameter?  a and b evaluated exactly there,
-    compiled once per formula, rather than their difference rebuilt by substitution at each point;
-    the substitution into difference() (the expansion of a - b, the same values) where they cannot
-    be evaluated."""
-    syms = tuple(sorted(values, key=str))
-    point = [values[x] for x in syms]
-    try:
-        return _compiled(a, syms)(point) == _compiled(b, syms)(point)
-    except (ValueError, TypeError, ZeroDivisionError):
-        return difference().xreplace(values) == 0
+    return all(zero_at(difference, raw, piece.raw, v) for v in values)
 
 
 @lru_cache(maxsize=4096)
@@ -696,116 +624,6 @@ def _expanded(e: sympy.Expr) -> sympy.Expr:
     expanded polynomials (in sizes and floors as atoms) expands to what the difference expands to:
     expansion is the sum of the monomials with their coefficients collected, the same either way."""
     return sympy.expand(e)
-
-
-def _differ_at_a_point(raw: sympy.Expr, piece: Piece) -> bool:
-    """Do `raw` and `piece`'s formula take different values at some point of its domain?  Both are
-    evaluated exactly at isl's sample point of the domain and, while they agree, at the other
-    points _more_points picks in it: a difference at any point of the domain proves that `raw` does
-    not hold on all of it.  False when no point told them apart or they cannot be evaluated."""
-    dom = piece.domain
-    if dom.is_empty():
-        return False
-    names = _param_names(dom.get_space())
-    syms = tuple(sorted((sympy.Symbol(n) for n in names), key=str))
-    try:
-        f, g = _compiled(raw, syms), _compiled(piece.raw, syms)
-    except (ValueError, TypeError):
-        return False
-    for values in _points(piece, names):
-        point = [values[x.name] for x in syms]
-        try:
-            if f(point) != g(point):
-                return True
-        except (ValueError, TypeError, ZeroDivisionError):
-            continue
-    return False
-
-
-def _points(piece: Piece, names: list):
-    """The points of the piece's domain ({isl parameter: int}) that _domain_points gives, made as
-    far as a comparison asks and remembered on the piece (its formula is compared with many)."""
-    if piece._probes is None:
-        piece._probes = ([], _domain_points(piece.domain, names))
-    found, more = piece._probes
-    k = 0
-    while True:
-        if k == len(found):
-            if more is None:
-                return
-            nxt = next(more, None)
-            if nxt is None:
-                piece._probes = (found, None)
-                more = None
-                return
-            found.append(nxt)
-        yield found[k]
-        k += 1
-
-
-def _domain_points(dom, names: list):
-    """isl's sample point of the domain, then the points _more_points adds from it."""
-    point = dom.sample_point()
-    if point.is_void():
-        return
-    first = {n: int(point.get_coordinate_val(isl.dim_type.param, k).to_python()) for k, n in enumerate(names)}
-    yield first
-    yield from _more_points(dom, names, first)
-
-
-_SPREAD = (101, 263, 37, 577, 1031, 17, 419, 53)  # offsets from the sample point: distinct primes, past a tile
-_MORE = 6  # points beyond the sample point
-_STEPS = (-13, -5, 7, 19)
-
-
-def _more_points(dom, names: list, first: dict):
-    """Other points of `dom` than `first` (one of its points), one at a time.  For each of a few
-    sets of the parameters, isl's sample point of the domain's part where those parameters are at
-    least the first point's plus a distinct offset (up to _MORE such points); then their
-    neighbours along each axis that are in the domain (isl decides).  isl's sample point alone is
-    often a corner (k = 1, m = 1) and the others lie on faces (m = k + 31), where the formulas of
-    a tiled kernel's pieces split by a floor's value may coincide; points away from them tell the
-    formulas apart.  Every point is in the domain, which is all a difference there needs to prove."""
-    n = len(names)
-    groups = [tuple(range(n))] + [(k,) for k in range(n)] + \
-        ([tuple(j for j in range(n) if j != k) for k in range(n)] if n > 2 else [])
-    header = f"[{', '.join(names)}]"
-    corners = [first]
-    seen = {tuple(first[x] for x in names)}
-    for g, group in enumerate(groups):
-        if len(corners) > _MORE:
-            break
-        cons = " and ".join(f"{names[k]} >= {first[names[k]] + _SPREAD[(g + k) % len(_SPREAD)]}" for k in group)
-        point = dom.intersect(isl.Set(f"{header} -> {{ : {cons} }}")).sample_point()
-        if point.is_void():
-            continue
-        values = {x: int(point.get_coordinate_val(isl.dim_type.param, k).to_python()) for k, x in enumerate(names)}
-        if tuple(values[x] for x in names) not in seen:
-            seen.add(tuple(values[x] for x in names))
-            corners.append(values)
-            yield values
-    space = dom.get_space()
-    for corner in corners:
-        for k in range(n):
-            for step in _STEPS:
-                near = tuple(corner[y] + (step if j == k else 0) for j, y in enumerate(names))
-                if near in seen or near[k] < 1:
-                    continue
-                seen.add(near)
-                pt = isl.Point.zero(space)
-                for j, v in enumerate(near):
-                    pt = pt.set_coordinate_val(isl.dim_type.param, j, v if -2 ** 62 < v < 2 ** 62 else isl.Val(str(v)))
-                if isl.Set.from_point(pt).is_subset(dom):
-                    yield dict(zip(names, near, strict=True))
-
-
-@lru_cache(maxsize=4096)
-def _compiled(expr: sympy.Expr, syms: tuple):
-    """interpret.evaluator of `expr` in `syms`, compiled once per formula (each is compared with
-    every other piece of its count)."""
-    from .interpret import evaluator
-
-    return evaluator(expr, list(syms), integers=True)  # every caller gives ints
 
 
 def _box(points):

@@ -1,0 +1,197 @@
+"""Formulas told apart by their exact values at points, before any symbolic work.
+
+Two formulas whose values differ at one point differ: that is a proof, and it costs a few exact
+evaluations where the symbolic comparison (expanding both, putting a ratio over one denominator)
+costs seconds on a tiled kernel's pieces.  Only a difference is ever concluded here; agreement is
+left to the symbolic checks of staticroof.analysis.pieces.
+"""
+
+from __future__ import annotations
+
+import zlib
+from fractions import Fraction
+from functools import lru_cache
+
+import islpy as isl
+import sympy
+
+
+def differ_opaque(a: sympy.Expr, b: sympy.Expr) -> bool:
+    """Whether a and b differ as rational functions of the sizes and of their floors taken as
+    independent unknowns (what _equal decides): their exact values differ at a point where each
+    size and each distinct floor (any other function, once its arguments are expanded) is given
+    its own small value.  Cheap; False when no point was told apart."""
+    for k in range(2):
+        memo: dict = {}
+        try:
+            if _value(a, k, memo) != _value(b, k, memo):
+                return True
+        except (ZeroDivisionError, TypeError, ValueError):
+            continue
+    return False
+
+
+def _value(e, k: int, memo: dict) -> Fraction:
+    found = memo.get(e)
+    if found is not None:
+        return found
+    if e.is_Rational:
+        v = Fraction(int(e.p), int(e.q))
+    elif e.is_Number:  # a float or an infinity: no exact value
+        raise TypeError(e)
+    elif e.is_Symbol:
+        v = Fraction(_small(e.name, k))
+    elif e.is_Add:
+        v = sum((_value(t, k, memo) for t in e.args), Fraction(0))
+    elif e.is_Mul:
+        v = Fraction(1)
+        for t in e.args:
+            v *= _value(t, k, memo)
+    elif e.is_Pow and e.exp.is_Integer:
+        v = _value(e.base, k, memo) ** int(e.exp)
+    else:  # an opaque term, as sympy.expand leaves it
+        x = sympy.expand(e)
+        v = _value(x, k, memo) if x != e else Fraction(_small(str(x), k))
+    memo[e] = v
+    return v
+
+
+def _small(name: str, k: int) -> int:
+    return 2 + zlib.crc32(f"{k}:{name}".encode()) % 997
+
+
+def fingerprint(raw: sympy.Expr):
+    """The formula's exact values at two fixed points (every size a different large number), or
+    None when it cannot be evaluated there."""
+    syms = tuple(sorted(raw.free_symbols, key=str))
+    try:
+        f = compiled(raw, syms)
+        return tuple(f([_probe(s.name, k) for s in syms]) for k in (1, 2))
+    except (ValueError, TypeError, ZeroDivisionError):
+        return None
+
+
+def _probe(name: str, k: int) -> int:
+    return 1_000_003 * k + 7919 * sum(ord(c) * (j + 1) for j, c in enumerate(name)) % 999_983
+
+
+def zero_at(difference, a: sympy.Expr, b: sympy.Expr, values: dict) -> bool:
+    """Is a - b zero at these integer values of every parameter?  a and b evaluated exactly there,
+    compiled once per formula, rather than their difference rebuilt by substitution at each point;
+    the substitution into difference() (the expansion of a - b, the same values) where they cannot
+    be evaluated."""
+    syms = tuple(sorted(values, key=str))
+    point = [values[x] for x in syms]
+    try:
+        return compiled(a, syms)(point) == compiled(b, syms)(point)
+    except (ValueError, TypeError, ZeroDivisionError):
+        return difference().xreplace(values) == 0
+
+
+def differ_at_a_point(raw: sympy.Expr, piece, names: list) -> bool:
+    """Do `raw` and `piece`'s formula take different values at some point of its domain?  Both are
+    evaluated exactly at isl's sample point of the domain and, while they agree, at the other
+    points more_points picks in it: a difference at any point of the domain proves that `raw` does
+    not hold on all of it.  False when no point told them apart or they cannot be evaluated."""
+    dom = piece.domain
+    if dom.is_empty():
+        return False
+    syms = tuple(sorted((sympy.Symbol(n) for n in names), key=str))
+    try:
+        f, g = compiled(raw, syms), compiled(piece.raw, syms)
+    except (ValueError, TypeError):
+        return False
+    for values in _points(piece, names):
+        point = [values[x.name] for x in syms]
+        try:
+            if f(point) != g(point):
+                return True
+        except (ValueError, TypeError, ZeroDivisionError):
+            continue
+    return False
+
+
+def _points(piece, names: list):
+    """The points of the piece's domain ({isl parameter: int}) that _domain_points gives, made as
+    far as a comparison asks and remembered on the piece (its formula is compared with many)."""
+    if piece._probes is None:
+        piece._probes = ([], _domain_points(piece.domain, names))
+    found, more = piece._probes
+    k = 0
+    while True:
+        if k == len(found):
+            if more is None:
+                return
+            nxt = next(more, None)
+            if nxt is None:
+                piece._probes = (found, None)
+                more = None
+                return
+            found.append(nxt)
+        yield found[k]
+        k += 1
+
+
+def _domain_points(dom, names: list):
+    """isl's sample point of the domain, then the points more_points adds from it."""
+    point = dom.sample_point()
+    if point.is_void():
+        return
+    first = {n: int(point.get_coordinate_val(isl.dim_type.param, k).to_python()) for k, n in enumerate(names)}
+    yield first
+    yield from more_points(dom, names, first)
+
+
+_SPREAD = (101, 263, 37, 577, 1031, 17, 419, 53)  # offsets from the sample point: distinct primes, past a tile
+_MORE = 6  # points beyond the sample point
+_STEPS = (-13, -5, 7, 19)
+
+
+def more_points(dom, names: list, first: dict):
+    """Other points of `dom` than `first` (one of its points), one at a time.  For each of a few
+    sets of the parameters, isl's sample point of the domain's part where those parameters are at
+    least the first point's plus a distinct offset (up to _MORE such points); then their
+    neighbours along each axis that are in the domain (isl decides).  isl's sample point alone is
+    often a corner (k = 1, m = 1) and the others lie on faces (m = k + 31), where the formulas of
+    a tiled kernel's pieces split by a floor's value may coincide; points away from them tell the
+    formulas apart.  Every point is in the domain, which is all a difference there needs to prove."""
+    n = len(names)
+    groups = [tuple(range(n))] + [(k,) for k in range(n)] + \
+        ([tuple(j for j in range(n) if j != k) for k in range(n)] if n > 2 else [])
+    header = f"[{', '.join(names)}]"
+    corners = [first]
+    seen = {tuple(first[x] for x in names)}
+    for g, group in enumerate(groups):
+        if len(corners) > _MORE:
+            break
+        cons = " and ".join(f"{names[k]} >= {first[names[k]] + _SPREAD[(g + k) % len(_SPREAD)]}" for k in group)
+        point = dom.intersect(isl.Set(f"{header} -> {{ : {cons} }}")).sample_point()
+        if point.is_void():
+            continue
+        values = {x: int(point.get_coordinate_val(isl.dim_type.param, k).to_python()) for k, x in enumerate(names)}
+        if tuple(values[x] for x in names) not in seen:
+            seen.add(tuple(values[x] for x in names))
+            corners.append(values)
+            yield values
+    space = dom.get_space()
+    for corner in corners:
+        for k in range(n):
+            for step in _STEPS:
+                near = tuple(corner[y] + (step if j == k else 0) for j, y in enumerate(names))
+                if near in seen or near[k] < 1:
+                    continue
+                seen.add(near)
+                pt = isl.Point.zero(space)
+                for j, v in enumerate(near):
+                    pt = pt.set_coordinate_val(isl.dim_type.param, j, v if -2 ** 62 < v < 2 ** 62 else isl.Val(str(v)))
+                if isl.Set.from_point(pt).is_subset(dom):
+                    yield dict(zip(names, near, strict=True))
+
+
+@lru_cache(maxsize=4096)
+def compiled(expr: sympy.Expr, syms: tuple):
+    """interpret.evaluator of `expr` in `syms`, compiled once per formula (each is compared with
+    every other piece of its count)."""
+    from .interpret import evaluator
+
+    return evaluator(expr, list(syms), integers=True)  # every caller gives ints
