@@ -71,3 +71,21 @@ def test_a_remembered_first_access_count_is_the_count_afresh(tmp_path, monkeypat
             for name in ("x", "y"):
                 assert kern.total.arrays[name].read.pieces.value({"n": n}) == 4 * n
     assert again.total.compulsory.value == k.total.compulsory.value == 80
+
+
+def test_the_self_checks_remembered_conditions_and_constants():
+    import sympy
+
+    from staticroof.analysis import selfcheck as SC
+
+    n, m = sympy.symbols("n m")
+    cond = sympy.And(n >= 8, m < 100)
+    for _ in range(2):  # decided afresh, then remembered: the same answers
+        assert SC._holds(cond, {"n": 8, "m": 99}) is True
+        assert SC._holds(cond, {"n": 7, "m": 99}) is False
+        assert SC._holds(cond, {"n": 8}) is False  # m is not in the point: it cannot be said to hold
+        # 2n + n/3 is 7n/3 (a fraction: denominator 3); floor(m/4) (denominator 4) = 1; 0 is no constant
+        e = sympy.Lt(2 * n + n / 3 - 100, 0) & sympy.Eq(sympy.floor(m / 4), 1)
+        assert SC._numbers(e) == ({1, 100}, {3, 4})
+    assert SC._numbers(True) == (frozenset(), frozenset())  # not the integer 1
+    assert SC._numbers(sympy.Integer(1)) == (frozenset({1}), frozenset())

@@ -169,6 +169,9 @@ class _Walker:
         # access key -> its number: a statement instance hashes a small int, not the key's index
         # expressions (sympy hashes in Python)
         self.idents: dict = memo["idents"]
+        # the enclosing loops' ids and values, set once per loop and iteration (not per statement)
+        self.loop_ids: tuple = ()
+        self.loop_values: tuple = ()
         self.cache: dict = memo["cache"]  # id(expr) -> compiled closure
         self.plans: dict = memo["plans"]  # (statement, enclosing loops) -> per-reference plan
         for name, v in sizes.items():
@@ -231,6 +234,8 @@ class _Walker:
     def _loop(self, node: Loop, loops, path):
         v = self._eval(node.start)
         old = self._set(node.var, v)
+        outer_ids, outer_values = self.loop_ids, self.loop_values
+        self.loop_ids = outer_ids + (id(node),)
         try:
             while True:
                 self._set(node.var, v)
@@ -241,14 +246,16 @@ class _Walker:
                 self.iterations -= 1
                 if self.iterations < 0:
                     raise TooLarge()
+                self.loop_values = outer_values + (v,)
                 self._nodes(node.body, loops + ((node, v),), path)
                 v += node.step
         finally:
             self._set(node.var, old)
+            self.loop_ids, self.loop_values = outer_ids, outer_values
 
     def _plan(self, stmt: Stmt, loops) -> list:
         """Per reference, once: (array, kind, dram?, index closures, hoisted?, key)."""
-        key = (id(stmt), tuple(id(n) for n, _ in loops))
+        key = (id(stmt), self.loop_ids)  # the ids of the loops' nodes, outermost first
         plan = self.plans.get(key)
         if plan is not None:
             return plan
@@ -283,7 +290,7 @@ class _Walker:
         for (fname, prec), calls in stmt.special.items():
             c.special[fname] = c.special.get(fname, 0) + calls
             c.flops[prec] = c.flops.get(prec, 0) + calls * self.weights.get(fname, 1)
-        values = tuple(v for _, v in loops)
+        values = self.loop_values  # the loops' values, outermost first
         while len(self.values) < len(self.comp.slots):
             self.values.append(None)
         for array, kind, dram, index, hoisted, ident in self._plan(stmt, loops):

@@ -148,15 +148,33 @@ def _constants(kernel, quantities: dict) -> tuple[set, set]:
             continue
         exprs += [c for c, _ in q.piece_list() if c is not sympy.true]
         exprs.append(q.expr)
-    divisors = set()
+    divisors: set = set()
     for e in exprs:
-        e = sympy.sympify(e)
-        for a in sympy.preorder_traversal(e):
-            if a.is_Integer and 0 < abs(int(a)) <= _CONSTANT_MAX:
-                found.add(abs(int(a)))
-            elif a.is_Rational and not a.is_Integer and a.q <= 256:
-                divisors.add(int(a.q))
+        ints, qs = _numbers(e)
+        found |= ints
+        divisors |= qs
     return found, divisors
+
+
+_numbers_of: dict = {}  # (type, expression) -> (its integers, its fractions' denominators)
+
+
+def _numbers(e) -> tuple:
+    """The integers (0 < |k| <= _CONSTANT_MAX, as |k|) and the denominators (<= 256) of the
+    fractions in `e`, once per expression (the same bounds and formulas recur across kernels)."""
+    key = (type(e), e)  # never 1 for True
+    found = _numbers_of.get(key)
+    if found is None:
+        ints, qs = set(), set()
+        for a in sympy.preorder_traversal(sympy.sympify(e)):
+            if a.is_Integer and 0 < abs(int(a)) <= _CONSTANT_MAX:
+                ints.add(abs(int(a)))
+            elif a.is_Rational and not a.is_Integer and a.q <= 256:
+                qs.add(int(a.q))
+        if len(_numbers_of) > 8192:  # one process may check many kernels
+            _numbers_of.clear()
+        found = _numbers_of[key] = (frozenset(ints), frozenset(qs))
+    return found
 
 
 def _formula_points(kernel, quantities: dict, names: list, known: dict):
@@ -290,12 +308,27 @@ def _shown(q, point: dict) -> list:
         return [q.expr] if same else []
     if q.holds is None:
         return [q.expr] if not q.piecewise or same else []
-    values = {sympy.Symbol(k): v for k, v in point.items()}
-    try:
-        holds = bool(q.holds.xreplace(values))
-    except TypeError:  # a size the condition needs is not in the point
-        return []
-    return [q.expr] if holds else []
+    return [q.expr] if _holds(q.holds, point) else []
+
+
+_held: dict = {}  # (condition, point) -> whether it holds there
+
+
+def _holds(cond, point: dict) -> bool:
+    """Does the condition hold at the point (False when a size it needs is not in the point)?  The
+    same conditions come back at the same points (every kernel of a shape): each is decided once."""
+    key = (cond, tuple(sorted(point.items())))
+    found = _held.get(key)
+    if found is None:
+        values = {sympy.Symbol(k): v for k, v in point.items()}
+        try:
+            found = bool(cond.xreplace(values))
+        except TypeError:  # a size the condition needs is not in the point
+            found = False
+        if len(_held) > 4096:  # one process may check many kernels
+            _held.clear()
+        _held[key] = found
+    return found
 
 
 def _grid_for(counts: dict, point: dict) -> dict:
