@@ -89,3 +89,33 @@ def test_the_self_checks_remembered_conditions_and_constants():
         assert SC._numbers(e) == ({1, 100}, {3, 4})
     assert SC._numbers(True) == (frozenset(), frozenset())  # not the integer 1
     assert SC._numbers(sympy.Integer(1)) == (frozenset({1}), frozenset())
+
+
+VEC3 = """
+struct Vec3 {
+    float x, y, z;
+    __device__ float norm2() const;
+};
+
+__device__ float Vec3::norm2() const { return x * x + y * y + z * z; }
+
+__global__ void norms(int n, const Vec3 *v, float *out)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = v[i].norm2();
+}
+"""
+
+
+def test_the_cxx_context_sees_the_items_as_split():
+    # cuda_source splits the items once and lends them to the C++ rewrites' context as they were
+    # split: classdefs.begin then makes `Vec3::norm2` part of its class (no function item), but
+    # the context, as with its own split, still sees it as a function
+    from staticroof.frontends.cuda import cuda_source
+    from staticroof.frontends.toplevel import split_items
+
+    src = cuda_source("vec3.cu", '# 1 "vec3.cu"\n' + VEC3, {})
+    fresh = {it.name for it in split_items(T.tokenize('# 1 "vec3.cu"\n' + VEC3, "vec3.cu")) if it.is_function}
+    assert set(src.cxx.functions) == fresh
+    assert "norms" in fresh and len(fresh) == 2

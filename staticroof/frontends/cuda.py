@@ -637,9 +637,12 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
     """Tokenize, split and rewrite a preprocessed .cu file as C (see the module docstring)."""
     tokens = CL.rename_operators(tokenize(text, path))
     items = split_items(tokens)
+    # the items as split, for the C++ rewrites' context: CL.begin marks some (a member defined
+    # outside its class is no function then), and shallow copies keep them as they were
+    as_split = [replace(it) for it in items]
     CL.begin(items)
     templates = {it.name for it in items if it.is_function and it.template}
-    cxx = CX.Context(tokens, set(builtin_types()) | set(table()["types"]))
+    cxx = CX.Context(tokens, set(builtin_types()) | set(table()["types"]), as_split)
     constants = set()
     # launch sites: fold host code with file-scope integer constants and the user's bindings
     env = dict(bindings)

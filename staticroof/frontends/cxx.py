@@ -32,9 +32,10 @@ class Context:
     """What the rewrites need to know about the whole file: the names of `cooperative_groups`, the
     type names it declares, and (filled in) the unknown types each function uses."""
 
-    def __init__(self, tokens: list[Token], builtin: set):
+    def __init__(self, tokens: list[Token], builtin: set, items: list | None = None):
+        """`items`: split_items(tokens), when the caller has them (as they were split: unchanged)."""
         self.cg_names = coop.aliases(tokens)
-        items = split_items(tokens)
+        items = split_items(tokens) if items is None else items
         self.param_groups = coop.parameter_groups(items, self.cg_names)
         self.functions = {it.name: it for it in items if it.is_function}
         self.known = opaque.known_types(tokens, builtin)
