@@ -275,6 +275,14 @@ def test_tiled_pieces_told_apart_off_the_sample_point():
     assert not differ_at_a_point(raw, Piece(equal_dom, sympy.Integer(128)), names)
     assert _agrees(raw, Piece(equal_dom, sympy.Integer(128)))
 
+    # the points are remembered by the domain's text: a second piece on an equal domain built
+    # separately (another count of the same kernel) shares them, and its answers are the same
+    first_piece, second_piece = Piece(dom, praw), Piece(isl.Set(str(dom)), praw)
+    assert differ_at_a_point(raw, first_piece, names) and differ_at_a_point(raw, second_piece, names)
+    assert first_piece._probes is second_piece._probes
+    assert not differ_at_a_point(praw, second_piece, names)  # a formula agrees with itself everywhere
+    assert second_piece._probes[1] is None  # ... at every point: all of them made, and shared
+
 
 def test_agreement_point_by_point_on_a_small_domain():
     """_agrees proves agreement on a bounded domain of at most 64 points by evaluating both formulas

@@ -54,7 +54,7 @@ class Piece:
 
     def __init__(self, domain, raw, expr=None, make=None):
         self.domain, self.raw, self._expr, self._make = domain, raw, expr, make
-        self._probes = None  # (points of the domain found so far, the rest to come) for differ_at_a_point
+        self._probes = None  # [points of the domain found so far, the rest to come] for differ_at_a_point
 
     @property
     def expr(self):
