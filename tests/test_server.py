@@ -356,13 +356,9 @@ def test_a_socket_no_server_listens_on_is_removed(tmp_path, monkeypatch):
         os.close(fd)
 
 
-@pytest.mark.parametrize("answer", [b"", b'{"decline": "stale"}\n', b"not json\n", b'["a list"]\n'])
-def test_a_server_that_fails_before_answering_leaves_the_command_here(tmp_path, monkeypatch, capfd, answer):
-    """Whatever a server does before it names the command's process (hang up, decline, garble),
-    the client prints nothing and the command runs in its own process."""
-    import threading
-
-    from staticroof.server import client
+def _fake_server(tmp_path, monkeypatch) -> socket.socket:
+    """A socket listening where the client looks for this installation's server (in a private
+    folder), for the tests that play the server's part themselves."""
     from staticroof.server.address import address
 
     folder = tmp_path / "srv"
@@ -372,6 +368,18 @@ def test_a_server_that_fails_before_answering_leaves_the_command_here(tmp_path, 
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(address().socket)
     listener.listen(1)
+    return listener
+
+
+@pytest.mark.parametrize("answer", [b"", b'{"decline": "stale"}\n', b"not json\n", b'["a list"]\n'])
+def test_a_server_that_fails_before_answering_leaves_the_command_here(tmp_path, monkeypatch, capfd, answer):
+    """Whatever a server does before it names the command's process (hang up, decline, garble),
+    the client prints nothing and the command runs in its own process."""
+    import threading
+
+    from staticroof.server import client
+
+    listener = _fake_server(tmp_path, monkeypatch)
 
     def serve():
         conn, _ = listener.accept()
@@ -402,15 +410,8 @@ def test_a_server_that_fails_before_answering_leaves_the_command_here(tmp_path, 
 
 def test_streams_that_are_not_the_interpreters_leave_the_command_here(tmp_path, monkeypatch, capfd):
     from staticroof.server import client
-    from staticroof.server.address import address
 
-    folder = tmp_path / "srv"
-    folder.mkdir(mode=0o700)
-    monkeypatch.setenv("STATICROOF_SERVER_DIR", str(folder))
-    monkeypatch.delenv("STATICROOF_SERVER", raising=False)
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(address().socket)
-    listener.listen(1)  # the connection is queued: nothing needs to accept it
+    listener = _fake_server(tmp_path, monkeypatch)  # the connection is queued: nothing needs to accept it
     try:  # pytest's capture replaced sys.stdin, sys.stdout and sys.stderr
         assert client.run(["staticroof", "analyze", "k.c"], None) == \
             "failed: ValueError: standard stream 0 is not the interpreter's"

@@ -149,9 +149,14 @@ def _domain_points(dom, names: list):
     point = dom.sample_point()
     if point.is_void():
         return
-    first = {n: int(point.get_coordinate_val(isl.dim_type.param, k).to_python()) for k, n in enumerate(names)}
+    first = _values(point, names)
     yield first
     yield from more_points(dom, names, first)
+
+
+def _values(point, names: list) -> dict:
+    """{isl parameter: int} of an isl point."""
+    return {n: int(point.get_coordinate_val(isl.dim_type.param, k).to_python()) for k, n in enumerate(names)}
 
 
 _SPREAD = (101, 263, 37, 577, 1031, 17, 419, 53)  # offsets from the sample point: distinct primes, past a tile
@@ -180,7 +185,7 @@ def more_points(dom, names: list, first: dict):
         point = dom.intersect(isl.Set(f"{header} -> {{ : {cons} }}")).sample_point()
         if point.is_void():
             continue
-        values = {x: int(point.get_coordinate_val(isl.dim_type.param, k).to_python()) for k, x in enumerate(names)}
+        values = _values(point, names)
         if tuple(values[x] for x in names) not in seen:
             seen.add(tuple(values[x] for x in names))
             corners.append(values)
