@@ -120,3 +120,8 @@ def test_axpy_with_items_per_thread_prints_2n():
     assert k.exact
     t = k.total
     assert (str(t.flops.expr), str(t.compulsory.expr), str(t.intensity.expr)) == ("2*n", "12*n", "1/6")
+    # and at sizes on both sides of the kernel's constants (4 items a thread, 1024 a block): every
+    # i < n is one multiply-add and 12 B whatever the blocking, even in a last, partial block
+    for n in (1, 3, 4, 5, 1023, 1024, 1025, 4097):
+        (k,) = [k for k in run([path], {"n": str(n)}, only={"axpy_items"}).kernels if k.name == "axpy_items"]
+        assert k.exact and (k.total.flops.value, k.total.compulsory.value) == (2 * n, 12 * n), n
