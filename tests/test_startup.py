@@ -20,18 +20,17 @@ HEAVY = ("sympy", "islpy", "networkx", "pycparser", "pcpp", "libcst", "matplotli
 COMMANDS = ("staticroof.lint.command", "staticroof.diff.command", "staticroof.validate.command",
             "staticroof.validate.profile")
 
-# runs the package as `python -m staticroof ARGS` would, then prints the heavy modules loaded
+# runs the package as `python -m staticroof ARGS` would, then prints the heavy modules loaded: at
+# exit, since the launcher ends the process itself (os._exit, after the atexit functions)
 _WRAPPER = """\
-import json, runpy, sys
+import atexit, json, runpy, sys
+def report():
+    heavy = sorted(m for m in NAMES if m in sys.modules)
+    commands = sorted(m for m in COMMANDS if m in sys.modules)
+    sys.stderr.write("\\nHEAVY " + json.dumps({"heavy": heavy, "commands": commands}) + "\\n")
+atexit.register(report)
 sys.argv = ["staticroof", *sys.argv[1:]]
-code = 0
-try:
-    runpy.run_module("staticroof", run_name="__main__", alter_sys=True)
-except SystemExit as e:
-    code = e.code or 0
-heavy = sorted(m for m in NAMES if m in sys.modules)
-commands = sorted(m for m in COMMANDS if m in sys.modules)
-sys.stderr.write("\\nHEAVY " + json.dumps({"code": code, "heavy": heavy, "commands": commands}) + "\\n")
+runpy.run_module("staticroof", run_name="__main__", alter_sys=True)
 """.replace("NAMES", repr(HEAVY)).replace("COMMANDS", repr(COMMANDS))
 
 
@@ -39,7 +38,7 @@ def _run(*args, cwd=ROOT, env=None):
     out = subprocess.run([sys.executable, "-c", _WRAPPER, *args], capture_output=True, text=True, cwd=cwd,
                          timeout=120, env=env)
     line = [x for x in out.stderr.splitlines() if x.startswith("HEAVY ")][-1]
-    return out.stdout, json.loads(line[len("HEAVY "):])
+    return out.stdout, {"code": out.returncode, **json.loads(line[len("HEAVY "):])}
 
 
 @pytest.mark.parametrize("args, expect", [
@@ -220,3 +219,36 @@ def test_ctrl_c_before_click_runs_is_aborted_not_a_traceback(monkeypatch, capsys
         launcher.main()
     assert stop.value.code == 1
     assert capsys.readouterr().err == "\nAborted!\n"
+
+
+# a command's end, as the launcher leaves: `kept`'s __del__ runs only in the interpreter's teardown
+_LEAVE = """\
+import atexit, sys, threading, time
+from staticroof.launcher import _leave
+class Noisy:
+    def __del__(self):
+        sys.stdout.write("teardown\\n")
+kept = Noisy()
+atexit.register(lambda: sys.stdout.write("atexit\\n"))
+sys.stdout.write("buffered ")
+how, status = sys.argv[1], eval(sys.argv[2])
+if how == "thread":
+    threading.Thread(target=lambda: (time.sleep(0.3), sys.stdout.write("thread\\n"))).start()
+(sys.exit if how == "ordinary" else _leave)(status)
+"""
+
+
+@pytest.mark.parametrize("how, status, code, stdout, stderr", [
+    # Python's own exit: atexit, then the teardown frees `kept` (the check below can fail)
+    ("ordinary", "3", 3, "buffered atexit\nteardown\n", ""),
+    # the launcher's: the same status, the buffered text and the atexit functions, no teardown
+    ("leave", "3", 3, "buffered atexit\n", ""),
+    ("leave", "None", 0, "buffered atexit\n", ""),
+    ("leave", "0", 0, "buffered atexit\n", ""),
+    # a message as the status, or a thread still running: Python's exit, as before
+    ("leave", "'bye'", 1, "buffered atexit\nteardown\n", "bye\n"),
+    ("thread", "2", 2, "buffered thread\natexit\nteardown\n", ""),
+])
+def test_the_launcher_leaves_without_the_teardown(how, status, code, stdout, stderr):
+    out = subprocess.run([sys.executable, "-c", _LEAVE, how, status], capture_output=True, text=True, timeout=60)
+    assert (out.returncode, out.stdout, out.stderr) == (code, stdout, stderr)
