@@ -75,6 +75,31 @@ def test_degree_bounds_read_off_the_tree():
     assert _degree_bounds(sympy.floor(n) * m, [n, m]) is None
 
 
+def test_ring_degrees_are_the_expansions_degrees():
+    """result._ring_degrees multiplies the polynomial out in a ring, and must give what sympy.expand
+    gives.  By hand: (n + t)**2 - n**2 = 2nt + t**2 (degree 1 in n: the n**2 cancels, which the tree
+    bound 2 does not see; 0 in m, absent); (k/32 + t)**3*m - k**3*m/32768 = 3k**2*m*t/1024 + ... has
+    degree 2 in k (k**3 cancels), 1 in m; 2*(n/2 + t) - n = 2t has lost n altogether (degree 0, n
+    still asked for); the zero polynomial ((n + 1)**2 - n**2 - 2n - 1) and sqrt(n) are left to
+    sympy's path (None), which says -oo and None for them."""
+    import sympy
+
+    from staticroof.analysis.result import _degrees, _ring_degrees
+
+    n, m, t, k = sympy.symbols("n m t k")
+    cases = [((n + t) ** 2 - n ** 2, [n, m], {n: 1, m: 0}),
+             ((k / 32 + t) ** 3 * m - k ** 3 * m / 32768, [k, m], {k: 2, m: 1}),
+             (2 * (n / 2 + t) - n, [n], {n: 0})]
+    for poly, variables, degrees in cases:
+        assert _ring_degrees(poly, variables) == degrees
+        assert _degrees(poly, variables) == degrees
+        terms = sympy.Add.make_args(sympy.expand(poly))  # what _degrees read before the ring
+        assert {v: max(sympy.degree(x, v) for x in terms) for v in variables} == degrees
+    zero = (n + 1) ** 2 - n ** 2 - 2 * n - 1
+    assert _ring_degrees(zero, [n]) is None and _degrees(zero, [n]) == {n: -sympy.oo}
+    assert _ring_degrees(sympy.sqrt(n) + n, [n]) is None and _degrees(sympy.sqrt(n) + n, [n]) is None
+
+
 def test_degree_lower_bounds_from_two_values():
     """result._degrees_at_least: a polynomial whose value changes when only v changes has degree >= 1
     in v; equal values prove nothing (bound 0).  By hand: (n + t)**2 - n**2 = 2nt + t**2 has degree

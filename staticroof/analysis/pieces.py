@@ -28,6 +28,7 @@ import sympy
 from ..ir import is_grid_size
 from .budget import check
 from .conditions import set_condition
+from .expansion import expand
 from .polyhedra import qp_sympy
 from .probes import differ_at_a_point, differ_opaque, fingerprint, zero_at
 from .rational import equal_ratios, factor_cancel
@@ -110,7 +111,7 @@ class Pieces:
         prints: list = []  # each formula's exact values at two points: formulas that differ there differ
         for p in pieces:
             p = _on_hull(p)
-            expr = finish(sympy.expand(_expanded(p.raw).xreplace(_to_user(p.raw, namer))))  # raw's, once
+            expr = finish(expand(_expanded(p.raw).xreplace(_to_user(p.raw, namer))))  # raw's, once
             fp = fingerprint(expr)
             same = next((k for k, q in enumerate(out) if (fp is None or prints[k] is None or prints[k] == fp)
                          and sympy.expand(q.expr - expr) == 0), None)
