@@ -42,3 +42,31 @@ def test_plain_sums_are_their_own_expansion(terms):
     e = sympy.Add(*terms)
     assert plain(e)  # sums of such monomials are plain however sympy combines them
     assert sympy.expand(e) == e
+
+
+_leaf = st.one_of(_atoms, st.integers(-9, 9).map(sympy.Integer),
+                  st.fractions(min_value=-5, max_value=5, max_denominator=8).map(sympy.Rational))
+_tree = st.recursive(_leaf, lambda sub: st.one_of(
+    st.lists(sub, min_size=2, max_size=3).map(lambda a: sympy.Add(*a)),
+    st.lists(sub, min_size=2, max_size=3).map(lambda a: sympy.Mul(*a)),
+    st.tuples(sub, st.integers(0, 3)).map(lambda a: sympy.Pow(*a))), max_leaves=10)
+
+
+def test_multiplied_by_hand():
+    """isl's shape, (64*k + 4*k*m)*floor(k/32 + 31/32) - 64*k*floor(k/32 + 31/32)**2 ... times a
+    floor: multiplied out by hand, 64*k*f*g + 4*k*m*f*g - 64*k*f**2*g (f, g the two floors)."""
+    from staticroof.analysis.expansion import multiplied
+
+    f, g = sympy.floor(k / 32 + sympy.Rational(31, 32)), sympy.floor(m / 32)
+    e = ((64 * k + 4 * k * m) * f - 64 * k * f ** 2) * g
+    assert multiplied(e) == 64 * k * f * g + 4 * k * m * f * g - 64 * k * f ** 2 * g == sympy.expand(e)
+    assert multiplied(sympy.floor(n * (m + 1) / 2) * n) is None  # the floor's argument expands too
+    assert multiplied(n / (n + 1)) is None and multiplied(sympy.Integer(3)) is None
+
+
+@settings(max_examples=50, derandomize=True, deadline=None)
+@given(_tree)
+def test_expand_is_sympys(e):
+    """expansion.expand gives sympy.expand's very tree (srepr: the structure, argument order
+    included) on random nested sums, products and powers of sizes, floors and rationals."""
+    assert sympy.srepr(expand(e)) == sympy.srepr(sympy.expand(e))
