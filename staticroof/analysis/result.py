@@ -332,21 +332,19 @@ def _exact_function(expr, variables):
         const = arg.as_coeff_Add()[0]
         floor_args.append((coeffs, int(const * d) if const.is_Rational else 0, int(d)))
     denom = int(denom)
-
-    def evaluate(point):
-        vals = list(point)
-        for coeffs, const, d in floor_args:
-            vals.append((sum(c * point[k] for k, c in coeffs) + const) // d)
-        total = 0
-        for c, m in terms:
-            prod = c
-            for x, e in zip(vals, m, strict=True):
-                if e:
-                    prod *= x ** e
-            total += prod
-        return Fraction(total, denom)
-
-    return evaluate
+    # the same integer arithmetic as straight-line code (one Python function, compiled once):
+    # v0.. are the point's coordinates, then each floor's value; a monomial is its coefficient
+    # times the powers its exponents name (x**0 = 1 left out)
+    n = len(variables)
+    lines = [f"    {', '.join(f'v{k}' for k in range(n))}, = point" if n else "    pass"]
+    for j, (coeffs, const, d) in enumerate(floor_args):
+        lines.append(f"    v{n + j} = ({' + '.join([f'({c}) * v{k}' for k, c in coeffs] + [f'({const})'])}) // {d}")
+    monomials = [" * ".join([f"({c})"] + [f"v{k}" if e == 1 else f"v{k} ** {e}" for k, e in enumerate(m) if e])
+                 for c, m in terms]
+    lines.append(f"    return Fraction({' + '.join(monomials) or '0'}, {denom})")
+    scope: dict = {"Fraction": Fraction}
+    exec("def evaluate(point):\n" + "\n".join(lines), scope)  # the code is built above from integers
+    return scope["evaluate"]
 
 
 def _ceilings(expr: sympy.Expr) -> sympy.Expr:
