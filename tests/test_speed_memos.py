@@ -119,3 +119,35 @@ def test_the_cxx_context_sees_the_items_as_split():
     fresh = {it.name for it in split_items(T.tokenize('# 1 "vec3.cu"\n' + VEC3, "vec3.cu")) if it.is_function}
     assert set(src.cxx.functions) == fresh
     assert "norms" in fresh and len(fresh) == 2
+
+
+def test_a_weighted_sum_is_its_unit_sum_scaled():
+    """polyhedra._unit_sum: Count.pw of w*A + w*B is the weight-1 sum A + B (made once) scaled by w,
+    the very object summing the scaled terms gives.  A counts {0 <= i < n} (n for n >= 1), B the
+    multiples of 3 among them (floor((n + 2)/3)), with guarded pieces (n >= 1), and C = {0 <= i < m,
+    i < 5} (min(m, 5)) on another domain.  By hand, 4*(A + B) at n = 7 is 4*(7 + 3) = 40, at n = 3
+    4*(3 + 1) = 16; 4*(A + C) at n = 2, m = 9 is 4*(2 + 5) = 28; and 4*A + 2*B (unequal weights:
+    the plain sum) at n = 7 is 28 + 6 = 34."""
+    import islpy as isl
+    import sympy
+
+    from staticroof.analysis import polyhedra as P
+
+    def count(text):
+        return isl.Set(text).card()
+
+    a = count("[p_n, p_m] -> { S[i] : 0 <= i < p_n }")
+    b = count("[p_n, p_m] -> { S[i] : 0 <= i < p_n and i mod 3 = 0 }")
+    c = count("[p_n, p_m] -> { S[i] : 0 <= i < p_m and i < 5 }")
+    namer = P.Namer()
+    namer.param(sympy.Symbol("n")), namer.param(sympy.Symbol("m"))
+    for x, y, sizes, value in [(a, b, {"n": 7, "m": 1}, 40), (a, b, {"n": 3, "m": 1}, 16),
+                               (a, c, {"n": 2, "m": 9}, 28)]:
+        P._UNIT.clear()
+        unit = P.Count([(1, x), (1, y)], namer).pw()  # made and remembered
+        scaled = P.Count([(4, x), (4, y)], namer)
+        afresh = P._weighted_sum([(4, x), (4, y)])
+        assert str(scaled.pw()) == str(afresh) == str(unit.scale_val(isl.Val(4)))
+        assert scaled.value(sizes) == value
+    mixed = P.Count([(4, a), (2, b)], namer)
+    assert str(mixed.pw()) == str(P._weighted_sum([(4, a), (2, b)])) and mixed.value({"n": 7, "m": 1}) == 34
