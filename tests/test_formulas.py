@@ -169,3 +169,22 @@ def test_axpy_with_items_per_thread_prints_2n():
     for n in (1, 3, 4, 5, 1023, 1024, 1025, 4097):
         (k,) = [k for k in run([path], {"n": str(n)}, only={"axpy_items"}).kernels if k.name == "axpy_items"]
         assert k.exact and (k.total.flops.value, k.total.compulsory.value) == (2 * n, 12 * n), n
+
+
+def test_no_flops_over_a_count_is_zero_without_sympys_assumptions():
+    """result._divide(0, Q): an integer-only kernel's intensity, W = 0 over Q, is 0 wherever Q is
+    not zero at some point, as sympy's own 0/Q is.  By hand: Q = 4*n**2 - 8*n*floor(n/7 + 6/7)
+    + 8*n*floor(2*n/7 + 6/7) is 4 at n = 1 (4 - 8*1 + 8*1), so not the zero function: 0/Q = 0.
+    A Q over a symbol with assumptions (k positive) is left to sympy, which says 0 too; Q = 0 is
+    no intensity (nan)."""
+    import sympy
+
+    from staticroof.analysis.result import _divide, _somewhere_not_zero
+
+    n = sympy.Symbol("n")
+    six = sympy.Rational(6, 7)
+    q = 4 * n ** 2 - 8 * n * sympy.floor(n / 7 + six) + 8 * n * sympy.floor(2 * n / 7 + six)
+    assert _somewhere_not_zero(q) and _divide(sympy.Integer(0), q) == 0 == sympy.Integer(0) / q
+    k = sympy.Symbol("k", positive=True)
+    assert not _somewhere_not_zero(k + q) and _divide(sympy.Integer(0), k + q) == 0
+    assert _divide(sympy.Integer(0), sympy.Integer(0)) is sympy.nan

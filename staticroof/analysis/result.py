@@ -399,7 +399,29 @@ def quantity(count: Count, sizes: dict, scale=1) -> Quantity:
 
 @_memo
 def _divide(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
-    return sympy.nan if b == 0 else factor_cancel(a / b)
+    if b == 0:
+        return sympy.nan
+    if a == 0 and _somewhere_not_zero(b):
+        return factor_cancel(sympy.Integer(0))
+    return factor_cancel(a / b)
+
+
+def _somewhere_not_zero(b: sympy.Expr) -> bool:
+    """Does `b`, over symbols without assumptions, take a non-zero value at some point?  Then 0/b
+    is 0, which is what sympy's 0/b gives, without asking it.
+
+    sympy makes 0/b the product 0 * b**-1, which is 0 unless b**-1 is known to be infinite, that is
+    unless b is known to be zero (Mul.flatten asks each factor's is_finite: on a long count of an
+    integer-only kernel, W = 0 over its Q, 0.3 s of assumption queries).  sympy's assumptions are
+    sound: over symbols that may take any complex value, b.is_zero is True only where b is zero at
+    every value, and a non-zero exact value at one point (fingerprint's) shows it is not.  False
+    (sympy decides) where a symbol carries assumptions or b cannot be evaluated there."""
+    from .probes import fingerprint
+
+    if any(s.assumptions0 != {"commutative": True} for s in b.free_symbols):
+        return False
+    values = fingerprint(b)
+    return values is not None and any(v != 0 for v in values)
 
 
 def _quotient(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
