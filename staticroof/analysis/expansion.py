@@ -35,9 +35,6 @@ def multiplied(e: sympy.Expr) -> sympy.Expr | None:
     ring's as_expr: Add and Mul put their arguments in one canonical order whatever order they
     come in, so the two trees are equal.  The ring only skips the tree rewriting in between
     (half a second on a tiled GEMM's 70 formulas)."""
-    from sympy.polys.domains import QQ
-    from sympy.polys.rings import ring
-
     gens: dict = {}
 
     def atoms(x) -> bool:
@@ -54,29 +51,50 @@ def multiplied(e: sympy.Expr) -> sympy.Expr | None:
 
     if not atoms(e) or not gens:
         return None
-    order = sorted(gens, key=sympy.default_sort_key)
-    space, *elements = ring(order, QQ)
-    index = dict(zip(order, elements, strict=True))
+    found = polynomial(e, sorted(gens, key=sympy.default_sort_key))
+    return None if found is None else found.as_expr()
+
+
+def polynomial(e: sympy.Expr, gens: list):
+    """`e` as an element of the ring Q[gens] (sympy's sparse PolyElement), multiplied out there, or
+    None when it is not built of sums, products, non-negative integer powers, rationals and the
+    generators themselves (a generator may be any expression: a symbol, a floor)."""
+    from sympy.polys.domains import QQ
+    from sympy.polys.rings import ring
+
+    if not gens:
+        return None
+    space, *elements = ring(gens, QQ)
+    index = dict(zip(gens, elements, strict=True))
     memo: dict = {}
 
     def walk(x):
         found = memo.get(x)
         if found is not None:
             return found
-        if x.is_Rational:
-            r = space(QQ(int(x.p), int(x.q)))
-        elif x in index:
+        if x in index:
             r = index[x]
+        elif x.is_Rational:
+            r = space(QQ(int(x.p), int(x.q)))
         elif x.is_Add or x.is_Mul:
             r = space(0 if x.is_Add else 1)
             for t in x.args:
                 r = r + walk(t) if x.is_Add else r * walk(t)
-        else:
+        elif x.is_Pow and x.exp.is_Integer and x.exp >= 0:
             r = walk(x.base) ** int(x.exp)
+        else:
+            raise _NotPolynomial
         memo[x] = r
         return r
 
-    return walk(e).as_expr()
+    try:
+        return walk(e)
+    except _NotPolynomial:
+        return None
+
+
+class _NotPolynomial(Exception):
+    pass
 
 
 def plain(e: sympy.Expr) -> bool:

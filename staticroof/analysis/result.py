@@ -14,7 +14,7 @@ import sympy
 
 from ..ir import Kernel
 from .budget import check
-from .expansion import expand
+from .expansion import expand, polynomial
 from .polyhedra import Count
 from .rational import factor_cancel
 
@@ -272,39 +272,8 @@ def _ring_degrees(poly: sympy.Expr, variables: list) -> dict | None:
     of v among them is the same number.  None where the tree has anything but sums, products,
     non-negative integer powers, symbols and rationals (sympy's path decides), and for the zero
     polynomial (whose degrees _degrees gives as -oo)."""
-    from sympy.polys.domains import QQ
-    from sympy.polys.rings import ring
-
     syms = sorted(poly.free_symbols | set(variables), key=str)
-    if not syms:
-        return None
-    space, *gens = ring(syms, QQ)
-    index = dict(zip(syms, gens, strict=True))
-    memo: dict = {}
-
-    def walk(x):
-        found = memo.get(x)
-        if found is not None:
-            return found
-        if x.is_Rational:
-            r = space(QQ(int(x.p), int(x.q)))
-        elif x.is_Symbol:
-            r = index[x]
-        elif x.is_Add or x.is_Mul:
-            r = space(0 if x.is_Add else 1)
-            for t in x.args:
-                r = r + walk(t) if x.is_Add else r * walk(t)
-        elif x.is_Pow and x.exp.is_Integer and x.exp >= 0:
-            r = walk(x.base) ** int(x.exp)
-        else:
-            raise ValueError(x)
-        memo[x] = r
-        return r
-
-    try:
-        p = walk(poly)
-    except ValueError:
-        return None
+    p = polynomial(poly, syms)
     if not p:
         return None
     where = {v: syms.index(v) for v in variables}
@@ -316,11 +285,20 @@ def _exact_function(expr, variables):
     the end (floors of rational affine arguments become integer floor divisions)."""
     floors = sorted(expr.atoms(sympy.floor), key=str)
     fresh = [sympy.Dummy() for _ in floors]
-    poly = sympy.Poly(expr.xreplace(dict(zip(floors, fresh, strict=True))), *(list(variables) + fresh))
+    plain = expr.xreplace(dict(zip(floors, fresh, strict=True)))
+    # its monomials and coefficients: from the ring where it is a polynomial over Q in these
+    # generators (the same ones sympy.Poly finds: a polynomial has one set of them), else Poly's
+    ring_poly = polynomial(plain, list(variables) + fresh) if plain.free_symbols <= set(variables) | set(fresh) \
+        else None
+    if ring_poly is not None:
+        pairs = [(m, sympy.Rational(int(c.numerator), int(c.denominator))) for m, c in ring_poly.terms()]
+    else:
+        poly = sympy.Poly(plain, *(list(variables) + fresh))
+        pairs = list(zip(poly.monoms(), poly.coeffs(), strict=True))
     denom = 1
-    for c in poly.coeffs():
+    for _, c in pairs:
         denom = sympy.ilcm(denom, sympy.Rational(c).q)
-    terms = [(int(c * denom), m) for m, c in zip(poly.monoms(), poly.coeffs(), strict=True)]
+    terms = [(int(c * denom), m) for m, c in pairs]
     index = {v: k for k, v in enumerate(variables)}
     floor_args = []
     for f in floors:
