@@ -718,8 +718,10 @@ def _never(dom, diff: sympy.Expr, cmp: str) -> bool:
     return dom.intersect(bad).is_empty()
 
 
+@lru_cache(maxsize=8192)
 def _isl_affine(e: sympy.Expr) -> str | None:
-    """An integer affine expression (floors of affine/constant allowed) in isl syntax."""
+    """An integer affine expression (floors of affine/constant allowed) in isl syntax.  Remembered
+    (a function of the expression alone): the same floors recur in every piece of every count."""
     if e.is_Integer:
         return str(int(e))
     if e.is_Symbol:
