@@ -321,3 +321,27 @@ def test_pinned_hull_equalities_are_read_off():
     assert _solved((80 * b + d - 10320,)) == {b: 129 - d / 80}
     assert _pinned((n - 1, n - 2)) is None and _solved((n - 1, n - 2)) is None
     assert _pinned((n * m - 1,)) is None
+
+
+def test_the_piece_at_sizes_from_an_isl_point(tmp_path):
+    # clamp_head, by hand: i runs min(n, 100) times, one multiply each, so W = min(n, 100): the
+    # piece n for n <= 100, 100 from n = 100 on (one of them holds at n = 100, where both give 100); n = 0
+    # is outside the region (every size at least 1): no piece.  The one-point set is built from
+    # an isl Point: the same set as its text, also past 64 bits (a product of grid dimensions)
+    import islpy as isl
+
+    from staticroof.analysis import pieces as PM
+
+    w = analyze_source(CLAMP, tmp_path)["clamp_head"].total.flops
+    p = w.pieces
+    assert len(p.pieces) == 2
+    for n, expected in ((1, 1), (99, 99), (100, 100), (101, 100), (10 ** 6, 100)):
+        piece = p._at({"n": n})
+        assert piece is not None and piece.expr.subs(S("n"), n) == expected
+    assert p._at({"n": 0}) is None and p._at({}) is None
+    space = isl.Set("[p_a, p_b] -> { : p_a >= 1 and p_b >= 1 }").get_space()
+    region = isl.Set("[p_a, p_b] -> { : p_a >= 1 and p_b >= 10 }")
+    big = 10 ** 30
+    got = PM._point(space, [5, big], region)
+    assert got is not None and got.is_equal(isl.Set(f"[p_a, p_b] -> {{ : p_a = 5 and p_b = {big} }}"))
+    assert PM._point(space, [5, 9], region) is None  # p_b = 9 is outside the region

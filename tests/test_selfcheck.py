@@ -198,3 +198,51 @@ def test_evaluator_floors_by_integer_division():
     g, plain_up = evaluator(up, [n], integers=True), evaluator(up, [n])
     assert [g([5]), g([-5]), g([4])] == [2, 0, 1]
     assert all(g([a]) == plain_up([a]) for a in range(-40, 40))
+
+
+SAXPY_TIMED = """
+#include <stddef.h>
+#include <time.h>
+
+#define REPEAT 10
+
+void saxpy(int n, float a, const float *restrict x, float *restrict y)
+{
+    for (int i = 0; i < n; i++)
+        y[i] = a * x[i] + y[i];
+}
+
+int main(void)
+{
+    static float x[1024], y[1024];
+    clock_t t0 = clock();
+    for (int r = 0; r < REPEAT; r++)
+        saxpy(1024, 2.0f, x, y);
+    return (int)(clock() - t0) < 0;
+}
+"""
+
+
+def test_a_repeated_check_is_made_once(tmp_path):
+    # saxpy in fp32, by hand: W = 2n (one fp32 precision, so `W fp32` is W's count); x is read
+    # once per element (first reads = loads = n elements, 4n B) and never written (0); y is read
+    # first then written, once per element, and loaded and stored once per element (n each, 4n B).
+    # Q compulsory = 4n + 4n + 4n = 12n B = Q access, I = I access = 2n/12n = 1/6.  Counts with the
+    # same isl text share one Pieces object, so x read, x access read and y's four counts are one
+    # check, x's write and store another, Q access is Q compulsory's, I access is I's
+    from staticroof.analysis import selfcheck as SC
+    from staticroof.analysis.result import Quantity
+
+    k = analyze_source(SAXPY_TIMED, tmp_path)["saxpy"]
+    t = k.total
+    n = sympy.Symbol("n")
+    assert (t.flops.expr, t.compulsory.expr, t.access.expr) == (2 * n, 12 * n, 12 * n)
+    assert t.intensity.expr == t.intensity_access.expr == sympy.Rational(1, 6)
+    every = SC._quantities(t)
+    assert len(every) == 14
+    assert list(SC._distinct(every)) == ["W", "Q compulsory", "x read", "x write", "I"]
+    # a formula, or the sizes it was chosen for, of its own: a check of its own
+    other = dict(every)
+    other["y read"] = Quantity(4 * n + 0 * n, t.arrays["y"].read.value, t.arrays["y"].read.pieces, None, {"n": 7})
+    other["y write"] = Quantity(sympy.Integer(4) * n ** 1 + 1, None, t.arrays["y"].write.pieces, None, {})
+    assert list(SC._distinct(other)) == ["W", "Q compulsory", "x read", "x write", "y read", "y write", "I"]

@@ -279,10 +279,7 @@ class Pieces:
         values = _param_values(space, self.namer, {k: v for k, v in sizes.items() if k not in grid}, GRID)
         if values is None:
             return None
-        names = _param_names(space)
-        region = self._remembered("region", lambda: str(self.region))
-        point = _point(tuple(names), tuple(values[0][n] for n in names), region)
-        return None if point is None else point
+        return _point(space, [values[0][n] for n in _param_names(space)], self.region)
 
     def _min_max(self):
         """Max (Min) of the pieces when isl proves each piece is the greatest (least) on its domain."""
@@ -383,12 +380,20 @@ def _params_of(space, namer) -> list:
     return found
 
 
-@lru_cache(maxsize=4096)
-def _point(names: tuple, values: tuple, region: str):
-    """The one-point parameter set (None when the point lies outside the region)."""
-    cons = " and ".join(f"{n} = {v}" for n, v in zip(names, values, strict=True)) or "1 = 1"
-    point = isl.Set(f"[{', '.join(names)}] -> {{ : {cons} }}")
-    return point if not point.intersect(isl.Set(region)).is_empty() else None
+def _point(space, values: list, region):
+    """The one-point parameter set of `space` at these parameter values (None when the point lies
+    outside the region), made from an isl Point: the set `[n, m] -> { : n = 5 and m = 7 }` its
+    text would parse to, in a tenth of the time of parsing it (and of the region's text)."""
+    point = isl.Set.from_point(_isl_point(space, values))
+    return None if point.intersect(region).is_empty() else point
+
+
+def _isl_point(space, values: list):
+    """The isl Point of `space` whose parameters take these values, in order."""
+    pt = isl.Point.zero(space)
+    for k, v in enumerate(values):  # past 64 bits (a product of grid dimensions) only a string reaches isl
+        pt = pt.set_coordinate_val(isl.dim_type.param, k, v if -2 ** 62 < v < 2 ** 62 else isl.Val(str(v)))
+    return pt
 
 
 def pw_value(pw, namer, sizes: dict):
@@ -406,12 +411,7 @@ def pw_value(pw, namer, sizes: dict):
 
 def _eval(pw, values):
     vals, _ = values
-    space = pw.get_domain_space()
-    pt = isl.Point.zero(space)
-    for k, name in enumerate(vals):
-        v = vals[name]  # past 64 bits (a product of grid dimensions) only a string reaches isl
-        pt = pt.set_coordinate_val(isl.dim_type.param, k, v if -2 ** 62 < v < 2 ** 62 else isl.Val(str(v)))
-    v = pw.eval(pt)
+    v = pw.eval(_isl_point(pw.get_domain_space(), list(vals.values())))
     return int(v.to_python()) if v.is_int() else _number(Fraction(str(v)))
 
 

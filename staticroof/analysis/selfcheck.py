@@ -43,7 +43,7 @@ def check(result, summary, sizes_in_force: dict, weights: dict) -> list:
     if result.failed or not result.exact or summary.total is None:
         return []
     counts = _counts(result.total)
-    quantities = _quantities(summary.total)
+    quantities = _distinct(_quantities(summary.total))
     names = _size_names(counts, kernel)
     concrete = any(d.code in ("SR117", "SR118", "SR124") for d in kernel.diagnostics)
     known = {n: v for n, v in sizes_in_force.items() if v is not None}
@@ -110,6 +110,32 @@ def _quantities(p) -> dict:
         out[f"{name} access write"] = a.access_write
     out["I"] = (p.intensity, p.flops, p.compulsory)
     out["I access"] = (p.intensity_access, p.flops, p.access)
+    return out
+
+
+def _check_key(q) -> tuple:
+    """What _check_formulas reads of a quantity (an intensity: with its W's and Q's pieces)."""
+    if isinstance(q, tuple):
+        q, num, den = q
+        return ("ratio", id(q.pieces), q.expr, q.holds, tuple(sorted(q.sizes.items())), id(num.pieces),
+                id(den.pieces))
+    return ("count", id(q.pieces), q.expr, tuple(sorted(q.sizes.items())))
+
+
+def _distinct(quantities: dict) -> dict:
+    """The quantities without those that repeat an earlier one's check (W and `W fp64` of a kernel
+    in one precision, an array's reads and loads when every load is a first read: one Pieces object
+    serves every count with the same isl text).  No answer changes: _check_formulas reads of a
+    quantity only its pieces (its truth, the piece holding at a point, whether it is single), its
+    formula, the sizes it was chosen for and, for an intensity, its condition and its W's and Q's
+    pieces (_check_key), so a repeat gives the same verdict at every point as the first; and since
+    the first comes earlier in the same order, a repeat is never the first disagreement reported."""
+    out, seen = {}, set()
+    for label, q in quantities.items():
+        key = _check_key(q)
+        if key not in seen:
+            seen.add(key)
+            out[label] = q
     return out
 
 
