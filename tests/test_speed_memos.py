@@ -151,3 +151,23 @@ def test_a_weighted_sum_is_its_unit_sum_scaled():
         assert scaled.value(sizes) == value
     mixed = P.Count([(4, a), (2, b)], namer)
     assert str(mixed.pw()) == str(P._weighted_sum([(4, a), (2, b)])) and mixed.value({"n": 7, "m": 1}) == 34
+
+
+def test_compiled_closures_are_shared_by_their_text():
+    # two compilers with their sizes in other slots: n - m in the first (n: v[0], m: v[1]) and m - n
+    # in the second (m: v[0], n: v[1]) are the same text, so one closure; each gives its own
+    # answer at its own values (5 - 3 = 2 and 5 - 3 = 2), and n + m is another text and closure
+    import sympy
+
+    from staticroof.analysis.interpret import _Compiler
+
+    n, m = sympy.symbols("n m")
+    a, b = _Compiler(), _Compiler()
+    a.slot(n), a.slot(m)
+    b.slot(m), b.slot(n)
+    f, g = a.compile(n - m), b.compile(m - n)
+    assert a.code(n - m) == b.code(m - n) and f is g
+    assert f([5, 3]) == 2 and g([5, 3]) == 2 and g([3, 5]) == -2
+    h = a.compile(n + m)
+    assert h is not f and h([5, 3]) == 8
+    assert a.compile(sympy.floor(n / 2))([7, 0]) == 3

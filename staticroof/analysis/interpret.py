@@ -52,6 +52,14 @@ def enumerate_counts(kernel: Kernel, sizes: dict, weights: dict | None = None, b
 # ---------------------------------------------------------------------------------------------
 # Expressions: sympy to Python closures with exact integer and Fraction arithmetic
 
+_NAMES = {"F": Fraction, "floor": math.floor, "ceil": math.ceil}
+# code -> its closure: Python's compilation of the text, once per process.  The closure is a pure
+# function of its text (it reads only its argument and _NAMES, and keeps no state), so every
+# compiler that writes the same text may share it: each kernel's loop bounds, guards and
+# subscripts (`(v[0] < v[1])`, `v[2]`) and each formula's evaluator recur across kernels.
+_LAMBDAS: dict = {}
+
+
 class _Compiler:
     def __init__(self, integers: bool = False):
         self.slots: dict = {}  # sympy Symbol -> index into the value list
@@ -64,7 +72,12 @@ class _Compiler:
 
     def compile(self, expr):
         code = self.code(sympy.sympify(expr))
-        return eval(f"lambda v: {code}", {"F": Fraction, "floor": math.floor, "ceil": math.ceil})
+        f = _LAMBDAS.get(code)
+        if f is None:
+            if len(_LAMBDAS) > 8192:  # one process may check many kernels
+                _LAMBDAS.clear()
+            f = _LAMBDAS[code] = eval(f"lambda v: {code}", _NAMES)
+        return f
 
     def code(self, e) -> str:
         if e is sympy.true or e == sympy.true:

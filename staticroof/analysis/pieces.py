@@ -322,13 +322,20 @@ def _at_least(space, namer, k: int):
 def region_of(space, namer):
     """Every size at least 1; grid dimensions (and products with them) at least GRID, and then
     every other size at most SIZE_CAP."""
-    names = _param_names(space)
-    grid = [n for n in names if is_grid(namer.to_sympy(n))]
+    names = tuple(_param_names(space))
+    return _region(names, tuple(is_grid(namer.to_sympy(n)) for n in names))
+
+
+@lru_cache(maxsize=4096)
+def _region(names: tuple, grid: tuple):
+    """The region of parameters `names` (grid[k]: names[k] is a grid dimension), made once per
+    process: every count of a kernel, and every kernel of the same sizes, has the same one (isl
+    sets are values: nothing changes one in place)."""
     cons = []
-    for n in names:
-        if n in grid:
+    for n, g in zip(names, grid, strict=True):
+        if g:
             cons.append(f"{n} >= {GRID}")
-        elif grid:
+        elif any(grid):
             cons.append(f"1 <= {n} <= {SIZE_CAP}")
         else:
             cons.append(f"{n} >= 1")
@@ -389,29 +396,34 @@ def _point(space, values: list, region):
 
 
 def _isl_point(space, values: list):
-    """The isl Point of `space` whose parameters take these values, in order."""
+    """The isl Point of `space` whose parameters take these values, in order.  Each value is an isl
+    Val made from a machine integer (Val.int_from_si: a third of the time islpy takes to convert a
+    Python int itself), or past 64 bits (a product of grid dimensions) from its decimal string."""
+    ctx = space.get_ctx()
     pt = isl.Point.zero(space)
-    for k, v in enumerate(values):  # past 64 bits (a product of grid dimensions) only a string reaches isl
-        pt = pt.set_coordinate_val(isl.dim_type.param, k, v if -2 ** 62 < v < 2 ** 62 else isl.Val(str(v)))
+    for k, v in enumerate(values):
+        pt = pt.set_coordinate_val(isl.dim_type.param, k,
+                                   isl.Val.int_from_si(ctx, v) if -2 ** 62 < v < 2 ** 62 else isl.Val(str(v)))
     return pt
 
 
 def pw_value(pw, namer, sizes: dict):
     """The exact count at these sizes (int or Fraction), None when a size it needs is missing.  A
     grid dimension that is not given covers the guards: the value must not depend on it."""
-    values = _param_values(pw.get_domain_space(), namer, sizes, GRID)
+    space = pw.get_domain_space()
+    values = _param_values(space, namer, sizes, GRID)
     if values is None:
         return None
-    v = _eval(pw, values)
+    v = _eval(pw, space, values)
     if values[1]:  # an unknown grid dimension: the count must be the same on a larger grid
-        if _eval(pw, _param_values(pw.get_domain_space(), namer, sizes, 3 * GRID + 7)) != v:
+        if _eval(pw, space, _param_values(space, namer, sizes, 3 * GRID + 7)) != v:
             return None
     return v
 
 
-def _eval(pw, values):
+def _eval(pw, space, values):
     vals, _ = values
-    v = pw.eval(_isl_point(pw.get_domain_space(), list(vals.values())))
+    v = pw.eval(_isl_point(space, list(vals.values())))
     return int(v.to_python()) if v.is_int() else _number(Fraction(str(v)))
 
 
