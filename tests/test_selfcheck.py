@@ -246,3 +246,42 @@ def test_a_repeated_check_is_made_once(tmp_path):
     other["y read"] = Quantity(4 * n + 0 * n, t.arrays["y"].read.value, t.arrays["y"].read.pieces, None, {"n": 7})
     other["y write"] = Quantity(sympy.Integer(4) * n ** 1 + 1, None, t.arrays["y"].write.pieces, None, {})
     assert list(SC._distinct(other)) == ["W", "Q compulsory", "x read", "x write", "y read", "y write", "I"]
+
+
+GUARDED = """
+#define TILE 4
+
+typedef struct { int n, m; } extent_t;
+
+void clip_copy(int n, int m, const float *src, float *dst, float *rest)
+{
+    for (int i = 0; i < m; i++) {
+        if (i < n)
+            dst[i] = 2.0f * src[i];
+        if (i < TILE) {
+        } else {
+            rest[i] = src[i] + 1.0f;
+        }
+    }
+}
+"""
+
+
+def test_interpreter_walks_only_the_branch_taken(tmp_path):
+    # m = 7, n = 3, by hand: the first guard holds at i = 0, 1, 2 (3 multiplies, src and dst 3
+    # loads / stores each, then-branch only: no else); the second guard's then-branch is empty and
+    # its else-branch runs at i = 4, 5, 6 (3 adds, src 3 more loads of new elements, rest 3 stores).
+    # W = 3 + 3 = 6 fp32; src first reads 6 (0-2 and 4-6), loads 6; dst 3 written; rest 3 written.
+    # Then n = 9 (every i < m = 7 passes the first guard): W = 7 + 3 = 10, src first reads 7
+    # (0-6), loads 10 (the two statements' loads are different references), dst 7 written
+    k = _kernel(GUARDED, tmp_path, "clip_copy")
+    memo: dict = {}
+    c = enumerate_counts(k, {"n": 3, "m": 7, "TILE": 4}, memo=memo)
+    assert c.flops == {"fp32": 6}
+    assert (c.arrays["src"].first_read, c.arrays["src"].loads) == (6, 6)
+    assert (c.arrays["dst"].written, c.arrays["dst"].stores) == (3, 3)
+    assert (c.arrays["rest"].written, c.arrays["rest"].stores) == (3, 3)
+    c = enumerate_counts(k, {"n": 9, "m": 7, "TILE": 4}, memo=memo)
+    assert c.flops == {"fp32": 10}
+    assert (c.arrays["src"].first_read, c.arrays["src"].loads) == (7, 10)
+    assert (c.arrays["dst"].written, c.arrays["rest"].written) == (7, 3)

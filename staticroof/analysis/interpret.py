@@ -198,14 +198,20 @@ class _Walker:
         self.values[k] = value
         return old
 
-    def _eval(self, expr):
+    def _closure(self, expr):
+        """`expr` compiled (once per expression of the kernel), the value list made as long as the
+        slots it reads: later slots only ever extend the list, so the closure may be called again
+        without this check (a loop's condition at each iteration)."""
         key = id(expr)
         f = self.cache.get(key)
         if f is None:
             f = self.cache[key] = (self.comp.compile(expr), expr)
         while len(self.values) < len(self.comp.slots):
             self.values.append(None)
-        return f[0](self.values)
+        return f[0]
+
+    def _eval(self, expr):
+        return self._closure(expr)(self.values)
 
     def run(self) -> Counts:
         self._nodes(self.kernel.body, (), ())
@@ -238,8 +244,9 @@ class _Walker:
                     self._nodes(node.then, loops, path + ((id(node), True),))
                     self._nodes(node.orelse, loops, path + ((id(node), False),))
                 elif self._eval(node.cond):
-                    self._nodes(node.then, loops, path + ((id(node), True),))
-                else:
+                    if node.then:  # an empty branch walks nothing (a thread past the guard)
+                        self._nodes(node.then, loops, path + ((id(node), True),))
+                elif node.orelse:
                     self._nodes(node.orelse, loops, path + ((id(node), False),))
             elif isinstance(node, Loop):
                 self._loop(node, loops, path)
@@ -247,12 +254,15 @@ class _Walker:
     def _loop(self, node: Loop, loops, path):
         v = self._eval(node.start)
         old = self._set(node.var, v)
+        # the loop variable's slot and the condition's closure, once per loop (not per iteration)
+        slot, cond, values = self.comp.slots[node.var], self._closure(node.cond), self.values
+        body, step = node.body, node.step
         outer_ids, outer_values = self.loop_ids, self.loop_values
         self.loop_ids = outer_ids + (id(node),)
         try:
             while True:
-                self._set(node.var, v)
-                if not self._eval(node.cond):
+                values[slot] = v
+                if not cond(values):
                     break
                 # an iteration is work too: a loop whose body is empty or guarded away (a bound
                 # of 9...9, 25 digits) never reaches a statement, and must still stop
@@ -260,8 +270,8 @@ class _Walker:
                 if self.iterations < 0:
                     raise TooLarge()
                 self.loop_values = outer_values + (v,)
-                self._nodes(node.body, loops + ((node, v),), path)
-                v += node.step
+                self._nodes(body, loops + ((node, v),), path)
+                v += step
         finally:
             self._set(node.var, old)
             self.loop_ids, self.loop_values = outer_ids, outer_values
