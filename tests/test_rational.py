@@ -9,7 +9,7 @@ from __future__ import annotations
 import sympy
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from staticroof.analysis.rational import equal_ratios, factor_cancel
+from staticroof.analysis.rational import equal_ratios, factor_cancel, factor_ratio
 
 N, M = sympy.symbols("N M")
 F4 = sympy.floor(N / 4 + sympy.Rational(3, 4))  # ceiling(N/4), as isl writes it
@@ -44,6 +44,29 @@ def test_factor_cancel_falls_back_outside_the_ring():
     assert factor_cancel(1 / (1 / N + 1)) == N / (N + 1)
     for e in (sympy.Float(0.5) * N / (N + 1), sympy.Rational(3, 4), sympy.Integer(0) / (N + 1)):
         assert sympy.srepr(factor_cancel(e)) == sympy.srepr(_sympy(e))
+
+
+def test_factor_ratio_hand_derived():
+    """W/Q given as two sums, never divided: gemm_accum's 2N**2M/(8N**2 + 16NM) is NM/(4(N + 2M))
+    (2N**2M = 2N * NM and 8N**2 + 16NM = 8N(N + 2M): the N cancels, a generator 2N/(8N) would
+    lose to Mul's own cancellation); N/2 over 3N/4 + 3/4 is 2N/(3(N + 1)) (rational coefficients:
+    the constant 4/(2*3) = 2/3); an axpy's 2X over 12X is 1/6; 0 over N + 1 is 0 and 3 over 4 is
+    3/4 (no generator: factor_cancel's own path).  Each is factor_cancel(a / b)'s very expression."""
+    big = N * F4 - 4 * F4 ** 2 + N
+    cases = [
+        (2 * N ** 2 * M, 8 * N ** 2 + 16 * N * M, N * M / (4 * (N + 2 * M))),
+        (N / 2, 3 * N / 4 + sympy.Rational(3, 4), 2 * N / (3 * (N + 1))),
+        (2 * big, 12 * big, sympy.Rational(1, 6)),
+        (2 * N, 8 * N, sympy.Rational(1, 4)),
+        (sympy.Integer(0), N + 1, sympy.Integer(0)),
+        (sympy.Integer(3), sympy.Integer(4), sympy.Rational(3, 4)),
+        (sympy.Float(0.5) * N, N + 1, None),
+    ]
+    for a, b, value in cases:
+        got = factor_ratio(a, b)
+        assert sympy.srepr(got) == sympy.srepr(factor_cancel(a / b)) == sympy.srepr(_sympy(a / b))
+        if value is not None:
+            assert sympy.simplify(got - value) == 0
 
 
 def test_equal_ratios_hand_derived():
@@ -87,6 +110,16 @@ def test_factor_cancel_is_sympys(p, q, common):
         return
     e = p * common / (q * common)
     assert sympy.srepr(factor_cancel(e)) == sympy.srepr(_sympy(e))
+
+
+@settings(max_examples=20, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_polys(), _polys(), _polys())
+def test_factor_ratio_is_factor_cancels(p, q, common):
+    """Random p*c over q*c, never divided, give factor_cancel's (and so sympy's) very expression."""
+    if q == 0 or common == 0 or sympy.expand(q * common) == 0:
+        return
+    a, b = p * common, q * common
+    assert sympy.srepr(factor_ratio(a, b)) == sympy.srepr(factor_cancel(a / b)) == sympy.srepr(_sympy(a / b))
 
 
 @settings(max_examples=20, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -54,7 +54,31 @@ def factor_cancel(e: sympy.Expr) -> sympy.Expr:
     found = _in_ring([num, den])
     if found is None or not found[0].ngens or not found[1][0] or not found[1][1]:
         return sympy.factor(sympy.cancel(e))  # not for the ring, a constant, zero or 0/0
-    ring, (p, q) = found
+    return _factored(*found)
+
+
+def factor_ratio(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
+    """`factor_cancel(a / b)`, the very same expression, without building a / b where a and b are
+    polynomials in the sizes and their floors (an intensity W/Q: sympy's quotient of two long sums,
+    `Add._eval_power` trying to pull a factor out of 1/Q, then `fraction` taking it apart again, was
+    as long as the factoring).
+
+    Why it is the same: a and b are then a numerator and a denominator of the rational function
+    a / b, and factor_cancel's answer depends only on that function (its docstring: factoring any
+    numerator and denominator gives the same factors, exponents and constant).  The ring of a and b
+    may have generators that a / b lost to an automatic cancellation (n in 2n/(4n)): a polynomial's
+    factors are the same in any ring that contains it, since sring orders generators by one fixed
+    key.  Where a or b is no such polynomial, or a constant, zero (b = 0 is the caller's), a / b
+    goes to factor_cancel as before."""
+    found = _in_ring([a, b])
+    if found is None or not found[0].ngens or not found[1][0] or not found[1][1]:
+        return factor_cancel(a / b)
+    return _factored(*found)
+
+
+def _factored(ring, polys) -> sympy.Expr:
+    """p/q (polys = [p, q], coprime or not) in lowest terms, factored as sympy.factor writes it."""
+    p, q = polys
     cp, fp = p.factor_list()
     cq, fq = q.factor_list()
     exponents: Counter = Counter()

@@ -16,7 +16,7 @@ from ..ir import Kernel
 from .budget import check
 from .expansion import expand, polynomial
 from .polyhedra import Count
-from .rational import factor_cancel
+from .rational import factor_cancel, factor_ratio
 
 if TYPE_CHECKING:
     from .pieces import Pieces
@@ -381,7 +381,7 @@ def _divide(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
         return sympy.nan
     if a == 0 and _somewhere_not_zero(b):
         return factor_cancel(sympy.Integer(0))
-    return factor_cancel(a / b)
+    return factor_ratio(a, b)
 
 
 def _somewhere_not_zero(b: sympy.Expr) -> bool:
