@@ -73,7 +73,8 @@ def expected(n: int, m: int) -> dict:
 
 @pytest.fixture(scope="module")
 def symbolic(kernel):
-    """The symbolic count: every reference in the first-access union."""
+    """The symbolic count: its first accesses too are looked for among the leading references only
+    (traffic._first_counts), so the values below check that rule at every size as well."""
     return analysis._counted(kernel, {}, {}, False, 0)
 
 

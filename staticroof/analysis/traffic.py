@@ -119,7 +119,8 @@ def compulsory(kernel: Kernel, name: str, refs, namer: P.Namer, sizes: dict, t_r
             traffic.write = traffic.write + c
     many = len(affine) > MANY_REFS
     if not many and not isinstance(coords, Concrete):
-        write_pw, read_pw = _first_counts(_map_texts(affine, coords, namer, t_rank))
+        texts = _map_texts(affine, coords, namer, t_rank)
+        write_pw, read_pw = _first_counts(texts, tuple(_leading(affine, coords, namer)))
         if write_pw is not None:
             traffic.write = traffic.write + P.Count([(1, write_pw)], namer)
         if read_pw is not None:
@@ -265,35 +266,52 @@ def _maps(texts: tuple):
     return reads, writes
 
 
-_FIRST: dict = {}  # _map_texts -> (count of the elements written, of those first read)
+_FIRST: dict = {}  # (_map_texts, leading references) -> (count of the elements written, of those first read)
 
 
-def _first_counts(texts: tuple) -> tuple:
+def _first_counts(texts: tuple, kept: tuple | None = None) -> tuple:
     """(elements written, elements whose first access is a read) of one array's references, as isl
-    piecewise quasi-polynomials (None: no such reference), from their maps' text.  The same
-    accesses recur (x[i] and y[i] of one kernel; every kernel of a shape, whatever its names: the
-    maps name no array), so each text is counted once per process; every caller gets its own copy
-    of the result, as counting afresh would give (Count.pw adds equal objects once)."""
+    piecewise quasi-polynomials (None: no such reference), from their maps' text.  The written
+    elements are those of every write; the first accesses are looked for among the references
+    `kept` (indices into `texts`, from _leading; None: all).  At every size each element's earliest
+    access is made by a kept reference, since a left-out one always has an earlier access to the
+    same element (_leading), so the lexmin over the kept references is each element's earliest
+    access, and its reads are the elements read first (_concrete_first_reads, at every size).  A
+    flat index that is not one-to-one (c[i*1000 + j], j < nj) makes the lexmin of every reference
+    of `c *= beta; for k: c += ...` costly; that of the one leading read is its set of elements.
+
+    The same accesses recur (x[i] and y[i] of one kernel; every kernel of a shape, whatever its
+    names: the maps name no array), so each text is counted once per process; every caller gets
+    its own copy of the result, as counting afresh would give (Count.pw adds equal objects once)."""
     check()
-    found = _FIRST.get(texts)
+    kept = tuple(range(len(texts))) if kept is None else kept
+    key = (texts, kept)
+    found = _FIRST.get(key)
     if found is None:
-        reads, writes = _maps(texts)
+        if len(kept) == len(texts):
+            lead_reads, lead_writes = _maps(texts)
+            writes = lead_writes
+        else:  # the writes in their order: the same union as among every reference
+            _, writes = _maps(tuple(t for t in texts if t[0] != "read"))
+            lead_reads, lead_writes = _maps(tuple(texts[k] for k in kept))
         write_pw = read_pw = None
         if writes is not None:
             check()
             write_pw = writes.domain().card()
-        if reads is not None:
-            if writes is None:
-                first_read = reads.domain()
+        if any(t[0] == "read" for t in texts):
+            if lead_reads is None:  # every leading access is a write: no element is read first
+                first_read = lead_writes.domain().subtract(lead_writes.domain())
+            elif lead_writes is None:
+                first_read = lead_reads.domain()
             else:
-                both = reads.union(writes)
+                both = lead_reads.union(lead_writes)
                 check()
-                first_read = both.lexmin().intersect(reads).domain()
+                first_read = both.lexmin().intersect(lead_reads).domain()
             check()
             read_pw = first_read.card()
         if len(_FIRST) > 4096:  # one process may analyze many files
             _FIRST.clear()
-        found = _FIRST[texts] = (write_pw, read_pw)
+        found = _FIRST[key] = (write_pw, read_pw)
     return tuple(None if pw is None else pw.copy() for pw in found)
 
 

@@ -1,8 +1,8 @@
 /* polybench_acc_style.cu -- PolyBench-GPU kernels in the form that passes the sizes as parameters
  * (`int m, int n`, tested in the guards through `_PB_M`) while rows are strided by the #defines, the
- * host wrappers computing the grids and main passing `int m = M;`.  Without the sizes such kernels
- * exceed the work budget (SR116); with them, bound through the wrappers' calls, each is counted
- * exactly at its sizes (SR118 where the compulsory traffic has no formula).
+ * host wrappers computing the grids and main passing `int m = M;`.  A flat index is one-to-one only
+ * while the size is at most the stride: the counts are piecewise (rows overlap past it), exact at
+ * every size (tests/test_linearized_rows.py derives them).
  *
  * The correlation/covariance launches keep the host code's own rounding: `(size_t)(ceil((float)(M))
  * / ((float)256))` takes the ceiling of M alone, then truncates 500/256 = 1.95 to 1 block, so only
