@@ -211,6 +211,12 @@ _RULES = [
          "Counting this kernel, counting it at the sizes in force and bounding its traffic all took more "
          "CPU time than the budget each: the kernel is reported as not counted. Raise the budget "
          "(`--time-budget 60`, STATICROOF_TIME_BUDGET=60; 0 for none)."),
+    Rule("SR127", "error", True, "analysis crashed",
+         "The process analyzing this kernel crashed: a signal such as SIGSEGV or SIGABRT from native "
+         "code (isl, barvinok), or SIGKILL from the system's out-of-memory killer. The kernel's result "
+         "is missing (or, at the file's location, every kernel of the file: it crashed while loading "
+         "the file); every other kernel and file was analyzed again in a fresh process and prints what "
+         "it prints without the crash. Exit status 1. Please report the kernel and the signal."),
     Rule("SR140", "warning", True, "inline PTX not modeled",
          "An `asm(...)`/`asm volatile(...)` statement runs PTX that staticroof does not read: its own "
          "operations and memory accesses are not counted (the reads of its input operands are), each "

@@ -31,6 +31,9 @@ def _main():
         outcome = f"failed: {type(e).__name__}: {e}"
     if isinstance(outcome, int):
         sys.exit(outcome)
+    from .crashes import watch
+
+    watch(next((a for a in sys.argv[1:] if not a.startswith("-")), None))  # returns in a fork that a crash cannot end
     from .cli import main as cli_main
 
     try:

@@ -3,8 +3,10 @@ another's results, and one kernel's failure never hides its neighbours'."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
+from . import crashes
 from .diagnostics import Diagnostic, Location
 from .ir import is_grid_size
 
@@ -35,6 +37,13 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
 
     report = Report()
     for path in files:
+        key = crashes.file_key(path)
+        lost = crashes.crashed(key, -1)
+        if lost:  # an earlier attempt crashed while loading it (staticroof/crashes.py)
+            report.file_diagnostics.append(Diagnostic("SR127", crashes.message("", lost), Location(str(path))))
+            report.failed = True
+            continue
+        crashes.begin(key, -1, os.path.basename(str(path)))
         try:
             res, bindings = load(str(path), defines, include_dirs, launches, dtypes)
         except Exception as e:  # never a traceback: the other files are still analyzed
@@ -42,6 +51,8 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
                 Diagnostic("SR099", f"internal error: {type(e).__name__}: {e}", Location(str(path))))
             report.failed = True
             continue
+        finally:
+            crashes.end()
         report.file_diagnostics.extend(res.diagnostics)
         if any(d.severity == "error" for d in res.diagnostics):
             report.failed = True
@@ -57,7 +68,7 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
             report.file_diagnostics.append(Diagnostic(
                 "SR006", f"no kernels: only drivers ({', '.join(sorted(set(hidden)))}), which `--all-functions` "
                 "shows", Location(str(path))))
-        for _, kind, item in sorted(items, key=lambda t: t[0]):
+        for index, (_, kind, item) in enumerate(sorted(items, key=lambda t: t[0])):
             name = item[0] if kind == "failed" else item.name
             if name in drivers and not all_functions and not (only and _selected(name, only)):
                 continue  # a driver is shown when asked for: --all-functions, or --kernel NAME
@@ -68,6 +79,14 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
                 report.kernels.append(unsupported(name, loc, language_of(path), d))
                 report.failed = report.failed or name not in drivers
                 continue
+            lost = crashes.crashed(key, index)
+            if lost:  # an earlier attempt crashed in this kernel: it alone is missing
+                d = Diagnostic("SR127", crashes.message(item.name, lost), item.location)
+                summary = unsupported(item.name, item.location, item.language, d)
+                report.kernels.append(summary)
+                report.failed = report.failed or item.name not in drivers
+                continue
+            crashes.begin(key, index, item.name)
             try:
                 chosen = item
                 bindings_k = _kernel_bindings(item.name, bindings, kernel_sizes)
@@ -97,6 +116,8 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
             except Exception as e:  # never a traceback: one kernel's failure is its own
                 d = Diagnostic("SR099", f"`{item.name}`: internal error: {type(e).__name__}: {e}", item.location)
                 summary = unsupported(item.name, item.location, item.language, d)
+            finally:
+                crashes.end()
             report.kernels.append(summary)
             if summary.failed and item.name not in drivers:
                 report.failed = True

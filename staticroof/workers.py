@@ -78,8 +78,11 @@ class _Lost:
 
 class _Worker:
     def __init__(self, ctx, work):
+        from . import crashes
+
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_serve, args=(work, child, self.conn), daemon=True)
+        self.slot = crashes.new_slot()  # where it is: which kernel of which file (staticroof/crashes.py)
+        self.process = ctx.Process(target=_serve, args=(work, child, self.conn, self.slot), daemon=True)
         self.process.start()
         child.close()
         self.task: int | None = None  # the index of the item it holds
@@ -109,7 +112,7 @@ class _Pool:
                 ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy])
                 for w in busy:
                     if w.conn in ready or w.process.sentinel in ready:
-                        self._collect(w, items, results, done, lost)
+                        self._collect(w, items, results, done, lost, pending)
                         if w.task is None and pending:
                             if not w.process.is_alive():
                                 self.workers[self.workers.index(w)] = w = _Worker(self.ctx, self.work)
@@ -119,11 +122,13 @@ class _Pool:
             self._stop()
 
     def _give(self, w: _Worker, items: Sequence, pending: list) -> None:
+        from . import crashes
+
         if not pending:
             return
         w.task = pending.pop()
         try:
-            w.conn.send((w.task, items[w.task]))
+            w.conn.send((w.task, items[w.task], crashes._crashed))
         except OSError:  # it died since it last answered: a fresh one takes the item
             fresh = _Worker(self.ctx, self.work)
             fresh.task = w.task
@@ -131,10 +136,11 @@ class _Pool:
             w.process.kill()
             w.process.join()
             w.conn.close()
-            fresh.conn.send((fresh.task, items[fresh.task]))
+            fresh.conn.send((fresh.task, items[fresh.task], crashes._crashed))
 
     @staticmethod
-    def _collect(w: _Worker, items, results: list, done: list, lost: Callable) -> None:
+    def _collect(w: _Worker, items, results: list, done: list, lost: Callable, pending: list) -> None:
+        from . import crashes
         from .diagnostics import add_aliases
 
         index = w.task
@@ -145,10 +151,14 @@ class _Pool:
             got, (ok, value) = w.conn.recv()
         except (EOFError, OSError):  # it died holding the item: the item is lost, not the run
             w.process.join(5)
-            results[index] = _Lost(lost(items[index], _death(w.process.exitcode)))
-            done[index] = True
+            code = w.process.exitcode
             w.task = None
             w.conn.close()
+            if code is not None and code < 0 and crashes.record(w.slot, -code):
+                pending.append(index)  # a crash inside a kernel: the item again, without that kernel
+                return
+            results[index] = _Lost(lost(items[index], _death(code)))
+            done[index] = True
             return
         assert got == index
         if ok:
@@ -186,10 +196,14 @@ def _death(code) -> str:
     return f"the worker process analyzing this file exited with status {code}"
 
 
-def _serve(work, conn, parent_end) -> None:
-    """A worker: items in, (index, (ok, (result, file aliases) or why)) out, until told to stop."""
+def _serve(work, conn, parent_end, slot) -> None:
+    """A worker: items in, (index, (ok, (result, file aliases) or why)) out, until told to stop.
+    With each item comes what earlier attempts crashed in (crashes.crashed), and the worker writes
+    where it is into `slot`, which the pool reads if it dies."""
+    from . import crashes
     from .diagnostics import aliases
 
+    crashes._slot = slot
     parent_end.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent, which stops the workers
     # stopped with SIGTERM: exit through Python, so `finally` blocks remove temporary folders
@@ -201,7 +215,7 @@ def _serve(work, conn, parent_end) -> None:
             break
         if message is _STOP:
             break
-        index, item = message
+        index, item, crashes._crashed = message
         reply: tuple
         try:
             reply = (index, (True, (work(item), aliases())))

@@ -1,5 +1,6 @@
 """`-j/--jobs` (staticroof/workers.py): many files on a pool of forked workers print byte for byte
-what one process prints, file after file; a worker that dies costs only its file (SR099); `-j 1`
+what one process prints, file after file; a worker that dies in a kernel costs only that kernel
+(SR127), elsewhere only its file (SR099); `-j 1`
 and a single file never fork; `jobs` in the configuration; the cache still serves a parallel run;
 Ctrl-C stops the workers and exits as a serial run does.
 
@@ -107,17 +108,41 @@ def test_parallel_output_is_the_serial_output(mixed):
     assert any(d["file"].endswith("d_broken.c") and d["severity"] == "error" for d in doc["diagnostics"])
 
 
-def test_a_killed_worker_costs_only_its_file(mixed):
+def test_a_killed_worker_costs_only_its_kernel(mixed):
+    # SIGKILL (the out-of-memory killer's signal) inside `die`'s analysis: the file goes to a fresh
+    # worker, which reports `die` as SR127 (staticroof/crashes.py); every other kernel as serial
     serial = json.loads(cli("analyze", "mixed", "-j", "1", "--format", "json").stdout)
     (mixed / "c_vecadd.cu").rename(mixed / "c_vecadd.cu.off")
     (mixed / "c_die.c").write_text(DIE)  # analyzed where vec_add was; kills the worker analyzing it
     r = cli("analyze", "mixed", "-j", "2", "--format", "json")
     assert r.exit_code == 1 and "Traceback" not in r.output
     doc = json.loads(r.stdout)
-    lost = [d for d in doc["diagnostics"] if d["file"].endswith("c_die.c")]
+    assert not [d for d in doc["diagnostics"] if d["file"].endswith("c_die.c")]
+    die = next(k for k in doc["kernels"] if k["name"] == "die")
+    assert [d["code"] for d in die["diagnostics"]] == ["SR127"] and die["status"] == "unsupported"
+    assert "crashed (SIGKILL, the system's out-of-memory killer, most likely)" in die["diagnostics"][0]["message"]
+    assert [k for k in doc["kernels"] if k["name"] != "die"] == [k for k in serial["kernels"] if k["name"] != "vec_add"]
+
+
+def test_a_worker_killed_between_kernels_costs_only_its_file(mixed, monkeypatch):
+    # dead while sending its result back (no kernel begun): that file is lost (SR099), not the run
+    import staticroof.cache.runner as runner
+
+    serial = json.loads(cli("analyze", "mixed", "-j", "1", "--format", "json").stdout)
+    real = runner._pack
+
+    def pack(part):
+        if any(k.name == "vec_add" for k in part.kernels):
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(part)
+
+    monkeypatch.setattr(runner, "_pack", pack)
+    r = cli("analyze", "mixed", "-j", "2", "--format", "json")
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    doc = json.loads(r.stdout)
+    lost = [d for d in doc["diagnostics"] if d["file"].endswith("c_vecadd.cu")]
     assert [(d["code"], d["message"]) for d in lost] == [
         ("SR099", "internal error: the worker process analyzing this file was killed by SIGKILL")]
-    # every other file as in the serial run, in its place
     assert doc["kernels"] == [k for k in serial["kernels"] if k["name"] != "vec_add"]
 
 

@@ -21,9 +21,9 @@ if TYPE_CHECKING:  # a run whose files all hit their printed reports (cache/prin
     from ..pipeline import Report
 
 KIND = "analysis"
-# an internal error, a preprocessor failure, and a result that ran past its time budget (a slower or
-# busier machine, or a faster one, would report another)
-_TRANSIENT = ("SR099", "SR005", "SR124", "SR125", "SR126")
+# an internal error, a preprocessor failure, a crash (SR127), and a result that ran past its time
+# budget (a slower or busier machine, or a faster one, would report another)
+_TRANSIENT = ("SR099", "SR005", "SR124", "SR125", "SR126", "SR127")
 
 
 def options_of(defines, include_dirs, weights, only, launches, cache_bytes, l1_bytes, all_functions,

@@ -1,0 +1,191 @@
+"""Crash isolation: a native crash (isl or barvinok dereferencing NULL, an abort, the out-of-memory
+killer) costs only the kernel it happened in, never the other kernels nor the other files.
+
+A crash in C code cannot be caught in the process it happens in, so the process that analyzes is
+one that may die.  Its position is kept in a page of memory shared with the process that waits for
+it: `begin(file, index, name)` before each kernel (index -1: loading the file), `end()` after, a
+few bytes written, no system call.  When it dies of one of `CRASHES` inside a kernel, the waiting
+process records that kernel in `_crashed` and runs the work again in a fresh process, which reports
+that kernel as SR127 instead of analyzing it (`crashed`): the other kernels are analyzed as if the
+crash had never happened, so they print exactly what a run without it prints.
+
+Who waits:
+
+- a serial run (`-j 1`, or one file): `watch()`, in the launcher before the CLI is imported, forks
+  the command and waits.  The fork of that small process costs well under a millisecond; a fork
+  after the analysis is loaded would cost each page the analysis later writes a copy.  On a crash
+  the command runs again from the start in a new fork, with the kernel recorded: the commands it
+  guards (`GUARDED`) print only once their analysis is done, so the crashed attempt has printed
+  nothing;
+- a parallel run: the pool of staticroof/workers.py, whose workers each have a slot of their own;
+  the file a worker held goes to a fresh worker with the kernel recorded.
+
+Without fork (Windows), or with STATICROOF_ISOLATE=0, a crash ends the run as before.  The
+stdlib only: this module is imported before anything else is.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+# Deaths that are a crash of the analysis, not a request to stop: the segmentation fault, abort,
+# bus error, arithmetic and illegal-instruction signals of native code, and SIGKILL, the
+# out-of-memory killer's (a user stopping a run signals the command, which is not its analysis).
+CRASHES = frozenset(getattr(signal, name) for name in ("SIGSEGV", "SIGABRT", "SIGBUS", "SIGFPE", "SIGILL",
+                                                       "SIGKILL") if hasattr(signal, name))
+GUARDED = frozenset({"analyze", "lint", "diff", "baseline", "plot"})
+_SLOT_BYTES = 1 << 16
+_MAX_RERUNS = 64  # a run that crashes more often than this gives up (it would never end)
+
+_slot = None  # the shared page this process writes its position into (None: nobody watches)
+_crashed: dict = {}  # {(file key, kernel index or -1): signal name}: what a previous attempt crashed in
+
+
+def new_slot():
+    import mmap
+
+    return mmap.mmap(-1, _SLOT_BYTES)  # anonymous and shared: a fork writes, its parent reads
+
+
+def file_key(path) -> str:
+    """What names a file across attempts: a digest of its bytes (diff analyzes copies in a fresh
+    temporary folder each time), its name when it cannot be read; '' when nobody watches."""
+    if _slot is None and not _crashed:
+        return ""
+    import hashlib
+
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha1(f.read()).hexdigest()
+    except (OSError, TypeError, ValueError):
+        return str(path)
+
+
+def begin(key: str, index: int, name: str) -> None:
+    """This process now analyzes kernel `index` (`name`) of the file `key` names (-1: loads the file,
+    `name` its file name)."""
+    test = os.environ.get("STATICROOF_TEST_CRASH")
+    if _slot is not None:
+        data = f"{index}\0{name}\0{key}".encode("utf-8", "surrogateescape")[:_SLOT_BYTES - 4]
+        _slot[4:4 + len(data)] = data
+        _slot[0:4] = len(data).to_bytes(4, "little")
+    if test:
+        _test_crash(test, name)
+
+
+def end() -> None:
+    if _slot is not None:
+        _slot[0:4] = b"\0\0\0\0"
+
+
+def crashed(key: str, index: int) -> str | None:
+    """The signal an earlier attempt died of in this kernel (index -1: the file's loading), if any."""
+    return _crashed.get((key, index)) if _crashed else None
+
+
+def where(slot) -> tuple | None:
+    """(file key, index, name) the process writing `slot` was in when it died, or None: between kernels."""
+    n = int.from_bytes(slot[0:4], "little")
+    if not n:
+        return None
+    index, name, key = bytes(slot[4:4 + n]).decode("utf-8", "surrogateescape").split("\0", 2)
+    return key, int(index), name
+
+
+def signal_name(signum: int) -> str:
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"
+
+
+def record(slot, signum: int | None) -> bool:
+    """After a death by `signum`: record the kernel it happened in, so that the next attempt skips
+    it.  False when the death is not such a crash (another signal, between kernels, again in a
+    kernel already recorded, too many): then it ends the run, as without isolation."""
+    if signum is None or signum not in CRASHES or len(_crashed) >= _MAX_RERUNS:
+        return False
+    at = where(slot)
+    if at is None or (at[0], at[1]) in _crashed:
+        return False
+    _crashed[(at[0], at[1])] = signal_name(signum)
+    return True
+
+
+def message(name: str, signum_name: str) -> str:
+    """SR127's text for a kernel (`name`, '' for a file's loading)."""
+    what = f"`{name}`: the process analyzing this kernel" if name else "the process loading this file"
+    cause = ("the system's out-of-memory killer, most likely" if signum_name == "SIGKILL"
+             else "in native code: isl, barvinok or another extension")
+    lost = "its result is missing" if name else "its kernels' results are missing"
+    return (f"{what} crashed ({signum_name}, {cause}); {lost}. The other kernels and files were analyzed "
+            "in a fresh process and are unaffected")
+
+
+def watch(command: str | None) -> None:
+    """Fork the command (the launcher, before importing the CLI) and wait for it: the fork returns
+    here and runs it; this process never returns, it exits as the command did.  A crash inside a
+    kernel runs the command again without that kernel (see the module's docstring).  Nothing
+    happens without fork, with STATICROOF_ISOLATE=0, or for a command that is not `GUARDED`."""
+    global _slot
+    if command not in GUARDED or not hasattr(os, "fork") or os.environ.get("STATICROOF_ISOLATE") == "0":
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    while True:
+        slot = new_slot()
+        pid = os.fork()
+        if pid == 0:
+            _slot = slot
+            return
+        status = _wait(pid)
+        if os.WIFEXITED(status):
+            os._exit(os.WEXITSTATUS(status))
+        signum = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+        if not record(slot, signum):
+            _die_as(signum)
+        slot.close()
+
+
+def _wait(pid: int) -> int:
+    """The command's status.  Ctrl-C reaches it from the terminal (its whole group): ignored here;
+    a SIGTERM or SIGHUP sent to this process is passed on to it."""
+    forward = {s: signal.signal(s, lambda signum, frame: _pass_on(pid, signum))
+               for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s is not None}
+    sigint = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        while True:
+            got, status = os.waitpid(pid, 0)
+            if got == pid and not os.WIFSTOPPED(status):
+                return status
+    finally:
+        signal.signal(signal.SIGINT, sigint)
+        for s, previous in forward.items():
+            signal.signal(s, previous)
+
+
+def _pass_on(pid: int, signum: int) -> None:
+    try:
+        os.kill(pid, signum)
+    except OSError:
+        pass
+
+
+def _die_as(signum: int | None) -> None:
+    """End as the command did: killed by the same signal (a shell then prints what it would)."""
+    if signum is None:
+        os._exit(1)
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+    os._exit(128 + signum)
+
+
+def _test_crash(test: str, name: str) -> None:
+    """STATICROOF_TEST_CRASH=NAME[:SIGNAL], for the tests only: the process kills itself with
+    SIGNAL (default SIGSEGV) when the kernel NAME begins (or the loading of the file NAME,
+    `stencils.c`), as a crash in native code would."""
+    kernel, _, sig = test.partition(":")
+    if kernel == name:
+        os.kill(os.getpid(), getattr(signal, sig or "SIGSEGV"))
