@@ -345,3 +345,34 @@ def test_the_piece_at_sizes_from_an_isl_point(tmp_path):
     got = PM._point(space, [5, big], region)
     assert got is not None and got.is_equal(isl.Set(f"[p_a, p_b] -> {{ : p_a = 5 and p_b = {big} }}"))
     assert PM._point(space, [5, 9], region) is None  # p_b = 9 is outside the region
+
+
+def test_a_resplit_on_remembered_halves_is_the_resplit_afresh():
+    """pieces._resplit with its candidate halves remembered per pair of domains (_halves).  By hand,
+    on the region n, m >= 1: piece a = {n >= 3, m >= 2} with formula 4n, piece b (the rest:
+    n <= 2, or n >= 3 and m = 1) with 4n + (m - 1)(3 - n), which is 4n on the line n >= 3, m = 1
+    (proven on its affine hull).  Split by a's constraint m >= 2 neither formula holds on the other
+    side (at n = 1, m = 2 b's is 6, a's 4; at n = 4, m = 2 b's is 15, a's 16); split by n >= 3,
+    4n holds on all of n >= 3 and b's formula on n <= 2: the pieces become {n >= 3} (4n) and
+    {n <= 2} (b's).  The second call, on the same two domains with the same formulas, reads the
+    halves from the memo and must split the same way; a pair whose domains have one constraint
+    each ({n >= 3}, {n <= 2}) has nothing to re-split."""
+    import islpy as isl
+    import sympy
+
+    from staticroof.analysis import pieces as P
+
+    n, m = sympy.Symbol("p_n"), sympy.Symbol("p_m")
+    region = isl.Set("[p_n, p_m] -> { : p_n >= 1 and p_m >= 1 }")
+    a_dom = isl.Set("[p_n, p_m] -> { : p_n >= 3 and p_m >= 2 }")
+    b_dom = region.subtract(a_dom).coalesce()
+    b_raw = 4 * n + (m - 1) * (3 - n)
+    P._HALVES.clear()
+    for _ in range(2):
+        out = P._resplit([P.Piece(a_dom, 4 * n), P.Piece(b_dom, b_raw)], region)
+        assert [p.raw for p in out] == [4 * n, b_raw]
+        assert out[0].domain.is_equal(isl.Set("[p_n, p_m] -> { : p_n >= 3 and p_m >= 1 }"))
+        assert out[1].domain.is_equal(isl.Set("[p_n, p_m] -> { : 1 <= p_n <= 2 and p_m >= 1 }"))
+    assert len(P._HALVES) == 1
+    lone = [P.Piece(out[0].domain, 4 * n), P.Piece(out[1].domain, b_raw)]
+    assert P._resplit(lone, region) == lone and P._halves(out[0].domain, out[1].domain, region) is None

@@ -542,25 +542,60 @@ def _resplit(pieces: list, region) -> list:
     counts are 4*nk) re-split by one of their own constraints, so each condition is one inequality
     where that is true: `nk <= 511` / `nk >= 512` rather than `ni = 1 or (ni >= 2 and nk >= 512)`."""
     a, b = pieces
-    if all(len(p.domain.get_basic_sets()) == 1 for p in pieces) and \
-            all(len(p.domain.gist(region).get_basic_sets()[0].get_constraints()) <= 1 for p in pieces):
+    halves = _halves(a.domain, b.domain, region)
+    if halves is None:
         return pieces
-    candidates = []
-    for p in pieces:
-        for bs in p.domain.gist(region).get_basic_sets():
-            for c in bs.get_constraints():
-                if not c.is_equality():
-                    candidates.append(isl.Set.from_basic_set(isl.BasicSet.from_constraint(c)))
-    for half in candidates:
-        inside = region.intersect(half).coalesce()
-        outside = region.subtract(inside).coalesce()
-        if inside.is_empty() or outside.is_empty():
-            continue
-        for first, second in ((a, b), (b, a)):
-            if _agrees(first.raw, Piece(inside.intersect(second.domain), second.raw, None)) and \
-                    _agrees(second.raw, Piece(outside.intersect(first.domain), first.raw, None)):
+    for inside, outside, part in halves:
+        for first, second, k in ((a, b, 0), (b, a, 1)):
+            if _agrees(first.raw, Piece(part(k, 0), second.raw, None)) and \
+                    _agrees(second.raw, Piece(part(k, 1), first.raw, None)):
                 return [Piece(inside, first.raw, None), Piece(outside, second.raw, None)]
     return pieces
+
+
+_HALVES: dict = {}  # (both domains' and the region's text) -> what _halves found for them
+
+
+def _halves(a, b, region):
+    """_resplit's candidate splits of the region for two piece domains: None when each domain is
+    one basic set of at most one constraint past the region (nothing to re-split), else
+    [(inside, outside, part)] for each non-equality constraint of either domain (gisted on the
+    region), in that order, where both halves are non-empty; part(0, 0) is inside & b, part(0, 1)
+    outside & a, part(1, 0) inside & a, part(1, 1) outside & b, made on first use.  Remembered by
+    the sets' text: they are isl functions of the three sets alone, and the counts of one kernel
+    (each array's reads, writes and accesses) split on the same two domains with other formulas
+    (laplace3d.cu: 8 counts, one pair of domains)."""
+    key = (str(a), str(b), str(region))
+    if key in _HALVES:
+        return _HALVES[key]
+    found: list | None = None
+    if not (all(len(d.get_basic_sets()) == 1 for d in (a, b)) and
+            all(len(d.gist(region).get_basic_sets()[0].get_constraints()) <= 1 for d in (a, b))):
+        found = []
+        for d in (a, b):
+            for bs in d.gist(region).get_basic_sets():
+                for c in bs.get_constraints():
+                    if c.is_equality():
+                        continue
+                    inside = region.intersect(isl.Set.from_basic_set(isl.BasicSet.from_constraint(c))).coalesce()
+                    outside = region.subtract(inside).coalesce()
+                    if not (inside.is_empty() or outside.is_empty()):
+                        found.append((inside, outside, _parts(inside, outside, a, b)))
+    if len(_HALVES) > 4096:  # one process may analyze many files
+        _HALVES.clear()
+    _HALVES[key] = found
+    return found
+
+
+def _parts(inside, outside, a, b):
+    made: dict = {}
+
+    def part(k: int, side: int):
+        if (k, side) not in made:
+            made[(k, side)] = (inside if side == 0 else outside).intersect((b, a)[k] if side == 0 else (a, b)[k])
+        return made[(k, side)]
+
+    return part
 
 
 def _on_hull(piece: Piece) -> Piece:
