@@ -12,8 +12,9 @@ crash had never happened, so they print exactly what a run without it prints.
 Who waits:
 
 - a serial run (`-j 1`, or one file): `watch()`, in the launcher before the CLI is imported, forks
-  the command and waits.  The fork of that small process costs well under a millisecond; a fork
-  after the analysis is loaded would cost each page the analysis later writes a copy.  On a crash
+  the command and waits.  The fork of that small process (12 MB) costs about a millisecond; a
+  fork after the analysis is loaded would cost each page the analysis later writes a copy (saxpy.c
+  in such a fork: 50-64 ms of CPU against 16 ms in process).  On a crash
   the command runs again from the start in a new fork, with the kernel recorded: the commands it
   guards (`GUARDED`) print only once their analysis is done, so the crashed attempt has printed
   nothing;
@@ -51,7 +52,9 @@ def new_slot():
 
 def file_key(path) -> str:
     """What names a file across attempts: a digest of its bytes (diff analyzes copies in a fresh
-    temporary folder each time), its name when it cannot be read; '' when nobody watches."""
+    temporary folder each time), its name when it cannot be read; '' when nobody watches.  Two
+    files of one run with the same bytes are one file here: a kernel that crashed in one is SR127
+    in both (their analyses differ only if they include different headers)."""
     if _slot is None and not _crashed:
         return ""
     import hashlib
