@@ -376,3 +376,23 @@ def test_a_resplit_on_remembered_halves_is_the_resplit_afresh():
     assert len(P._HALVES) == 1
     lone = [P.Piece(out[0].domain, 4 * n), P.Piece(out[1].domain, b_raw)]
     assert P._resplit(lone, region) == lone and P._halves(out[0].domain, out[1].domain, region) is None
+
+
+def test_a_region_is_its_parameters_and_their_grid_roles():
+    # p_a and p_b as two plain sizes: both >= 1; the same names with p_b a grid dimension
+    # (gridDim_x): p_b >= GRID and p_a then between 1 and SIZE_CAP.  Remembered per names and
+    # roles, so the second namer, whose p_b is the grid, must not get the first one's region
+    import islpy as isl
+    import sympy
+
+    from staticroof.analysis import pieces as PM
+    from staticroof.analysis.polyhedra import Namer
+
+    space = isl.Set("[p_a, p_b] -> { : }").get_space()
+    plain, grid = Namer(), Namer()
+    plain.params.update(p_a=sympy.Symbol("n"), p_b=sympy.Symbol("m"))
+    grid.params.update(p_a=sympy.Symbol("n"), p_b=sympy.Symbol("gridDim_x"))
+    for _ in range(2):  # made, then remembered: the same sets
+        assert PM.region_of(space, plain).is_equal(isl.Set("[p_a, p_b] -> { : p_a >= 1 and p_b >= 1 }"))
+        assert PM.region_of(space, grid).is_equal(isl.Set(
+            f"[p_a, p_b] -> {{ : 1 <= p_a <= {PM.SIZE_CAP} and p_b >= {PM.GRID} }}"))
