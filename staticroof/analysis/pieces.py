@@ -29,6 +29,7 @@ from ..ir import is_grid_size
 from .budget import check
 from .conditions import set_condition
 from .expansion import expand
+from .minmax import lattice
 from .polyhedra import qp_sympy
 from .probes import differ_at_a_point, differ_opaque, fingerprint, zero_at
 from .rational import equal_ratios, factor_cancel
@@ -285,7 +286,7 @@ class Pieces:
         """Max (Min) of the pieces when isl proves each piece is the greatest (least) on its domain."""
         for kind, cmp in ((sympy.Max, "<"), (sympy.Min, ">")):
             if all(_never(p.domain, p.raw - q.raw, cmp) for p in self.pieces for q in self.pieces if q is not p):
-                return kind(*[p.expr for p in self.pieces])
+                return lattice(kind, [p.expr for p in self.pieces])
         return None
 
 
