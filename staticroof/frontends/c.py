@@ -59,6 +59,53 @@ from .lowering import (  # noqa: F401 (the front ends' API)
 from .parse import PRELUDE, parse_translation_unit, split_units  # noqa: F401 (the front ends' API)
 
 
+def on_cycles(graph: dict) -> set:
+    """The nodes of `graph` (node -> its successors) that lie on a cycle: those of a strongly
+    connected component of two or more nodes, and those with an edge to themselves.  Tarjan's
+    algorithm, iterative (a call chain may be deeper than Python's recursion limit), linear in the
+    nodes and edges; a plain loop instead of networkx, whose import (about 0.2 s) a file's load
+    would otherwise pay for only this."""
+    index: dict = {}
+    low: dict = {}
+    stack: list = []
+    on_stack: set = set()
+    out: set = set()
+    for root in graph:
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        work = [(root, iter(graph[root]))]
+        while work:
+            node, successors = work[-1]
+            for nxt in successors:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(graph[nxt])))
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[node])
+                if low[node] == index[node]:
+                    component = set()
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.add(member)
+                        if member == node:
+                            break
+                    if len(component) > 1 or node in graph[node]:
+                        out |= component
+    return out
+
+
 class TranslationUnit:
     """File-level facts every function's lowering needs."""
 
@@ -125,17 +172,8 @@ class TranslationUnit:
     @cached_property
     def recursive(self) -> set:
         """Functions on a cycle of the call graph: their calls are not followed."""
-        edges = [(name, callee) for name, fn in self.funcs.items() for callee in _called(fn) if callee in self.funcs]
-        if not edges:
-            return set()
-        import networkx as nx  # only files with calls between their own functions pay for it
-
-        graph = nx.DiGraph(edges)
-        out = set()
-        for comp in nx.strongly_connected_components(graph):
-            if len(comp) > 1 or any(graph.has_edge(f, f) for f in comp):
-                out |= comp
-        return out
+        calls = {name: sorted(c for c in _called(fn) if c in self.funcs) for name, fn in self.funcs.items()}
+        return on_cycles(calls)
 
     def is_kernel(self, fn: c_ast.FuncDef) -> bool:
         return _contains(fn.body, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.ArrayRef))
