@@ -92,3 +92,28 @@ def test_units_are_split_at_top_level_semicolons_and_function_bodies():
         ("char c = ';';", "/src/u.c", 10, 4),
         ("int d;", "/src/u.c", 10, 20),
     ]
+
+
+def test_a_header_is_reused_after_other_declarations_it_never_names(monkeypatch):
+    """The variant of a run is chosen by the names its parse asks the scope about: a header after
+    `typedef int A;` in one file and after `int B;` in the next parses once, since it never names A
+    or B; after `typedef int vec2;` it names vec2 (its own typedef) and is parsed again (an error:
+    the whole-text path reports it as before)."""
+    monkeypatch.setattr(P, "_RUNS", {})
+    for prologue in ("typedef int A;\n", "int B;\n", "typedef int A; int B;\n"):
+        text = '# 1 "/src/m.c"\n' + prologue + HEADER.replace("{main}", "/src/m.c") + "vec2 v;\n"
+        ext, diags, failed = parse_translation_unit(text, "/src/m.c")
+        assert (diags, failed) == ([], []) and _dump(ext) == _whole(text, "/src/m.c")
+    (variants,) = [v for key, v in P._RUNS.items() if key[2] == "/opt/proj/include/vec.h"]
+    assert len(variants) == 1
+    asked = dict(variants[0][0])
+    assert "A" not in asked and "B" not in asked and asked["vec2"] is None and asked["size_t"] is None
+    # the header leaves its typedefs and identifiers in the file scope: `vec2 v;` after it parsed
+    text = '# 1 "/src/m.c"\nint vec2;\n' + HEADER.replace("{main}", "/src/m.c") + "int w;\n"
+    ext, diags, failed = parse_translation_unit(text, "/src/m.c")
+    assert diags[0].code == "SR001" if diags else failed[0][2].code == "SR001"
+    try:
+        _whole(text, "/src/m.c")
+        raise AssertionError("typedef of a name declared before must fail in one parse")
+    except P.c_parser.ParseError:
+        pass

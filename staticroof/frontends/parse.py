@@ -33,13 +33,41 @@ class _Parser(c_parser.CParser):
         super()._parse_error(msg, coord)
 
 
+    # the names the parse of a run asks the scope about (None: not recording); pycparser reads and
+    # writes its scopes only through these three methods
+    _asked: set | None = None
+
+    def _is_type_in_scope(self, name: str) -> bool:
+        if self._asked is not None:
+            self._asked.add(name)
+        return super()._is_type_in_scope(name)
+
+    def _add_typedef_name(self, name, coord) -> None:
+        if self._asked is not None:
+            self._asked.add(name)
+        super()._add_typedef_name(name, coord)
+
+    def _add_identifier(self, name, coord) -> None:
+        if self._asked is not None:
+            self._asked.add(name)
+        super()._add_identifier(name, coord)
+
     def parse_in_pieces(self, text: str, filename: str, main: str) -> list:
         """The external declarations `parse(text)` gives, parsed run by run: the units of one
         included file in a row are parsed once per process (the headers every file includes) and
         taken from `_RUNS` after.  One lexer reads the whole text, so lines, columns and files are
-        those of one parse; a run's cache key holds everything its parse depends on (its text, the
-        lexer's line, file and column there, and the file scope's typedef names and identifiers),
-        so a cached run is what parsing it again would give.  Runs of `main` are not kept."""
+        those of one parse.  Runs of `main` are not kept.
+
+        A cached run is what parsing it again would give.  Its key holds its text and the lexer's
+        state where it starts (line, file, column, inside an attribute); the parse reads the scopes
+        only through `_is_type_in_scope`, `_add_typedef_name` and `_add_identifier`, so it depends on
+        the file scope only through the names it asks those about (a name is written only after
+        it is asked about).  A cached variant records those names and what the file scope held for
+        each (True: a typedef name, False: an identifier, None: absent) and is reused only where the
+        file scope holds the same for every one: every answer, and so the whole parse, is then the
+        same, and the run leaves the file scope as before but for what it wrote, the `written`
+        entries of its asked names.  Another header before this one (stdio.h before math.h in one
+        file, not in the next) changes only names the run never asks about."""
         self._scope_stack: list[dict[str, bool]] = [{}]
         lex = self.clex
         lex.input(text, filename)
@@ -47,33 +75,44 @@ class _Parser(c_parser.CParser):
         for a, b, run_file in _pieces(text):
             key = None
             if run_file is not None and run_file != main:
-                key = (text[a:b], lex._lineno, lex._filename, a - lex._line_start, lex._in_attribute,
-                       tuple(sorted(self._scope_stack[0].items())))
-                hit = _RUNS.get(key)
+                key = (text[a:b], lex._lineno, lex._filename, a - lex._line_start, lex._in_attribute)
+                scope = self._scope_stack[0]
+                hit = next((v for v in _RUNS.get(key, ()) if all(scope.get(n) is x for n, x in v[0])), None)
                 if hit is not None:
-                    nodes, (lineno, fname, line_start, in_attr, scope) = hit
+                    _asked, nodes, (lineno, fname, line_start, in_attr), written = hit
                     ext.extend(pickle.loads(nodes))
                     lex._pos, lex._lineno, lex._filename, lex._in_attribute = b, lineno, fname, in_attr
                     if line_start is not None:
                         lex._line_start = a + line_start
-                    self._scope_stack = [dict(scope)]
+                    scope.update(written)
                     continue
+                before = dict(scope)
+                self._asked = set()
             lex._lexdata = text[:b]  # the piece ends where the text seems to end
             self._typedef_checked_token = None
             self._tokens = c_parser._TokenStream(lex.token)
-            nodes = self._parse_translation_unit_or_empty().ext
+            try:
+                nodes = self._parse_translation_unit_or_empty().ext
+            finally:
+                asked, self._asked = self._asked, None
             ext.extend(nodes)
-            if key is not None:
-                if len(_RUNS) > 256:  # one process may parse many files with many headers
+            if key is not None and asked is not None:
+                if sum(len(v) for v in _RUNS.values()) > 256:  # one process may parse many files with many headers
                     _RUNS.clear()
                 line_start = lex._line_start - a if lex._line_start > a else None
-                _RUNS[key] = (pickle.dumps(nodes), (lex._lineno, lex._filename, line_start, lex._in_attribute,
-                                                    dict(self._scope_stack[0])))
+                after = self._scope_stack[0]
+                names = tuple(sorted(asked))
+                _RUNS.setdefault(key, []).append((
+                    tuple((n, before.get(n)) for n in names), pickle.dumps(nodes),
+                    (lex._lineno, lex._filename, line_start, lex._in_attribute),
+                    {n: after[n] for n in names if n in after}))
         lex._lexdata = text
         return ext
 
 
-_RUNS: dict = {}  # run key -> (pickled nodes, the lexer's and the file scope's state after the run)
+# run key -> variants: (the asked names with what the file scope held for each, pickled nodes, the
+# lexer's state after the run, the file scope's entries of the asked names after it)
+_RUNS: dict = {}
 
 
 def _pieces(text: str):
