@@ -4,6 +4,7 @@ runs the parser remembers per process.  Each must give what the work done afresh
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
 from staticroof.frontends.c import on_cycles
 
@@ -42,3 +43,108 @@ def test_on_cycles_agrees_with_reachability_on_random_graphs():
     assert on_cycles(chain) == set(chain)
     chain[5000] = []
     assert on_cycles(chain) == set()
+
+
+def test_relations_of_two_rationals_are_decided_as_sympy_decides_them():
+    # p1/q1 against p2/q2 with q > 0: 1/2 < 2/3 (1*3 < 2*2), -3/4 < -2/3 (-9 < -8), 2 == 4/2, 0 == 0,
+    # -1 < 0; every relation at every pair of a grid with equal, negative and zero values agrees
+    # with sympy's own decision and is sympy.true or sympy.false itself
+    import sympy
+
+    from staticroof.frontends.relations import relation
+
+    half, two_thirds = sympy.Rational(1, 2), sympy.Rational(2, 3)
+    assert relation(sympy.Lt, half, two_thirds) is sympy.true
+    assert relation(sympy.Ge, half, two_thirds) is sympy.false
+    assert relation(sympy.Lt, sympy.Rational(-3, 4), sympy.Rational(-2, 3)) is sympy.true
+    assert relation(sympy.Eq, sympy.Integer(2), sympy.Rational(4, 2)) is sympy.true
+    assert relation(sympy.Ne, sympy.Integer(0), sympy.Integer(0)) is sympy.false
+    assert relation(sympy.Lt, sympy.Integer(-1), sympy.Integer(0)) is sympy.true
+    grid = [sympy.Rational(p, q) for p in (-2, -1, 0, 1, 3) for q in (1, 2, 3)]
+    for cls in (sympy.Lt, sympy.Le, sympy.Gt, sympy.Ge, sympy.Eq, sympy.Ne):
+        for a in grid:
+            for b in grid:
+                assert relation(cls, a, b) is cls(a, b), (cls, a, b)
+    # anything that is not two Rationals is sympy's: a symbol, a float
+    n = sympy.Symbol("n")
+    assert relation(sympy.Lt, n, sympy.Integer(3)) == sympy.Lt(n, 3)
+    assert relation(sympy.Lt, sympy.Float(0.5), sympy.Integer(1)) is sympy.true
+
+
+def test_host_arithmetic_reads_rationals_exactly():
+    # the float quotient (float)1000 / (float)32 = 31.25 in single precision; 1/3 in double is the
+    # double nearest 1/3 (what Fraction(str(Rational(1, 3))) gave): the same as before, without printing
+    import sympy
+
+    from staticroof.frontends.hostexpr import _fraction, _hw
+
+    assert _hw(sympy.Integer(1000), sympy.Integer(32), "/", 24) == sympy.Rational(125, 4)
+    assert _fraction(sympy.Rational(1, 3)) == Fraction(1, 3) == Fraction(str(sympy.Rational(1, 3)))
+    assert _fraction(0) == 0 and _fraction(sympy.Integer(-5)) == -5
+    assert _hw(sympy.Integer(1), sympy.Integer(3), "/", 53) == sympy.Rational(Fraction(1 / 3))
+
+
+def test_inequalities_of_polynomials_in_plain_symbols_are_sympys_unevaluated_ones():
+    # 32*bx + tx < n, n + 1 < n (sympy does not decide it: n may be any complex number) and
+    # 2 >= x**2*y - 3 stay unevaluated; where a symbol has assumptions sympy may decide, and the
+    # shortcut must not apply: r**2 < -1 is false for a real r, k + 1 > 0 true for a positive k
+    import sympy
+
+    from staticroof.frontends.relations import relation, substitute
+
+    bx, tx = sympy.Dummy("blockIdx.x"), sympy.Dummy("threadIdx.x")
+    n = sympy.Symbol("n")
+    got = relation(sympy.Lt, 32 * bx + tx, n)
+    assert type(got) is sympy.StrictLessThan and got.args == (32 * bx + tx, n)
+    assert relation(sympy.Lt, n + 1, n) == sympy.Lt(n + 1, n, evaluate=False)
+    assert relation(sympy.Ge, sympy.Integer(2), bx**2 * tx - 3).args == (2, bx**2 * tx - 3)
+    r, k = sympy.Symbol("r", real=True), sympy.Symbol("k", positive=True)
+    assert relation(sympy.Lt, r**2, sympy.Integer(-1)) is sympy.false
+    assert relation(sympy.Gt, k + 1, sympy.Integer(0)) is sympy.true
+    # a substituted loop bound is what xreplace gives, and itself where nothing changed
+    i, v = sympy.Symbol("__loopvar_i"), sympy.Dummy("i")
+    cond = sympy.Lt(i, n - 1)
+    assert substitute(cond, {i: v}) == cond.xreplace({i: v}) and substitute(cond, {tx: v}) is cond
+
+
+def test_relation_agrees_with_sympy_on_random_polynomials():
+    # canonical polynomials (sums of monomials as sympy's arithmetic builds them) and forms outside
+    # the shortcut (a product of sums, floor, Mod, Max, a number), on fresh symbols each round so
+    # that no sympy cache answers: every relation gives what the relational class gives
+    import sympy
+
+    from staticroof.frontends.relations import relation
+
+    rng = random.Random(1515)
+    for _ in range(15):
+        syms = [sympy.Dummy("i"), sympy.Dummy("j"), sympy.Symbol("n"), sympy.Symbol("m")]
+
+        def poly(syms=syms):
+            e = sympy.Integer(rng.randint(-3, 3))
+            for _ in range(rng.randint(0, 3)):
+                mono = sympy.Integer(rng.choice([-2, -1, 1, 3, sympy.Rational(1, 2)]))
+                for s in rng.sample(syms, rng.randint(1, 2)):
+                    mono *= s ** rng.randint(1, 2)
+                e += mono
+            return e
+
+        def side(syms=syms):
+            kind = rng.randrange(6)
+            if kind == 0:
+                return poly() * poly()
+            if kind == 1:
+                return sympy.floor(poly() / 4)
+            if kind == 2:
+                return sympy.Mod(poly(), 3)
+            if kind == 3:
+                return sympy.Max(poly(), syms[2])
+            return poly()
+
+        a, b = side(), side()
+        for cls in (sympy.Lt, sympy.Le, sympy.Gt, sympy.Ge, sympy.Eq, sympy.Ne):
+            try:
+                want = cls(a, b)
+            except TypeError:  # sympy refuses the comparison: so must the shortcut
+                continue
+            got = relation(cls, a, b)
+            assert type(got) is type(want) and got == want, (cls, a, b)

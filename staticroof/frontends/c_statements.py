@@ -34,6 +34,7 @@ from .lowering import (
     monotone as _monotone,
     substitute as _substitute,
 )
+from .relations import relation, substitute
 from .views import convert, resolve_views
 
 if TYPE_CHECKING:  # a mixin: its attributes and methods are FunctionLowering's (see c.py)
@@ -246,7 +247,7 @@ class StatementLowering(_Mixin):
                 return
             name, start, step, cond = header
             var, body = self.loop_body(node, name)
-            cond_v = cond.xreplace({sympy.Symbol(f"__loopvar_{name}"): var})
+            cond_v = substitute(cond, {sympy.Symbol(f"__loopvar_{name}"): var})
             self.out.append(Loop(var, start, cond_v, step, body, "seq", _loc(node, self.tu.path)))
         finally:
             self.scopes.pop()
@@ -441,7 +442,7 @@ class StatementLowering(_Mixin):
                     return None
                 lhs, rhs = self.compared(a.expr, b.expr, node)
                 if _affine(lhs - rhs, self.loop_syms, allow_size_products=True):
-                    return _CMP[node.op](lhs, rhs)
+                    return relation(_CMP[node.op], lhs, rhs)
             return None
         v = self.value(node, acc)
         if v.ctype.is_int and v.expr is not None and _affine(v.expr, self.loop_syms, True):

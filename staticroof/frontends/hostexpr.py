@@ -23,6 +23,7 @@ from fractions import Fraction
 
 import sympy
 
+from .relations import relation
 from .tokens import Token, match_angle, match_close, split_commas
 
 SIZEOF = {"float": 4, "double": 8, "int": 4, "half": 2, "__half": 2, "char": 1, "short": 2, "long": 8,
@@ -216,7 +217,7 @@ def _hw(a: sympy.Expr, b: sympy.Expr, op: str, bits: int) -> sympy.Expr:
     precision result is the double one rounded: for + - * / of floats that is the correctly rounded
     single result (double has more than 2 * 24 + 2 bits), so no numpy is needed."""
     try:
-        x, y = _round(float(Fraction(str(a))), bits), _round(float(Fraction(str(b))), bits)
+        x, y = _round(float(_fraction(a)), bits), _round(float(_fraction(b)), bits)
     except OverflowError:
         raise _Fail("overflow") from None
     if op == "/" and y == 0:
@@ -229,6 +230,16 @@ def _hw(a: sympy.Expr, b: sympy.Expr, op: str, bits: int) -> sympy.Expr:
     if not math.isfinite(r):
         raise _Fail("overflow")
     return sympy.Rational(Fraction(float(r)))
+
+
+def _fraction(x) -> Fraction:
+    """The exact value of a sympy number or an int as a Fraction: a Rational (an Integer too) is
+    its numerator and denominator, as `Fraction(str(x))` reads them from "p/q" but without printing."""
+    if isinstance(x, sympy.Rational):
+        return Fraction(int(x.p), int(x.q))
+    if isinstance(x, int):
+        return Fraction(x)
+    return Fraction(str(x))
 
 
 class _Parser:
@@ -283,7 +294,7 @@ class _Parser:
             if op in ("&&", "||"):
                 return _truth((sympy.And if op == "&&" else sympy.Or)(_cond(x), _cond(y)))
             rel = {"<": sympy.Lt, ">": sympy.Gt, "<=": sympy.Le, ">=": sympy.Ge, "==": sympy.Eq, "!=": sympy.Ne}[op]
-            return _truth(rel(x, y))
+            return _truth(relation(rel, x, y))
         bits = max(a.bits, b.bits)
         if not bits:
             if op == "+":

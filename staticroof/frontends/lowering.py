@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import sympy
 
 from ..ir import PARAMETER, Guard, Kernel, Loop, Size, Stmt
+from .relations import rel as relation_of, relation
 
 
 class Unsupported(Exception):
@@ -178,7 +179,7 @@ def monotone(cond, var, step):
         upper = (rel in ("<", "<=")) == (a > 0)  # bounds the variable from above
         if upper != (step > 0):
             return None
-        out.append(sympy.Rel(diff, 0, rel))
+        out.append(relation_of(diff, 0, rel))
     if not any(var in c.free_symbols for c in out):
         return None  # `for (i = n - 1; m >= 0; i--)`: nothing bounds i, the loop never ends while m >= 0
     return sympy.And(*out) if len(out) > 1 else out[0]
@@ -288,15 +289,16 @@ def thread_loops(body: list, threads: dict, location) -> list:
             if info is None or d == skip:
                 continue
             if "g" in info:
-                wrapped = [Loop(info["g"], zero, sympy.Lt(info["g"], info["G"] * info["B"]), 1, wrapped,
+                wrapped = [Loop(info["g"], zero, relation(sympy.Lt, info["g"], info["G"] * info["B"]), 1, wrapped,
                                 f"thread.{d}", location)]
             else:
-                wrapped = [Loop(info["tx"], zero, sympy.Lt(info["tx"], info["B"]), 1, wrapped, f"block.{d}",
+                wrapped = [Loop(info["tx"], zero, relation(sympy.Lt, info["tx"], info["B"]), 1, wrapped, f"block.{d}",
                                 location)]
         for d in reversed(dims):
             info = threads.get(d)
             if info is None or d == skip or "g" in info:
                 continue
-            wrapped = [Loop(info["bx"], zero, sympy.Lt(info["bx"], info["G"]), 1, wrapped, f"grid.{d}", location)]
+            bound = relation(sympy.Lt, info["bx"], info["G"])
+            wrapped = [Loop(info["bx"], zero, bound, 1, wrapped, f"grid.{d}", location)]
         out.extend(wrapped)
     return out
