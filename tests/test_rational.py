@@ -1,15 +1,17 @@
 """staticroof.analysis.rational: ratios of counts in one polynomial ring (issue #15, speed).
 
-factor_cancel must be sympy.factor(sympy.cancel(e)) itself (the reports print it), and
-equal_ratios must answer as sympy.together does; both are checked against sympy on hand-derived
-ratios and on random ones (hypothesis, derandomized) in sizes and floors of them."""
+factor_cancel must be sympy.factor(sympy.cancel(e)) itself (the reports print it), factor_list
+must give sympy's factors, and equal_ratios must answer as sympy.together does; all are checked
+against sympy on hand-derived ratios and on random ones (hypothesis, derandomized) in sizes and floors of them."""
 
 from __future__ import annotations
 
 import sympy
 from hypothesis import HealthCheck, given, settings, strategies as st
+from sympy import QQ, ZZ
+from sympy.polys.rings import ring
 
-from staticroof.analysis.rational import equal_ratios, factor_cancel, factor_ratio
+from staticroof.analysis.rational import equal_ratios, factor_cancel, factor_list, factor_ratio
 
 N, M = sympy.symbols("N M")
 F4 = sympy.floor(N / 4 + sympy.Rational(3, 4))  # ceiling(N/4), as isl writes it
@@ -133,3 +135,46 @@ def test_equal_ratios_is_togethers(p, q, common, same):
     got = equal_ratios(a, b)
     num, _ = sympy.fraction(sympy.together(sympy.expand(a - b)))
     assert got is None or got == (sympy.expand(num) == 0)
+
+
+def _same_factors(f):
+    """factor_list(f) and sympy's f.factor_list(): the same coefficient and factors (any order)."""
+    mine, theirs = factor_list(f), f.factor_list()
+    return mine[0] == theirs[0] and sorted(mine[1], key=str) == sorted(theirs[1], key=str)
+
+
+def test_factor_list_hand_derived():
+    """Read off without factoring:
+    8*na*nb*nc + 8*na*nb*nd + 8*nc*nd = 8 * (na*nb*nc + na*nb*nd + nc*nd): linear in na, a = nb*nc
+    + nb*nd = nb*(nc + nd) and b = nc*nd share no factor (nb, nc + nd against nc, nd): irreducible.
+    -6*x**2*y - 6*x**3 = -6 * x**2 * (x + y): a monomial x**2, then x + y (total degree 1).
+    -y + 1 = -1 * (y - 1): the leading coefficient (of y) made positive, the sign in c.
+    x*y/2 + x/3 (over QQ) = 1/6 * x * (3y + 2): the integer primitive factor.
+    Left to sympy: x*y + x + y + 1 = (x + 1)(y + 1) (a = y + 1 and b = y + 1 share y + 1), and
+    x**2 - y**2 (degree 2 in both): each gives sympy's factors."""
+    _, na, nb, nc, nd = ring("na,nb,nc,nd", ZZ)
+    q = 8 * na * nb * nc + 8 * na * nb * nd + 8 * nc * nd
+    assert factor_list(q) == (8, [(na * nb * nc + na * nb * nd + nc * nd, 1)])
+    S, x, y = ring("x,y", ZZ)
+    assert factor_list(-6 * x ** 2 * y - 6 * x ** 3) == (-6, [(x, 2), (x + y, 1)])
+    assert factor_list(-y + 1) == (-1, [(y - 1, 1)])
+    _, u, v = ring("u,v", QQ)
+    assert factor_list(u * v / 2 + u / 3) == (QQ(1, 6), [(u, 1), (3 * v + 2, 1)])
+    for f in (x * y + x + y + 1, x ** 2 - y ** 2, -6 * x ** 2 * y - 6 * x ** 3, -y + 1, S(5), x ** 3):
+        assert _same_factors(f)
+    assert _same_factors(q) and _same_factors(u * v / 2 + u / 3)
+
+
+@settings(max_examples=60, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(st.tuples(st.integers(-5, 5), st.integers(0, 2), st.integers(0, 2), st.integers(0, 1)),
+                         min_size=1, max_size=4), min_size=1, max_size=3),
+       st.sampled_from([1, -1, 6]), st.booleans())
+def test_factor_list_is_sympys(factors, scale, rational):
+    """Products of 1-3 random polynomials in x, y, z (powers up to 2, 2, 1: many linear in some
+    generator, some with a shared factor), times a constant, over ZZ or QQ: sympy's factors."""
+    R, x, y, z = ring("x,y,z", QQ if rational else ZZ)
+    f = R(scale)
+    for terms in factors:
+        f *= sum((R(c) / (2 if rational else 1) * x ** i * y ** j * z ** k for c, i, j, k in terms), R.zero)
+    if f:
+        assert _same_factors(f)

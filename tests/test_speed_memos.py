@@ -1,5 +1,6 @@
-"""Per-process memos of the per-file work (issue #15): a header's tokens (frontends/tokens.py) and an
-array's first-access counts (analysis/traffic.py).  Each must give what computing afresh gives."""
+"""Per-process memos of the per-file work (issue #15): a header's tokens (frontends/tokens.py), an
+array's first-access counts (analysis/traffic.py), a weighted sum's count (analysis/polyhedra.py)
+and a domain's condition (analysis/conditions.py).  Each must give what computing afresh gives."""
 
 from __future__ import annotations
 
@@ -171,3 +172,28 @@ def test_compiled_closures_are_shared_by_their_text():
     h = a.compile(n + m)
     assert h is not f and h([5, 3]) == 8
     assert a.compile(sympy.floor(n / 2))([7, 0]) == 3
+
+
+def test_a_remembered_condition_is_the_condition_of_its_text_and_sizes():
+    """conditions.set_condition remembers by the set's isl text and the sizes its parameters stand
+    for.  The same text under two namers is two conditions (n >= 101, N >= 101: the memo would give
+    the first twice if it ignored the sizes); a set built apart with the same text gives the first's
+    condition object; what is remembered equals the condition computed afresh (_condition)."""
+    import islpy as isl
+    import sympy
+
+    from staticroof.analysis import conditions as C
+    from staticroof.analysis.polyhedra import Namer
+
+    text = "[p_n, p_m] -> { : p_n >= 101 and p_m <= 7 }"
+    lower, upper = Namer(), Namer()
+    lower.params.update({"p_n": sympy.Symbol("n"), "p_m": sympy.Symbol("m")})
+    upper.params.update({"p_n": sympy.Symbol("N"), "p_m": sympy.Symbol("M")})
+    C._conditions.clear()
+    a = C.set_condition(isl.Set(text), lower)
+    b = C.set_condition(isl.Set(text), upper)
+    n, m, N, M = sympy.symbols("n m N M")
+    assert a == sympy.And(n >= 101, m <= 7) and b == sympy.And(N >= 101, M <= 7)
+    assert C.set_condition(isl.Set(text), lower) is a
+    dom = isl.Set(text)
+    assert a == C._condition(dom, ["p_n", "p_m"], [n, m])

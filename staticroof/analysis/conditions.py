@@ -18,10 +18,29 @@ def _param_names(space) -> list:
     return [space.get_dim_name(isl.dim_type.param, k) for k in range(space.dim(isl.dim_type.param))]
 
 
+_conditions: dict = {}  # (isl text of the set, the sizes its parameters stand for) -> condition
+
+
 def set_condition(dom, namer) -> sympy.Basic:
-    """A parameter set as a sympy condition on the sizes (existential floors kept as floors)."""
+    """A parameter set as a sympy condition on the sizes (existential floors kept as floors).
+
+    Remembered per process by the set's isl text and what its parameters stand for: the pieces of
+    an intensity lie on the domains of its traffic's pieces (W one piece: 92 conditions of a tensor
+    contraction asked again), and kernels of one shape share them.  The text determines the
+    answer: it prints every constraint of every basic set and every division as its floor, which
+    is all that is read below, and And/Or put their arguments in their own order."""
     names = _param_names(dom.get_space())
     syms = [namer.to_sympy(n) for n in names]
+    key = (str(dom), tuple(syms))
+    found = _conditions.get(key)
+    if found is None:
+        if len(_conditions) > 8192:  # one process may analyze many files
+            _conditions.clear()
+        found = _conditions[key] = _condition(dom, names, syms)
+    return found
+
+
+def _condition(dom, names: list, syms: list) -> sympy.Basic:
     ors = []
     for bs in dom.get_basic_sets():
         # isl gives each division's argument: the div is its floor

@@ -79,8 +79,8 @@ def factor_ratio(a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
 def _factored(ring, polys) -> sympy.Expr:
     """p/q (polys = [p, q], coprime or not) in lowest terms, factored as sympy.factor writes it."""
     p, q = polys
-    cp, fp = p.factor_list()
-    cq, fq = q.factor_list()
+    cp, fp = factor_list(p)
+    cq, fq = factor_list(q)
     exponents: Counter = Counter()
     for f, k in fp:
         exponents[f] += k
@@ -88,6 +88,63 @@ def _factored(ring, polys) -> sympy.Expr:
         exponents[f] -= k
     coeff = ring.domain.to_sympy(cp) / ring.domain.to_sympy(cq)
     return _keep_coeff(coeff, sympy.Mul(*[f.as_expr() ** k for f, k in exponents.items() if k]))
+
+
+def factor_list(f):
+    """`f.factor_list()` for a polynomial of the ring, the same (coefficient, [(factor, exponent)])
+    up to the order of the list, read off without factoring where f is a monomial times one factor
+    that is linear in some generator (the counts' polynomials mostly are: 4*(na*nb*nc + na*nb*nd +
+    nc*nd) is linear in na), and from sympy otherwise.
+
+    Why it is the same: sympy's factors are the generators x_i dividing every term (exponent: the
+    least x_i degree of the terms), and the irreducible factors of what is left, each primitive in
+    Z[generators] (integer coefficients without a common divisor) with a positive leading
+    coefficient in the ring's lexicographic order; the coefficient c makes the product equal to f.
+    Factorization there is unique, so that normalization fixes each factor.  Here f = c * x^J * g
+    with g primitive, positive leading coefficient and no generator dividing all its terms.  g = 1
+    leaves the monomial.  Otherwise g is irreducible, and so its own only factor, when g = a*x + b
+    for a generator x not in a or b and gcd(a, b) is a constant: a factor of g has x degree 0 or 1;
+    one of degree 0 divides a and b, so it divides their gcd, a constant, and since g is primitive
+    it is a unit (b is not 0: a term without x exists, as x does not divide every term).  Where no
+    generator gives such a split (degree 2 or more in each, or a common divisor) sympy decides."""
+    ring = f.ring
+    dom = ring.domain
+    if len(f) < 2 or not (dom.is_ZZ or dom.is_QQ):
+        return f.factor_list()  # a term or a constant: sympy's own (cheap there)
+    n = ring.ngens
+    monoms = list(f.keys())
+    J = tuple(min(m[i] for m in monoms) for i in range(n))
+    g = f
+    if dom.is_QQ:
+        _, g = g.clear_denoms()  # integer coefficients (still in the ring's domain)
+    g = g.quo_ground(g.content())
+    if dom.is_negative(g.LC):
+        g = -g
+    if any(J):
+        g = ring.from_dict({tuple(a - b for a, b in zip(m, J, strict=True)): c for m, c in g.items()})
+    coeff = dom.quo(f.LC, g.LC)  # x^J * g has g's leading coefficient (a monomial keeps lex order)
+    factors = [(ring.gens[i], J[i]) for i in range(n) if J[i]]
+    if g.is_ground:
+        return coeff, factors
+    if not _irreducible(g):
+        return f.factor_list()
+    return coeff, factors + [(g, 1)]
+
+
+def _irreducible(g) -> bool:
+    """True when g (primitive, no generator dividing every term, not constant) is shown
+    irreducible by a split g = a*x + b with gcd(a, b) constant (see factor_list); False when no
+    generator gives one (g may still be irreducible)."""
+    ring = g.ring
+    monoms = list(g.keys())
+    for i in range(ring.ngens):
+        if max(m[i] for m in monoms) != 1:
+            continue
+        a = ring.from_dict({m[:i] + (0,) + m[i + 1:]: c for m, c in g.items() if m[i] == 1})
+        b = ring.from_dict({m: c for m, c in g.items() if m[i] == 0})
+        if a.is_ground or b.is_ground or a.gcd(b).is_ground:
+            return True
+    return False
 
 
 def equal_ratios(a: sympy.Expr, b: sympy.Expr) -> bool | None:
