@@ -9,9 +9,9 @@ from __future__ import annotations
 import sympy
 from hypothesis import HealthCheck, given, settings, strategies as st
 from sympy import QQ, ZZ
-from sympy.polys.rings import ring
+from sympy.polys.rings import ring, sring
 
-from staticroof.analysis.rational import equal_ratios, factor_cancel, factor_list, factor_ratio
+from staticroof.analysis.rational import _multiplied_out, equal_ratios, factor_cancel, factor_list, factor_ratio
 
 N, M = sympy.symbols("N M")
 F4 = sympy.floor(N / 4 + sympy.Rational(3, 4))  # ceiling(N/4), as isl writes it
@@ -150,6 +150,7 @@ def test_factor_list_hand_derived():
     -6*x**2*y - 6*x**3 = -6 * x**2 * (x + y): a monomial x**2, then x + y (total degree 1).
     -y + 1 = -1 * (y - 1): the leading coefficient (of y) made positive, the sign in c.
     x*y/2 + x/3 (over QQ) = 1/6 * x * (3y + 2): the integer primitive factor.
+    -6*x**2*y, a single term: -6 (not factored) and x**2, y; u/2 over QQ: 1/2 and u.
     Left to sympy: x*y + x + y + 1 = (x + 1)(y + 1) (a = y + 1 and b = y + 1 share y + 1), and
     x**2 - y**2 (degree 2 in both): each gives sympy's factors."""
     _, na, nb, nc, nd = ring("na,nb,nc,nd", ZZ)
@@ -160,6 +161,8 @@ def test_factor_list_hand_derived():
     assert factor_list(-y + 1) == (-1, [(y - 1, 1)])
     _, u, v = ring("u,v", QQ)
     assert factor_list(u * v / 2 + u / 3) == (QQ(1, 6), [(u, 1), (3 * v + 2, 1)])
+    assert factor_list(-6 * x ** 2 * y) == (-6, [(x, 2), (y, 1)]) and factor_list(u / 2) == (QQ(1, 2), [(u, 1)])
+    assert _same_factors(-6 * x ** 2 * y) and _same_factors(u / 2) and _same_factors(S(-4))
     for f in (x * y + x + y + 1, x ** 2 - y ** 2, -6 * x ** 2 * y - 6 * x ** 3, -y + 1, S(5), x ** 3):
         assert _same_factors(f)
     assert _same_factors(q) and _same_factors(u * v / 2 + u / 3)
@@ -178,3 +181,36 @@ def test_factor_list_is_sympys(factors, scale, rational):
         f *= sum((R(c) / (2 if rational else 1) * x ** i * y ** j * z ** k for c, i, j, k in terms), R.zero)
     if f:
         assert _same_factors(f)
+
+
+def _sring(parts):
+    ring_, polys = sring(parts)
+    return ring_.symbols, ring_.domain, polys
+
+
+def test_multiplied_out_hand_derived():
+    """_multiplied_out is sring: (N + 1)**2*M/3 and N**2 - (N - 1)*(N + 1) = 1 give generators
+    (M, N) in sring's order and QQ (the 1/3); N*F4 - 4*F4**2 + N over 12 times itself, ZZ with
+    generators N and F4; floor((N + 1)*(N + 2)/4) is a generator once its argument is expanded
+    (floor(N**2/4 + 3N/4 + 1/2)); N - N + M leaves N out (its terms cancel, sring never sees it);
+    1/N is no polynomial (None: sring decides), nor is a float coefficient."""
+    big = N * F4 - 4 * F4 ** 2 + N
+    cases = [[(N + 1) ** 2 * M / 3, N ** 2 - (N - 1) * (N + 1)], [big, 12 * big],
+             [sympy.floor((N + 1) * (N + 2) / 4) * N, N + 1], [N - N + M, 2 * M]]
+    for parts in cases:
+        ring_, polys = _multiplied_out(parts)
+        assert (ring_.symbols, ring_.domain, polys) == _sring(parts)
+    assert _multiplied_out(cases[0])[0].domain == QQ and _multiplied_out(cases[1])[0].domain == ZZ
+    assert _multiplied_out([N - N + M, 2 * M])[0].symbols == (M,)
+    assert _multiplied_out([1 / N + 1, N]) is None and _multiplied_out([sympy.Float(0.5) * N, N]) is None
+
+
+@settings(max_examples=30, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_polys(), _polys(), _polys())
+def test_multiplied_out_is_srings(p, q, c):
+    """Unexpanded products (p*c, a power of q, p + q*c) of random polynomials in sizes and floors:
+    the same generators, domain and polynomials as sring."""
+    parts = [p * c, (q + 1) ** 2, p + q * c]
+    found = _multiplied_out(parts)
+    if found is not None:
+        assert (found[0].symbols, found[0].domain, found[1]) == _sring(parts)

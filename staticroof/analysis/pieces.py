@@ -444,12 +444,13 @@ def _split_floors(dom, raw: sympy.Expr, limit: int = 3) -> list:
     """[(domain, formula)]: a floor that takes at most `limit` values on the domain is replaced by
     each of them on the part of the domain where it takes it (`floor(nk/512)` is 0 for nk < 512
     and 1 at nk = 512), so formulas valid on a piece read as polynomials where they are."""
-    for f in sorted(raw.atoms(sympy.floor), key=str):
+    floors = raw.atoms(sympy.floor)
+    names = _param_names(dom.get_space()) if floors else []
+    header = f"[{', '.join(names)}]"
+    for f in sorted(floors, key=str) if len(floors) > 1 else floors:  # one floor: no printing to sort
         text = _isl_affine(f)
         if text is None:
             continue
-        names = _param_names(dom.get_space())
-        header = f"[{', '.join(names)}]"
         try:
             values = isl.Set(f"{header} -> {{ [v] : v = {text} }}").intersect_params(dom)
         except isl.Error:
@@ -688,7 +689,23 @@ def _box(points):
 
 
 def _hull_solution(dom):
-    """The equalities of the domain's affine hull solved for some parameters, or None."""
+    """The equalities of the domain's affine hull solved for some parameters, or None.  Remembered
+    by the domain's isl text (the pieces of a ratio lie on the domains of its counts' pieces, and
+    the text is every constraint isl holds: the same text, the same hull); each caller gets its
+    own dict."""
+    key = str(dom)
+    found = _hulls.get(key, _MISSING)
+    if found is _MISSING:
+        if len(_hulls) > 8192:  # one process may analyze many files
+            _hulls.clear()
+        found = _hulls[key] = _hull_equalities(dom)
+    return None if found is None else dict(found)
+
+
+_hulls: dict = {}
+
+
+def _hull_equalities(dom):
     names = _param_names(dom.get_space())
     eqs = []
     for bs in dom.affine_hull().get_basic_sets():
@@ -704,7 +721,7 @@ def _hull_solution(dom):
     if not eqs:
         return None
     found = _solved(tuple(eqs))
-    return None if found is None else dict(found)
+    return None if found is None else tuple(found.items())
 
 
 @lru_cache(maxsize=4096)

@@ -20,21 +20,106 @@ from collections import Counter
 
 import sympy
 from sympy.core.mul import _keep_coeff
+from sympy.polys.domains import QQ, ZZ
+from sympy.polys.orderings import lex
 from sympy.polys.polyerrors import BasePolynomialError
-from sympy.polys.rings import sring
+from sympy.polys.polyutils import _sort_gens
+from sympy.polys.rings import PolyRing, sring
 
 
 def _in_ring(parts: list):
     """(ring, [polynomial of each part]) when every part is a polynomial in symbols and floors with
     rational coefficients (expanded as sympy.expand does, floor arguments too), else None."""
-    try:
-        ring, polys = sring(parts)
-    except BasePolynomialError:
-        return None
+    found = _multiplied_out(parts)
+    if found is None:
+        try:
+            found = sring(parts)
+        except BasePolynomialError:
+            return None
+    ring, polys = found
     if not (ring.domain.is_ZZ or ring.domain.is_QQ) or \
             any(not (g.is_Symbol or isinstance(g, sympy.floor)) for g in ring.symbols):
         return None
     return ring, polys
+
+
+def _multiplied_out(parts: list):
+    """sring(parts), the same ring and polynomials, by ring arithmetic on the expression trees
+    instead of sympy.expand; None where a part is not plainly a polynomial in symbols and floors
+    with rational coefficients (sring decides there).
+
+    Why it is the same: sring expands each part and reads its terms; its generators are the bases
+    of the terms' factors (symbols, and floors as expand leaves them), ordered by _sort_gens, its
+    domain ZZ when every coefficient is an integer and QQ when one is not, each polynomial the
+    sum of its terms.  Here a floor is expanded alone (what expand does to it inside the tree: its
+    argument expanded, the floor rebuilt, as every pass of expand reaches it the same way), kept
+    as a generator if it stays a floor and read as the expression it became otherwise; sums,
+    products and powers of symbols, floors and rationals are then multiplied out in the ring,
+    which gives each polynomial's unique sum of monomials: the expansion's terms, collected as
+    expand collects them.  A generator whose terms all cancel is left out as sring never sees it,
+    and generators that print alike (two Dummy of one name) go to sring: their order is a tie."""
+    atoms: dict = {}
+    stack = list(parts)
+    while stack:
+        x = stack.pop()
+        if x.is_Rational:
+            continue
+        if x.is_Symbol:
+            atoms[x] = None
+        elif x.is_Add or x.is_Mul:
+            stack.extend(x.args)
+        elif x.is_Pow and x.exp.is_Integer and x.exp >= 0:
+            stack.append(x.base)
+        elif isinstance(x, sympy.floor):
+            y = x.expand()
+            if y == x:
+                atoms[x] = None
+            else:
+                stack.append(y)
+        else:
+            return None
+    gens = _sort_gens(atoms)
+    if len({str(g) for g in gens}) != len(gens):
+        return None
+    full = PolyRing(gens, QQ, lex) if gens else None
+    if full is None:
+        return None
+    index = {g: k for k, g in enumerate(gens)}
+    memo: dict = {}
+
+    def poly(x):
+        found = memo.get(x)
+        if found is not None:
+            return found
+        if x.is_Rational:
+            r = full.ground_new(QQ(int(x.p), int(x.q)))
+        elif x.is_Symbol:
+            r = full.gens[index[x]]
+        elif x.is_Add:
+            r = full.zero
+            for t in x.args:
+                r += poly(t)
+        elif x.is_Mul:
+            r = full.one
+            for t in x.args:
+                r *= poly(t)
+        elif x.is_Pow:
+            r = poly(x.base) ** int(x.exp)
+        else:  # a floor
+            y = x.expand()
+            r = full.gens[index[y]] if y == x else poly(y)
+        memo[x] = r
+        return r
+
+    polys = [poly(x) for x in parts]
+    used = [k for k in range(len(gens)) if any(m[k] for f in polys for m in f)]
+    integers = all(c.denominator == 1 for f in polys for c in f.values())
+    if not used:
+        return None  # every part a constant: sring's own answer
+    ring = PolyRing([gens[k] for k in used], ZZ if integers else QQ, lex)
+    dom = ring.domain
+    out = [ring.from_dict({tuple(m[k] for k in used): dom.convert_from(c, QQ) for m, c in f.items()}) for f in polys]
+    return ring, out
 
 
 def factor_cancel(e: sympy.Expr) -> sympy.Expr:
@@ -97,7 +182,8 @@ def factor_list(f):
     nc*nd) is linear in na), and from sympy otherwise.
 
     Why it is the same: sympy's factors are the generators x_i dividing every term (exponent: the
-    least x_i degree of the terms), and the irreducible factors of what is left, each primitive in
+    least x_i degree of the terms; a single term c * x^J is only those, c not factored), and the
+    irreducible factors of what is left, each primitive in
     Z[generators] (integer coefficients without a common divisor) with a positive leading
     coefficient in the ring's lexicographic order; the coefficient c makes the product equal to f.
     Factorization there is unique, so that normalization fixes each factor.  Here f = c * x^J * g
@@ -109,9 +195,12 @@ def factor_list(f):
     generator gives such a split (degree 2 or more in each, or a common divisor) sympy decides."""
     ring = f.ring
     dom = ring.domain
-    if len(f) < 2 or not (dom.is_ZZ or dom.is_QQ):
-        return f.factor_list()  # a term or a constant: sympy's own (cheap there)
+    if not (dom.is_ZZ or dom.is_QQ) or not f:
+        return f.factor_list()
     n = ring.ngens
+    if len(f) == 1:  # a term c * x^J: the generators with their exponents (c is not factored)
+        ((m, c),) = f.items()
+        return c, [(ring.gens[i], m[i]) for i in range(n) if m[i]]
     monoms = list(f.keys())
     J = tuple(min(m[i] for m in monoms) for i in range(n))
     g = f

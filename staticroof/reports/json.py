@@ -29,6 +29,20 @@ def diagnostic(d: Diagnostic) -> dict:
             "severity": d.severity, "code": d.code, "message": d.message}
 
 
+_printed: dict = {}  # id(condition) -> (the condition, kept alive so its id is never reused, its text)
+
+
+def _text(condition) -> str:
+    """str(condition), printed once per object: the pieces of a ratio and of its counts share
+    their condition objects (analysis/conditions.py remembers them), and printing is slow."""
+    found = _printed.get(id(condition))
+    if found is None:
+        if len(_printed) > 8192:  # one process may report many files
+            _printed.clear()
+        found = _printed[id(condition)] = (condition, str(condition))
+    return found[1]
+
+
 def _annotate(d: dict, quantities: dict) -> None:
     """Beside each `PREFIXexpr`: `PREFIXcondition` when that formula holds only for some sizes, and
     `PREFIXpieces` (every piece with its condition) when the count is piecewise in the sizes."""
@@ -36,9 +50,9 @@ def _annotate(d: dict, quantities: dict) -> None:
         if q is None:
             continue
         if q.holds is not None:
-            d[f"{prefix}condition"] = str(q.holds)
+            d[f"{prefix}condition"] = _text(q.holds)
         if q.piecewise:
-            d[f"{prefix}pieces"] = [{"condition": str(c), "expr": str(e)} for c, e in q.piece_list()]
+            d[f"{prefix}pieces"] = [{"condition": _text(c), "expr": str(e)} for c, e in q.piece_list()]
 
 
 def part(p: PartSummary) -> dict:
