@@ -30,7 +30,9 @@ def expr(e) -> str:
     """A formula: sympy's spelling, or the number with separators when the formula is an integer."""
     if isinstance(e, int) or getattr(e, "is_Integer", False):
         return f"{int(e):,}"
-    return str(e)
+    from .spelling import text
+
+    return text(e)
 
 
 def condition(c) -> str:

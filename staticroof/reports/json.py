@@ -11,6 +11,7 @@ import json
 from typing import TYPE_CHECKING
 
 from ..diagnostics import shown
+from .spelling import text
 
 if TYPE_CHECKING:  # the diagnostics of a cached report are printed without the analysis or sympy
     from ..analysis.summary import KernelSummary, PartSummary
@@ -20,27 +21,13 @@ VERSION = 1
 
 
 def _expr(q) -> str:
-    return str(q.expr)
+    return text(q.expr)
 
 
 def diagnostic(d: Diagnostic) -> dict:
     loc = d.location
     return {"file": shown(loc.file) if loc else None, "line": loc.line if loc else 0, "col": loc.col if loc else 0,
             "severity": d.severity, "code": d.code, "message": d.message}
-
-
-_printed: dict = {}  # id(condition) -> (the condition, kept alive so its id is never reused, its text)
-
-
-def _text(condition) -> str:
-    """str(condition), printed once per object: the pieces of a ratio and of its counts share
-    their condition objects (analysis/conditions.py remembers them), and printing is slow."""
-    found = _printed.get(id(condition))
-    if found is None:
-        if len(_printed) > 8192:  # one process may report many files
-            _printed.clear()
-        found = _printed[id(condition)] = (condition, str(condition))
-    return found[1]
 
 
 def _annotate(d: dict, quantities: dict) -> None:
@@ -50,9 +37,9 @@ def _annotate(d: dict, quantities: dict) -> None:
         if q is None:
             continue
         if q.holds is not None:
-            d[f"{prefix}condition"] = _text(q.holds)
+            d[f"{prefix}condition"] = text(q.holds)
         if q.piecewise:
-            d[f"{prefix}pieces"] = [{"condition": _text(c), "expr": str(e)} for c, e in q.piece_list()]
+            d[f"{prefix}pieces"] = [{"condition": text(c), "expr": text(e)} for c, e in q.piece_list()]
 
 
 def part(p: PartSummary) -> dict:
