@@ -17,6 +17,7 @@ and sympy's own path decides.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 import sympy
 from sympy.core.mul import _keep_coeff
@@ -41,6 +42,25 @@ def _in_ring(parts: list):
             any(not (g.is_Symbol or isinstance(g, sympy.floor)) for g in ring.symbols):
         return None
     return ring, polys
+
+
+@lru_cache(maxsize=8192)
+def _text(g: sympy.Expr) -> str:
+    """str(g), which _sort_gens orders generators by: printing a floor is slow, and the same
+    floors come back (equal objects print alike; no Float, which prints by its depth, gets here)."""
+    return str(g)
+
+
+class _Printed:
+    """A generator as _sort_gens sees it (it orders by str() alone), its text printed once."""
+
+    __slots__ = ("of", "text")
+
+    def __init__(self, of, text: str):
+        self.of, self.text = of, text
+
+    def __str__(self) -> str:
+        return self.text
 
 
 def _multiplied_out(parts: list):
@@ -70,7 +90,7 @@ def _multiplied_out(parts: list):
             stack.extend(x.args)
         elif x.is_Pow and x.exp.is_Integer and x.exp >= 0:
             stack.append(x.base)
-        elif isinstance(x, sympy.floor):
+        elif isinstance(x, sympy.floor) and not x.has(sympy.Float):
             y = x.expand()
             if y == x:
                 atoms[x] = None
@@ -78,12 +98,13 @@ def _multiplied_out(parts: list):
                 stack.append(y)
         else:
             return None
-    gens = _sort_gens(atoms)
-    if len({str(g) for g in gens}) != len(gens):
+    if not atoms:
         return None
-    full = PolyRing(gens, QQ, lex) if gens else None
-    if full is None:
+    texts = {g: _text(g) for g in atoms}
+    if len(set(texts.values())) != len(texts):
         return None
+    gens = tuple(t.of for t in _sort_gens([_Printed(g, texts[g]) for g in atoms]))
+    full = PolyRing(gens, QQ, lex)
     index = {g: k for k, g in enumerate(gens)}
     memo: dict = {}
 
