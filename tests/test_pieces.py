@@ -303,14 +303,14 @@ def test_agreement_point_by_point_on_a_small_domain():
 
 
 def test_pinned_hull_equalities_are_read_off():
-    """pieces._pinned solves hull equalities that each fix a size of their own without sympy.solve,
+    """hulls._pinned solves hull equalities that each fix a size of their own without sympy.solve,
     and gives sympy.solve's answer.  By hand: n - 1 = 0: n = 1; 2m - 6 = 0 and n - 80 = 0: m = 3,
     n = 80; 3m - 2 = 0: m = 2/3.  Not pinned (None; _solved asks sympy): 80*b + d - 10320 = 0 has
     two sizes (sympy: b = 129 - d/80); n - 1 = n - 2 = 0 fixes n twice (no solution: _solved says
     None); n*m - 1 = 0 is not linear."""
     import sympy
 
-    from staticroof.analysis.pieces import _pinned, _solved
+    from staticroof.analysis.hulls import _pinned, _solved
 
     n, m, b, d = sympy.symbols("p_n p_m p_b p_d")
     for eqs, want in (((n - 1,), {n: 1}), ((2 * m - 6, n - 80), {m: 3, n: 80}),
