@@ -197,3 +197,23 @@ def test_a_remembered_condition_is_the_condition_of_its_text_and_sizes():
     assert C.set_condition(isl.Set(text), lower) is a
     dom = isl.Set(text)
     assert a == C._condition(dom, ["p_n", "p_m"], [n, m])
+
+
+def test_an_opaque_terms_value_is_remembered_as_printed():
+    """probes._opaque gives an opaque term (a floor) the small value of its printed text, as
+    _small(str(x), k) does afresh; floor(n/4) and floor(n/3) print apart, so differ_opaque tells
+    floor(n/4) + 1 from floor(n/3) + 1 and not from itself.  A floor holding a Float is valued afresh
+    each time (== ignores a Float's precision, its printing does not): nothing is remembered."""
+    import sympy
+
+    from staticroof.analysis import probes
+
+    n = sympy.Symbol("n")
+    f4, f3 = sympy.floor(n / 4), sympy.floor(n / 3)
+    probes._opaque.cache_clear()
+    assert probes._opaque(f4, 0) == probes._small("floor(n/4)", 0)
+    assert probes._opaque(f3, 1) == probes._small("floor(n/3)", 1)
+    assert probes.differ_opaque(f4 + 1, f3 + 1) and not probes.differ_opaque(f4 + 1, 1 + f4)
+    before = probes._opaque.cache_info().currsize
+    assert not probes.differ_opaque(sympy.floor(n + sympy.Float(0.5)), sympy.floor(n + sympy.Float(0.5)))
+    assert probes._opaque.cache_info().currsize == before

@@ -51,9 +51,17 @@ def _value(e, k: int, memo: dict) -> Fraction:
         v = _value(e.base, k, memo) ** int(e.exp)
     else:  # an opaque term, as sympy.expand leaves it
         x = sympy.expand(e)
-        v = _value(x, k, memo) if x != e else Fraction(_small(str(x), k))
+        v = _value(x, k, memo) if x != e else Fraction(_opaque(x, k) if not x.has(sympy.Float) else _small(str(x), k))
     memo[e] = v
     return v
+
+
+@lru_cache(maxsize=8192)
+def _opaque(x: sympy.Expr, k: int) -> int:
+    """_small(str(x), k), remembered: printing a floor is most of a comparison, and the same floors
+    come back in every comparison of a kernel's pieces.  Equal objects print alike, but for a Float,
+    whose printing == does not determine (it ignores the precision): those are not remembered."""
+    return _small(str(x), k)
 
 
 def _small(name: str, k: int) -> int:
