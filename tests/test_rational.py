@@ -203,6 +203,8 @@ def test_multiplied_out_hand_derived():
     assert _multiplied_out(cases[0])[0].domain == QQ and _multiplied_out(cases[1])[0].domain == ZZ
     assert _multiplied_out([N - N + M, 2 * M])[0].symbols == (M,)
     assert _multiplied_out([1 / N + 1, N]) is None and _multiplied_out([sympy.Float(0.5) * N, N]) is None
+    found = _multiplied_out([2 * N, 4])  # a Python int, read as sring reads it
+    assert (found[0].symbols, found[0].domain, found[1]) == _sring([2 * N, 4])
 
 
 @settings(max_examples=30, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -78,6 +78,7 @@ def _multiplied_out(parts: list):
     which gives each polynomial's unique sum of monomials: the expansion's terms, collected as
     expand collects them.  A generator whose terms all cancel is left out as sring never sees it,
     and generators that print alike (two Dummy of one name) go to sring: their order is a tie."""
+    parts = [sympy.sympify(x) for x in parts]  # as sring reads them (an int is Integer); a sympy object is itself
     atoms: dict = {}
     stack = list(parts)
     while stack:
