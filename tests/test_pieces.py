@@ -302,6 +302,55 @@ def test_agreement_point_by_point_on_a_small_domain():
     assert not _zero_at(lambda: sympy.floor(n / 8), sympy.floor(n / 8), sympy.Integer(0), {n: 8})
 
 
+def test_membership_of_a_point_in_a_parameter_set():
+    """probes.membership decides membership as isl's subset test does.  By hand, for the union
+    `1 <= n <= 10 and m = 2n` or `n >= 20 and m <= n`: (5, 10) is in the first part, (5, 11) in
+    neither (m != 2n, n < 20), (20, -7) and (25, 25) in the second, (15, 0) and (20, 21) in neither.
+    A set with an integer division (`n % 4 = 0`: an existential variable) is left to isl: 8 is in
+    it, 6 is not.  Then every point of a box agrees with isl, for both sets."""
+    import islpy as isl
+
+    from staticroof.analysis.probes import membership
+
+    union = isl.Set("[n, m] -> { : (1 <= n <= 10 and m = 2n) or (n >= 20 and m <= n) }")
+    inside = membership(union)
+    assert inside((5, 10)) and inside((20, -7)) and inside((25, 25))
+    assert not inside((5, 11)) and not inside((15, 0)) and not inside((20, 21))
+    divided = isl.Set("[n, m] -> { : n % 4 = 0 and m >= 1 }")
+    assert membership(divided)((8, 1)) and not membership(divided)((6, 1))
+    for dom in (union, divided):
+        test = membership(dom)
+        for n in range(-2, 30):
+            for m in range(-8, 30):
+                one = isl.Set(f"[n, m] -> {{ : n = {n} and m = {m} }}")
+                assert test((n, m)) == one.is_subset(dom), (str(dom), n, m)
+
+
+def test_merge_does_not_key_on_recycled_ids(monkeypatch):
+    """_merge keys its ranks and failed trials on the pieces, not on id(): a merged piece may take
+    the id of a piece a merge dropped.  Shown by giving every object one id (the worst recycling):
+    A = 3n on n >= 10, B = 100 on 1 <= n <= 4, C = 3n + (n-5)(n-6)(n-7)(n-8)(n-9) on 5 <= n <= 9.
+    3n fails on B (3 .. 12, never 100) and agrees with C on its five points (the product is 0
+    there; proven point by point), so A absorbs C: two pieces, 3n on n >= 5 and B.  Keyed on ids,
+    the failed (3n, B) would hide (3n, C) and leave three."""
+    import islpy as isl
+    import sympy
+
+    from staticroof.analysis import pieces as P
+
+    n = sympy.Symbol("p_n")
+    a = P.Piece(isl.Set("[p_n] -> { : p_n >= 10 }"), 3 * n)
+    b = P.Piece(isl.Set("[p_n] -> { : 1 <= p_n <= 4 }"), sympy.Integer(100))
+    c = P.Piece(isl.Set("[p_n] -> { : 5 <= p_n <= 9 }"),
+                3 * n + (n - 5) * (n - 6) * (n - 7) * (n - 8) * (n - 9))
+    monkeypatch.setattr(P, "id", lambda obj: 0, raising=False)
+    merged = P._merge([a, b, c])
+    assert len(merged) == 2
+    whole = next(p for p in merged if p.raw == 3 * n)
+    assert whole.domain.is_equal(isl.Set("[p_n] -> { : p_n >= 5 }"))
+    assert any(p.raw == 100 for p in merged)
+
+
 def test_pinned_hull_equalities_are_read_off():
     """hulls._pinned solves hull equalities that each fix a size of their own without sympy.solve,
     and gives sympy.solve's answer.  By hand: n - 1 = 0: n = 1; 2m - 6 = 0 and n - 80 = 0: m = 3,

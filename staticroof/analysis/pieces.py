@@ -509,29 +509,32 @@ def _equal(a: sympy.Expr, b: sympy.Expr) -> bool:
 def _merge(pieces: list) -> list:
     """Group equal formulas, then let a piece absorb each other piece it agrees with (proven).
     Absorbing only makes formulas nicer to read: with more than ABSORB_MAX pieces it is skipped,
-    and each (formula, piece) pair is tried once."""
+    and each (formula, piece) pair is tried once.  The ranks and the pairs tried are keyed on the
+    pieces themselves (kept alive by the keys), never on their ids: a piece dropped by a merge
+    frees its id for a later merged piece, which would then inherit a rank or a failed trial that
+    was never its own (which pieces absorb which would follow the memory allocator)."""
     pieces = _group(pieces)
     if len(pieces) > ABSORB_MAX:
         return pieces
-    rank: dict = {}  # id(piece) -> sort key: the largest domains absorb (unbounded, more dimensions)
-    tried: set = set()  # (formula, id(piece)) found not to agree
+    rank: dict = {}  # piece -> sort key: the largest domains absorb (unbounded, more dimensions)
+    tried: set = set()  # (formula, piece) found not to agree
     changed = True
     while changed and len(pieces) > 1:
         changed = False
         for p in pieces:
-            if id(p) not in rank:
-                rank[id(p)] = (_box(_as_points(p.domain)) is None, _hull_dim(p.domain))
-        order = sorted(range(len(pieces)), key=lambda k: rank[id(pieces[k])], reverse=True)
+            if p not in rank:
+                rank[p] = (_box(_as_points(p.domain)) is None, _hull_dim(p.domain))
+        order = sorted(range(len(pieces)), key=lambda k: rank[pieces[k]], reverse=True)
         for a in order:
             for b in order:
-                key = (pieces[a].raw, id(pieces[b]))
+                key = (pieces[a].raw, pieces[b])
                 if a == b or key in tried:
                     continue
                 if not _agrees(pieces[a].raw, pieces[b]):
                     tried.add(key)
                     continue
                 merged = Piece(pieces[a].domain.union(pieces[b].domain).coalesce(), pieces[a].raw, None)
-                rank[id(merged)] = rank[id(pieces[a])]
+                rank[merged] = rank[pieces[a]]
                 pieces = [merged if k == a else p for k, p in enumerate(pieces) if k != b]
                 changed = True
                 break
