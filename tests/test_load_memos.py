@@ -148,3 +148,31 @@ def test_relation_agrees_with_sympy_on_random_polynomials():
                 continue
             got = relation(cls, a, b)
             assert type(got) is type(want) and got == want, (cls, a, b)
+
+
+def test_a_condition_substituted_is_what_xreplace_gives():
+    # (i < n) & (i + 2 >= m): n -> 1000 keeps the And of two inequalities; i -> 5 decides the first
+    # (5 < 1000) and leaves 7 >= m; n -> 4 and m -> 0 with i -> 5 make it false; an empty or
+    # identity substitution keeps it; random sizes folded into random guards agree with xreplace
+    import sympy
+
+    from staticroof.frontends.relations import substitute
+
+    i, n, m = sympy.Dummy("i"), sympy.Symbol("n"), sympy.Symbol("m")
+    cond = sympy.And(sympy.Lt(i, n), sympy.Ge(i + 2, m))
+    assert substitute(cond, {n: 1000}) == sympy.And(sympy.Lt(i, 1000), sympy.Ge(i + 2, m))
+    assert substitute(cond, {i: 5, n: 1000}) == sympy.Ge(7, m)
+    assert substitute(cond, {i: 5, n: 4, m: 0}) is sympy.false
+    assert substitute(cond, {}) is cond and substitute(cond, {n: n}) == cond
+    rng = random.Random(7)
+    for _ in range(30):
+        a, b = sympy.Dummy("a"), sympy.Dummy("b")
+        atoms = [a, b, n, m, 2 * a + n, a - m + 1]
+        rels = [rng.choice([sympy.Lt, sympy.Le, sympy.Gt, sympy.Ge])(rng.choice(atoms), rng.choice(atoms + [3]))
+                for _ in range(3)]
+        rels = [r for r in rels if r not in (sympy.true, sympy.false)] or [sympy.Lt(a, n)]
+        guard = rng.choice([sympy.And, sympy.Or])(*rels)
+        subs = {s: rng.randint(-2, 4) for s in rng.sample([a, b, n, m], rng.randint(0, 4))}
+        want = guard.xreplace(subs)
+        got = substitute(guard, subs)
+        assert got == want and type(got) is type(want), (guard, subs)

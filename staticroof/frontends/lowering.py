@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import sympy
 
 from ..ir import PARAMETER, Guard, Kernel, Loop, Size, Stmt
-from .relations import rel as relation_of, relation
+from .relations import rel as relation_of, relation, substitute as substitute_condition
 
 
 class Unsupported(Exception):
@@ -142,11 +142,11 @@ def substitute(nodes, subs: dict) -> None:
     """Replace symbols throughout an IR body, in place."""
     for n in nodes:
         if isinstance(n, Loop):
-            n.start, n.cond = n.start.xreplace(subs), n.cond.xreplace(subs)
+            n.start, n.cond = n.start.xreplace(subs), substitute_condition(n.cond, subs)
             substitute(n.body, subs)
         elif isinstance(n, Guard):
             if n.cond is not None:
-                n.cond = n.cond.xreplace(subs)
+                n.cond = substitute_condition(n.cond, subs)
             substitute(n.then, subs)
             substitute(n.orelse, subs)
         elif isinstance(n, Stmt):

@@ -107,11 +107,27 @@ def rel(lhs, rhs, op: str):
 
 
 def substitute(cond, subs: dict):
-    """`cond.xreplace(subs)`: an inequality is rebuilt from its substituted sides as xreplace
-    rebuilds it (`type(cond)(lhs, rhs)`, or `cond` itself where neither side changed)."""
-    if isinstance(cond, _INEQUALITY_TYPES):
-        lhs, rhs = cond.lhs.xreplace(subs), cond.rhs.xreplace(subs)
-        if lhs is cond.lhs and rhs is cond.rhs:
-            return cond
-        return relation(type(cond), lhs, rhs)
-    return cond.xreplace(subs)
+    """`cond.xreplace(subs)` for a condition: the same walk as sympy's (`Basic._xreplace`: a key of
+    `subs` is replaced, a node whose arguments changed is rebuilt from them, any other is kept),
+    but an inequality is rebuilt through `relation` (what its class would give, see above) and
+    And, Or and Not through their own classes, as xreplace rebuilds them."""
+    return _replace(cond, subs)[0]
+
+
+_CONNECTIVES = (sympy.And, sympy.Or, sympy.Not)
+
+
+def _replace(e, subs: dict):
+    if not isinstance(e, _INEQUALITY_TYPES + _CONNECTIVES):
+        return e._xreplace(subs)
+    if e in subs:
+        return subs[e], True
+    if not subs:
+        return e, False
+    parts = [_replace(a, subs) for a in e.args]
+    if not any(changed for _, changed in parts):
+        return e, False
+    args = [value for value, _ in parts]
+    if isinstance(e, _INEQUALITY_TYPES):
+        return relation(type(e), sympy.sympify(args[0]), sympy.sympify(args[1])), True
+    return e.func(*args), True
