@@ -31,9 +31,12 @@ def _main():
         outcome = f"failed: {type(e).__name__}: {e}"
     if isinstance(outcome, int):
         sys.exit(outcome)
-    from .crashes import watch
+    observed = _observed()
+    if not observed:
+        from .crashes import watch
 
-    watch(next((a for a in sys.argv[1:] if not a.startswith("-")), None))  # returns in a fork that a crash cannot end
+        # returns in a fork that a crash cannot end
+        watch(next((a for a in sys.argv[1:] if not a.startswith("-")), None))
     from .cli import main as cli_main
 
     try:
@@ -45,7 +48,16 @@ def _main():
     finally:
         if outcome in ("no server", "declined: stale") and os.environ.get("STATICROOF_SERVER") == "auto":
             _start_in_background()
+    if observed:
+        sys.exit(status)
     _leave(status)
+
+
+def _observed() -> bool:
+    """Is a profiler or tracer (`python -m cProfile -m staticroof`, coverage, a debugger) watching?
+    It reports once the command has returned to it, in this process: then the command runs here,
+    not in a crash-isolating fork, and ends by Python's ordinary exit, not by _leave's."""
+    return sys.getprofile() is not None or sys.gettrace() is not None
 
 
 def _leave(status) -> None:

@@ -252,3 +252,19 @@ if how == "thread":
 def test_the_launcher_leaves_without_the_teardown(how, status, code, stdout, stderr):
     out = subprocess.run([sys.executable, "-c", _LEAVE, how, status], capture_output=True, text=True, timeout=60)
     assert (out.returncode, out.stdout, out.stderr) == (code, stdout, stderr)
+
+
+def test_a_profiled_command_is_profiled(tmp_path):
+    """`python -m cProfile -o F -m staticroof analyze ...` writes its profile of the analysis: a
+    profiled command is neither forked (crash isolation) nor ended by os._exit, either of which
+    would leave the profiler nothing or no chance to write (its output is written after the
+    command returns).  The check can fail: without launcher._observed, F is never written."""
+    import pstats
+
+    out = tmp_path / "analyze.prof"
+    run = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(out), "-m", "staticroof", "analyze",
+                          str(ROOT / "samples" / "saxpy.c")], capture_output=True, text=True, cwd=tmp_path,
+                         timeout=300, env={**__import__("os").environ, "STATICROOF_SERVER": "0"})
+    assert run.returncode == 0 and "saxpy" in run.stdout, run.stderr
+    functions = {f"{file}:{name}" for file, _line, name in pstats.Stats(str(out)).stats}
+    assert any(f.endswith("pipeline.py:run") for f in functions)
