@@ -14,7 +14,8 @@ import sympy
 from .polyhedra import qp_sympy
 
 
-def _param_names(space) -> list:
+def param_names(space) -> list:
+    """The isl parameters' names, in the space's order."""
     return [space.get_dim_name(isl.dim_type.param, k) for k in range(space.dim(isl.dim_type.param))]
 
 
@@ -29,7 +30,7 @@ def set_condition(dom, namer) -> sympy.Basic:
     contraction asked again), and kernels of one shape share them.  The text determines the
     answer: it prints every constraint of every basic set and every division as its floor, which
     is all that is read below, and And/Or put their arguments in their own order."""
-    names = _param_names(dom.get_space())
+    names = param_names(dom.get_space())
     syms = [namer.to_sympy(n) for n in names]
     key = (str(dom), tuple(syms))
     found = _conditions.get(key)

@@ -9,7 +9,7 @@ from functools import lru_cache
 import islpy as isl
 import sympy
 
-from .conditions import _param_names
+from .conditions import param_names
 
 _MISSING = object()
 
@@ -32,7 +32,7 @@ _hulls: dict = {}
 
 
 def _hull_equalities(dom):
-    names = _param_names(dom.get_space())
+    names = param_names(dom.get_space())
     eqs = []
     for bs in dom.affine_hull().get_basic_sets():
         divs = bs.dim(isl.dim_type.div)

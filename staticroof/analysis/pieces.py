@@ -27,7 +27,7 @@ import sympy
 
 from ..ir import is_grid_size
 from .budget import check
-from .conditions import set_condition
+from .conditions import param_names, set_condition
 from .expansion import expand
 from .hulls import hull_solution
 from .minmax import lattice
@@ -96,7 +96,7 @@ class Pieces:
         if scale != 1:
             pw = pw.scale_val(isl.Val(str(Fraction(scale))))
         region = region_of(pw.get_domain_space(), namer)
-        names = _param_names(pw.get_domain_space())
+        names = param_names(pw.get_domain_space())
         raw_pieces = []
         covered = None
         for dom, qp in pw.intersect_params(region).get_pieces():
@@ -262,7 +262,7 @@ class Pieces:
     def _known(self, sizes: dict):
         """The region's points that have the given sizes (None when no parameter is known)."""
         space = self.region.get_space()
-        names = _param_names(space)
+        names = param_names(space)
         cons = []
         for n in names:
             e = self.namer.to_sympy(n)
@@ -281,7 +281,7 @@ class Pieces:
         values = _param_values(space, self.namer, {k: v for k, v in sizes.items() if k not in grid}, GRID)
         if values is None:
             return None
-        return _point(space, [values[0][n] for n in _param_names(space)], self.region)
+        return _point(space, [values[0][n] for n in param_names(space)], self.region)
 
     def _min_max(self):
         """Max (Min) of the pieces when isl proves each piece is the greatest (least) on its domain."""
@@ -316,7 +316,7 @@ def _joint(a, b):
 
 
 def _at_least(space, namer, k: int):
-    names = _param_names(space)
+    names = param_names(space)
     cons = [f"{n} >= {k}" for n in names if not is_grid(namer.to_sympy(n))]
     return isl.Set(f"[{', '.join(names)}] -> {{ : {' and '.join(cons) or '1 = 1'} }}")
 
@@ -324,7 +324,7 @@ def _at_least(space, namer, k: int):
 def region_of(space, namer):
     """Every size at least 1; grid dimensions (and products with them) at least GRID, and then
     every other size at most SIZE_CAP."""
-    names = tuple(_param_names(space))
+    names = tuple(param_names(space))
     return _region(names, tuple(is_grid(namer.to_sympy(n)) for n in names))
 
 
@@ -342,10 +342,6 @@ def _region(names: tuple, grid: tuple):
         else:
             cons.append(f"{n} >= 1")
     return isl.Set(f"[{', '.join(names)}] -> {{ : {' and '.join(cons) or '1 = 1'} }}")
-
-
-def _param_names(space) -> list:
-    return [space.get_dim_name(isl.dim_type.param, k) for k in range(space.dim(isl.dim_type.param))]
 
 
 def _param_values(space, namer, sizes: dict, grid_value: int):
@@ -379,7 +375,7 @@ def _params_of(space, namer) -> list:
     if entry is not None and entry[0] is namer:
         return entry[1]
     found = []
-    for name in _param_names(space):
+    for name in param_names(space):
         e = namer.to_sympy(name)
         syms = sorted(e.free_symbols, key=str)
         found.append((name, None if e.is_Symbol else e, [s.name for s in syms], syms))
@@ -446,7 +442,7 @@ def _split_floors(dom, raw: sympy.Expr, limit: int = 3) -> list:
     each of them on the part of the domain where it takes it (`floor(nk/512)` is 0 for nk < 512
     and 1 at nk = 512), so formulas valid on a piece read as polynomials where they are."""
     floors = raw.atoms(sympy.floor)
-    names = _param_names(dom.get_space()) if floors else []
+    names = param_names(dom.get_space()) if floors else []
     header = f"[{', '.join(names)}]"
     for f in sorted(floors, key=str) if len(floors) > 1 else floors:  # one floor: no printing to sort
         text = _isl_affine(f)
@@ -634,7 +630,7 @@ def _agrees(raw: sympy.Expr, piece: Piece) -> bool:
     sizes and floors: its values at a point differ), as _equal does: the expansions are the slow
     part, and the pieces of a tiled kernel that agree on a domain (k = 1, m <= 31: floors constant
     there) seldom agree as polynomials."""
-    if differ_at_a_point(raw, piece, _param_names(piece.domain.get_space())):
+    if differ_at_a_point(raw, piece, param_names(piece.domain.get_space())):
         return False  # cheap: exact evaluations at a few points of the domain, before any expansion
     found: list = []
 
@@ -663,7 +659,7 @@ def _agrees(raw: sympy.Expr, piece: Piece) -> bool:
         size *= hi - lo + 1
     if size > _ENUMERATE:
         return False
-    names = _param_names(dom.get_space())
+    names = param_names(dom.get_space())
     values: list = []
     points.foreach_point(lambda pt: values.append(
         {sympy.Symbol(names[k]): int(pt.get_coordinate_val(isl.dim_type.set, k).to_python())
@@ -707,7 +703,7 @@ def _never(dom, diff: sympy.Expr, cmp: str) -> bool:
     if any(not c.is_Integer for c in sympy.Poly(plain, *plain.free_symbols).coeffs()) if plain.free_symbols \
             else not plain.is_Integer:
         return False
-    names = _param_names(dom.get_space())
+    names = param_names(dom.get_space())
     text = _isl_affine(diff)
     if text is None:
         return False
