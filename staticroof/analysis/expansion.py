@@ -55,10 +55,12 @@ def multiplied(e: sympy.Expr) -> sympy.Expr | None:
     return None if found is None else found.as_expr()
 
 
-def polynomial(e: sympy.Expr, gens: list):
+def polynomial(e: sympy.Expr, gens: list, other=None):
     """`e` as an element of the ring Q[gens] (sympy's sparse PolyElement), multiplied out there, or
     None when it is not built of sums, products, non-negative integer powers, rationals and the
-    generators themselves (a generator may be any expression: a symbol, a floor)."""
+    generators themselves (a generator may be any expression: a symbol, a floor).  `other`, if
+    given, rewrites any other sub-expression into one that is (read in its place), and `e` may
+    be a list: then the list of their polynomials, in one ring."""
     from sympy.polys.domains import QQ
     from sympy.polys.rings import ring
 
@@ -82,13 +84,15 @@ def polynomial(e: sympy.Expr, gens: list):
                 r = r + walk(t) if x.is_Add else r * walk(t)
         elif x.is_Pow and x.exp.is_Integer and x.exp >= 0:
             r = walk(x.base) ** int(x.exp)
+        elif other is not None:
+            r = walk(other(x))
         else:
             raise _NotPolynomial
         memo[x] = r
         return r
 
     try:
-        return walk(e)
+        return [walk(x) for x in e] if isinstance(e, list) else walk(e)
     except _NotPolynomial:
         return None
 

@@ -27,6 +27,8 @@ from sympy.polys.polyerrors import BasePolynomialError
 from sympy.polys.polyutils import _sort_gens
 from sympy.polys.rings import PolyRing, sring
 
+from .expansion import polynomial
+
 
 def _in_ring(parts: list):
     """(ring, [polynomial of each part]) when every part is a polynomial in symbols and floors with
@@ -105,35 +107,10 @@ def _multiplied_out(parts: list):
     if len(set(texts.values())) != len(texts):
         return None
     gens = tuple(t.of for t in _sort_gens([_Printed(g, texts[g]) for g in atoms]))
-    full = PolyRing(gens, QQ, lex)
-    index = {g: k for k, g in enumerate(gens)}
-    memo: dict = {}
-
-    def poly(x):
-        found = memo.get(x)
-        if found is not None:
-            return found
-        if x.is_Rational:
-            r = full.ground_new(QQ(int(x.p), int(x.q)))
-        elif x.is_Symbol:
-            r = full.gens[index[x]]
-        elif x.is_Add:
-            r = full.zero
-            for t in x.args:
-                r += poly(t)
-        elif x.is_Mul:
-            r = full.one
-            for t in x.args:
-                r *= poly(t)
-        elif x.is_Pow:
-            r = poly(x.base) ** int(x.exp)
-        else:  # a floor
-            y = x.expand()
-            r = full.gens[index[y]] if y == x else poly(y)
-        memo[x] = r
-        return r
-
-    polys = [poly(x) for x in parts]
+    # a floor that is not a generator expanded to something else: read that in its place
+    polys = polynomial(parts, list(gens), other=lambda floor: floor.expand())
+    if polys is None:
+        return None
     used = [k for k in range(len(gens)) if any(m[k] for f in polys for m in f)]
     integers = all(c.denominator == 1 for f in polys for c in f.values())
     if not used:
