@@ -11,6 +11,7 @@ from __future__ import annotations
 import islpy as isl
 import sympy
 
+from ..memo import Bounded
 from .polyhedra import qp_sympy
 
 
@@ -19,7 +20,7 @@ def param_names(space) -> list:
     return [space.get_dim_name(isl.dim_type.param, k) for k in range(space.dim(isl.dim_type.param))]
 
 
-_conditions: dict = {}  # (isl text of the set, the sizes its parameters stand for) -> condition
+_conditions: dict = Bounded(8192)  # (isl text of the set, the sizes its parameters stand for) -> condition
 
 
 def set_condition(dom, namer) -> sympy.Basic:
@@ -35,8 +36,6 @@ def set_condition(dom, namer) -> sympy.Basic:
     key = (str(dom), tuple(syms))
     found = _conditions.get(key)
     if found is None:
-        if len(_conditions) > 8192:  # one process may analyze many files
-            _conditions.clear()
         found = _conditions[key] = _condition(dom, names, syms)
     return found
 

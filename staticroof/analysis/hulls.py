@@ -9,6 +9,7 @@ from functools import lru_cache
 import islpy as isl
 import sympy
 
+from ..memo import Bounded
 from .conditions import param_names
 
 _MISSING = object()
@@ -22,13 +23,11 @@ def hull_solution(dom):
     key = str(dom)
     found = _hulls.get(key, _MISSING)
     if found is _MISSING:
-        if len(_hulls) > 8192:  # one process may analyze many files
-            _hulls.clear()
         found = _hulls[key] = _hull_equalities(dom)
     return None if found is None else dict(found)
 
 
-_hulls: dict = {}
+_hulls: dict = Bounded(8192)
 
 
 def _hull_equalities(dom):

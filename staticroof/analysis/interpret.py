@@ -18,6 +18,7 @@ from fractions import Fraction
 import sympy
 
 from ..ir import DRAM_SPACES, Guard, Kernel, Loop, Stmt
+from ..memo import Bounded
 
 
 class TooLarge(Exception):
@@ -57,7 +58,7 @@ _NAMES = {"F": Fraction, "floor": math.floor, "ceil": math.ceil}
 # function of its text (it reads only its argument and _NAMES, and keeps no state), so every
 # compiler that writes the same text may share it: each kernel's loop bounds, guards and
 # subscripts (`(v[0] < v[1])`, `v[2]`) and each formula's evaluator recur across kernels.
-_LAMBDAS: dict = {}
+_LAMBDAS: dict = Bounded(8192)
 
 
 class _Compiler:
@@ -74,8 +75,6 @@ class _Compiler:
         code = self.code(sympy.sympify(expr))
         f = _LAMBDAS.get(code)
         if f is None:
-            if len(_LAMBDAS) > 8192:  # one process may check many kernels
-                _LAMBDAS.clear()
             f = _LAMBDAS[code] = eval(f"lambda v: {code}", _NAMES)
         return f
 

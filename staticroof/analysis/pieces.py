@@ -26,6 +26,7 @@ import islpy as isl
 import sympy
 
 from ..ir import is_grid_size
+from ..memo import Bounded
 from .budget import check
 from .conditions import param_names, set_condition
 from .expansion import expand
@@ -363,7 +364,7 @@ def _param_values(space, namer, sizes: dict, grid_value: int):
     return out, filled
 
 
-_params_cache: dict = {}
+_params_cache: dict = Bounded(4096)
 
 
 def _params_of(space, namer) -> list:
@@ -379,8 +380,6 @@ def _params_of(space, namer) -> list:
         e = namer.to_sympy(name)
         syms = sorted(e.free_symbols, key=str)
         found.append((name, None if e.is_Symbol else e, [s.name for s in syms], syms))
-    if len(_params_cache) > 4096:  # one process may analyze many files
-        _params_cache.clear()
     _params_cache[key] = (namer, found)
     return found
 
@@ -555,7 +554,7 @@ def _resplit(pieces: list, region) -> list:
     return pieces
 
 
-_HALVES: dict = {}  # (both domains' and the region's text) -> what _halves found for them
+_HALVES: dict = Bounded(4096)  # (both domains' and the region's text) -> what _halves found for them
 
 
 def _halves(a, b, region):
@@ -583,8 +582,6 @@ def _halves(a, b, region):
                     outside = region.subtract(inside).coalesce()
                     if not (inside.is_empty() or outside.is_empty()):
                         found.append((inside, outside, _parts(inside, outside, a, b)))
-    if len(_HALVES) > 4096:  # one process may analyze many files
-        _HALVES.clear()
     _HALVES[key] = found
     return found
 

@@ -19,6 +19,7 @@ from functools import lru_cache
 import islpy as isl
 import sympy
 
+from ..memo import Bounded
 from .budget import check
 
 
@@ -216,7 +217,8 @@ def _weighted_sum(terms: list):
     return isl.PwQPolynomial("{ 0 }") if total is None else total.coalesce()
 
 
-_UNIT: dict = {}  # the keys of Count.pw's terms -> (their counts, kept alive while their ids are keys; the sum)
+# the keys of Count.pw's terms -> (their counts, kept alive while their ids are keys; the sum)
+_UNIT: dict = Bounded(4096)
 
 
 def _unit_sum(keys: tuple, polys: tuple):
@@ -235,8 +237,6 @@ def _unit_sum(keys: tuple, polys: tuple):
     quasi-polynomials carry many floors is costly to gist (0.33 s of a 14-floor initialization)."""
     found = _UNIT.get(keys)
     if found is None or any(a is not b for a, b in zip(found[0], polys, strict=True)):
-        if len(_UNIT) > 4096:  # one process may analyze many files
-            _UNIT.clear()
         found = _UNIT[keys] = (polys, _weighted_sum([(1, pw) for pw in polys]))
     return found[1]
 
@@ -247,7 +247,7 @@ def _fraction(w):
     return Fraction(str(w)) if isinstance(w, float) else Fraction(w)
 
 
-_pieces_cache: dict = {}
+_pieces_cache: dict = Bounded(4096)
 
 
 def _pieces(count: Count, scale, finish, cls):
@@ -255,8 +255,6 @@ def _pieces(count: Count, scale, finish, cls):
     pw = count.pw()
     key = (str(pw), tuple(count.namer.params.items()) if count.namer else (), str(scale), finish)
     if key not in _pieces_cache:
-        if len(_pieces_cache) > 4096:  # one process may analyze many files
-            _pieces_cache.clear()
         _pieces_cache[key] = cls.of(pw, count.namer or Namer(), scale, finish)
     return _pieces_cache[key]
 

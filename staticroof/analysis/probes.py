@@ -15,6 +15,8 @@ from functools import lru_cache
 import islpy as isl
 import sympy
 
+from ..memo import Bounded
+
 
 def differ_opaque(a: sympy.Expr, b: sympy.Expr) -> bool:
     """Whether a and b differ as rational functions of the sizes and of their floors taken as
@@ -130,8 +132,6 @@ def _points(piece, names: list):
         key = (str(piece.domain), tuple(names))
         piece._probes = _SHARED.get(key)
         if piece._probes is None:
-            if len(_SHARED) > 4096:  # one process may analyze many files
-                _SHARED.clear()
             piece._probes = _SHARED[key] = [[], _domain_points(piece.domain, names)]
     holder = piece._probes
     found = holder[0]
@@ -149,7 +149,7 @@ def _points(piece, names: list):
         k += 1
 
 
-_SHARED: dict = {}  # (domain text, names) -> [points found so far, the generator of the rest or None]
+_SHARED: dict = Bounded(4096)  # (domain text, names) -> [points found so far, the generator of the rest or None]
 
 
 def _domain_points(dom, names: list):

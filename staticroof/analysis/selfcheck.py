@@ -27,6 +27,7 @@ import sympy
 
 from ..diagnostics import Diagnostic
 from ..ir import Guard, Loop, is_block_size, is_grid_size, walk
+from ..memo import Bounded
 from .interpret import TooLarge, enumerate_counts, evaluator
 from .pieces import GRID, is_grid
 
@@ -182,7 +183,7 @@ def _constants(kernel, quantities: dict) -> tuple[set, set]:
     return found, divisors
 
 
-_numbers_of: dict = {}  # (type, expression) -> (its integers, its fractions' denominators)
+_numbers_of: dict = Bounded(8192)  # (type, expression) -> (its integers, its fractions' denominators)
 
 
 def _numbers(e) -> tuple:
@@ -197,8 +198,6 @@ def _numbers(e) -> tuple:
                 ints.add(abs(int(a)))
             elif a.is_Rational and not a.is_Integer and a.q <= 256:
                 qs.add(int(a.q))
-        if len(_numbers_of) > 8192:  # one process may check many kernels
-            _numbers_of.clear()
         found = _numbers_of[key] = (frozenset(ints), frozenset(qs))
     return found
 
@@ -261,14 +260,12 @@ def _value(q, point: dict):
     return q.pieces.value(point) if q.pieces is not None else None
 
 
-_compiled: dict = {}
+_compiled: dict = Bounded(4096)
 
 
 def _at(expr, point: dict):
     key = expr
     if key not in _compiled:
-        if len(_compiled) > 4096:  # one process may check many kernels
-            _compiled.clear()
         syms = sorted(expr.free_symbols, key=str)
         try:
             _compiled[key] = (syms, evaluator(expr, syms, integers=True))  # points are ints
@@ -337,7 +334,7 @@ def _shown(q, point: dict) -> list:
     return [q.expr] if _holds(q.holds, point) else []
 
 
-_held: dict = {}  # (condition, point) -> whether it holds there
+_held: dict = Bounded(4096)  # (condition, point) -> whether it holds there
 
 
 def _holds(cond, point: dict) -> bool:
@@ -351,8 +348,6 @@ def _holds(cond, point: dict) -> bool:
             found = bool(cond.xreplace(values))
         except TypeError:  # a size the condition needs is not in the point
             found = False
-        if len(_held) > 4096:  # one process may check many kernels
-            _held.clear()
         _held[key] = found
     return found
 

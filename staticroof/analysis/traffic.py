@@ -17,6 +17,7 @@ import islpy as isl
 import sympy
 
 from ..ir import DRAM_SPACES, Kernel
+from ..memo import Bounded
 from . import polyhedra as P
 from .budget import check
 from .delinearize import delinearize
@@ -266,7 +267,7 @@ def _maps(texts: tuple):
     return reads, writes
 
 
-_FIRST: dict = {}  # (_map_texts, leading references) -> (count of the elements written, of those first read)
+_FIRST: dict = Bounded(4096)  # (_map_texts, leading references) -> (count of the elements written, of those first read)
 
 
 def _first_counts(texts: tuple, kept: tuple | None = None) -> tuple:
@@ -309,8 +310,6 @@ def _first_counts(texts: tuple, kept: tuple | None = None) -> tuple:
                 first_read = both.lexmin().intersect(lead_reads).domain()
             check()
             read_pw = first_read.card()
-        if len(_FIRST) > 4096:  # one process may analyze many files
-            _FIRST.clear()
         found = _FIRST[key] = (write_pw, read_pw)
     return tuple(None if pw is None else pw.copy() for pw in found)
 
