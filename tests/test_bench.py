@@ -32,6 +32,15 @@ def test_tiny_benchmark_run_writes_a_record(tmp_path):
     assert gen["in_process"]["failed"] == gen["in_process"]["approximate"] == gen["in_process"]["file_errors"] == 0
     assert [(r["exit"], r["kernels"]) for r in gen["process"]["runs"]] == [(0, 2)]
     assert gen["in_process"]["total_cpu_s"] > 0
+    # each kernel's analysis is timed on its own (the crash-isolation marks of staticroof/crashes.py),
+    # named by file and kernel, and the clock gives the pipeline its marks back afterwards
+    kernels_timed = gen["in_process"]["slowest_kernels"]
+    assert sorted(k["kernel"] for k in kernels_timed) == ["axpy_0", "dot_1"]
+    assert {k["file"] for k in kernels_timed} == {"k000_axpy.c", "k001_dot.c"}
+    assert 0 < gen["in_process"]["median_kernel_cpu_s"] <= gen["in_process"]["max_kernel_cpu_s"]
+    assert set(record["targets"]) == {"generated median kernel ms", "generated slowest kernel s"}
+    from staticroof import crashes
+    assert crashes.begin.__module__ == crashes.end.__module__ == "staticroof.crashes"
     # the -j comparison ran -j 1 and every core, and each printed the JSON of the -j 1 run
     jobs = record["jobs"]["generated"]
     assert "1" in jobs["by_jobs"] and jobs["same_output"] is True
