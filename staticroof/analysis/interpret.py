@@ -6,7 +6,9 @@ IR with exact integer arithmetic and keeps sets of the elements it touched.  It 
 counting rules (first access read or written, the register rule of the access level, identical
 references of one statement counted once) but shares none of the machinery, so a disagreement
 points at a bug in one of them.  Only small size points are affordable: a budget of statement
-instances and loop iterations stops it early.
+instances and loop iterations stops it early.  The nest runs as Python code written for it
+(staticroof.analysis.loopcode); the walker here (_Walker) is the reference that code is tested
+against, and runs what Python cannot compile.
 """
 
 from __future__ import annotations
@@ -44,9 +46,30 @@ class Counts:
 def enumerate_counts(kernel: Kernel, sizes: dict, weights: dict | None = None, budget: int = 20000,
                      memo: dict | None = None) -> Counts:
     """The kernel's counts at `sizes` (name -> int; every size the kernel uses), or TooLarge.
-    Walks of one kernel at several points may share a `memo` (a dict, empty at first): its
-    expressions and per-statement plans are then compiled once, not once per point (a loop body of
-    hundreds of statements)."""
+    Runs of one kernel at several points may share a `memo` (a dict, empty at first): the kernel is
+    then compiled once, not once per point (a loop body of hundreds of statements).
+
+    The kernel's loop nest runs as Python code written for it (staticroof.analysis.loopcode): a
+    statement instance costs a few bytecodes, not a walk of the IR.  A nest Python cannot compile
+    (more than 20 loops deep), or sizes that are not ints, are walked (_Walker), which counts the
+    same by the same rules."""
+    from .loopcode import program
+
+    memo = {} if memo is None else memo
+    if memo.get("kernel") is not kernel:
+        memo.clear()
+        memo.update(kernel=kernel, walk={})
+    if "program" not in memo:
+        memo["program"] = program(kernel)
+    run = memo["program"]
+    counts = run(sizes, weights or {}, budget) if run is not None else None
+    return counts if counts is not None else walk_counts(kernel, sizes, weights, budget, memo["walk"])
+
+
+def walk_counts(kernel: Kernel, sizes: dict, weights: dict | None = None, budget: int = 20000,
+                memo: dict | None = None) -> Counts:
+    """enumerate_counts by walking the IR node by node: the fallback, and the reference the
+    compiled code is tested against (tests/test_loopcode.py)."""
     return _Walker(kernel, sizes, weights or {}, budget, memo).run()
 
 
@@ -71,6 +94,10 @@ class _Compiler:
             self.slots[sym] = len(self.slots)
         return self.slots[sym]
 
+    def variable(self, k: int) -> str:
+        """How the code reads slot `k`: an item of the closure's argument."""
+        return f"v[{k}]"
+
     def compile(self, expr):
         code = self.code(sympy.sympify(expr))
         f = _LAMBDAS.get(code)
@@ -88,7 +115,7 @@ class _Compiler:
         if e.is_Rational:
             return f"F({int(e.p)}, {int(e.q)})"
         if e.is_Symbol:
-            return f"v[{self.slot(e)}]"
+            return self.variable(self.slot(e))
         if e.is_Add:
             return "(" + " + ".join(self.code(a) for a in e.args) + ")"
         if e.is_Mul:
