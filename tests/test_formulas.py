@@ -104,8 +104,8 @@ def test_ring_degrees_are_the_expansions_degrees():
 
 def test_exact_function_values_by_hand():
     """result._exact_function compiles a quasi-polynomial to integer arithmetic (floors as floor
-    divisions, one Fraction at the end).  By hand: 3*n*floor(n/4 + 1/2) - n**2/2 at n = 5 is
-    3*5*floor(7/4) - 25/2 = 15 - 25/2 = 5/2, at n = -3 it is -9*floor(-1/4) - 9/2 = 9 - 9/2 = 9/2
+    divisions; an integer numerator over one positive denominator).  By hand: 3*n*floor(n/4 + 1/2)
+    - n**2/2 at n = 5 is 3*5*floor(7/4) - 25/2 = 15 - 25/2 = 5/2, at n = -3 it is -9*floor(-1/4) - 9/2 = 9 - 9/2 = 9/2
     (the floor of a negative number rounds down); m*floor((k + 2*m)/3) + 7 at k = 1, m = 4 is
     4*floor(3) + 7 = 19, and a constant is itself at any point."""
     import sympy
@@ -113,10 +113,16 @@ def test_exact_function_values_by_hand():
     from staticroof.analysis.result import _exact_function
 
     n, m, k = sympy.symbols("n m k")
-    f = _exact_function(3 * n * sympy.floor(n / 4 + sympy.Rational(1, 2)) - n ** 2 / 2, [n])
-    assert f((5,)) == Fraction(5, 2) and f((-3,)) == Fraction(9, 2)
-    assert _exact_function(m * sympy.floor((k + 2 * m) / 3) + 7, [k, m])((1, 4)) == 19
-    assert _exact_function(sympy.Integer(6), [n])((9,)) == 6
+
+    def value(expr, variables, point):
+        f, denom = _exact_function(expr, variables)
+        assert denom > 0 and isinstance(f(point), int)
+        return Fraction(f(point), denom)
+
+    q = 3 * n * sympy.floor(n / 4 + sympy.Rational(1, 2)) - n ** 2 / 2
+    assert value(q, [n], (5,)) == Fraction(5, 2) and value(q, [n], (-3,)) == Fraction(9, 2)
+    assert value(m * sympy.floor((k + 2 * m) / 3) + 7, [k, m], (1, 4)) == 19
+    assert value(sympy.Integer(6), [n], (9,)) == 6
 
 
 def test_degree_lower_bounds_from_two_values():

@@ -11,6 +11,7 @@ from __future__ import annotations
 import islpy as isl
 import sympy
 
+from .. import floors
 from ..memo import Bounded
 from .polyhedra import qp_sympy
 
@@ -48,7 +49,7 @@ def _condition(dom, names: list, syms: list) -> sympy.Basic:
         if any(a is None for a in args):
             return sympy.Symbol(str(dom))  # not expressible: isl's own spelling
         to_syms = {sympy.Symbol(n): s for n, s in zip(names, syms, strict=True)}
-        divs = [sympy.floor(a.xreplace(to_syms)) for a in args if a is not None]
+        divs = [floors.floor(floors.xreplace(a, to_syms)) for a in args if a is not None]
         ands = []
         for c in bs.get_constraints():
             e = sympy.Integer(int(c.get_constant_val().to_python()))

@@ -25,6 +25,7 @@ from functools import lru_cache
 import islpy as isl
 import sympy
 
+from .. import floors
 from ..ir import is_grid_size
 from ..memo import Bounded
 from .budget import check
@@ -114,7 +115,7 @@ class Pieces:
         prints: list = []  # each formula's exact values at two points: formulas that differ there differ
         for p in pieces:
             p = _on_hull(p)
-            expr = finish(expand(_expanded(p.raw).xreplace(_to_user(p.raw, namer))))  # raw's, once
+            expr = finish(expand(floors.xreplace(_expanded(p.raw), _to_user(p.raw, namer))))  # raw's, once
             fp = fingerprint(expr)
             same = next((k for k, q in enumerate(out) if (fp is None or prints[k] is None or prints[k] == fp)
                          and sympy.expand(q.expr - expr) == 0), None)
@@ -141,7 +142,7 @@ class Pieces:
                     continue
                 out.append(piece)
         # the formulas are simplified once per group, not once per refined piece
-        grouped = [Piece(p.domain, p.raw, make=lambda raw: finish(raw.xreplace(_to_user(raw, namer))))
+        grouped = [Piece(p.domain, p.raw, make=lambda raw: finish(floors.xreplace(raw, _to_user(raw, namer))))
                    for p in _group(out)]
         return Pieces(grouped, self.region.intersect(other.region), namer, None)
 
@@ -602,7 +603,7 @@ def _on_hull(piece: Piece) -> Piece:
     subs = hull_solution(piece.domain)
     if not subs:
         return piece
-    raw = piece.raw.xreplace(subs)
+    raw = floors.xreplace(piece.raw, subs)
     raw = factor_cancel(raw) if raw.is_rational_function() and sympy.denom(raw) != 1 else expand(raw)
     return Piece(piece.domain, raw, piece.expr)
 

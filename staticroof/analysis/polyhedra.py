@@ -19,6 +19,7 @@ from functools import lru_cache
 import islpy as isl
 import sympy
 
+from .. import floors
 from ..memo import Bounded
 from .budget import check
 
@@ -424,7 +425,7 @@ class _Reader:
             e = self._sum()
             if not self._take(")"):
                 raise _Unread("unbalanced")
-            return sympy.floor(e)
+            return floors.floor(e)  # sympy.floor(e), without its assumption queries
         if kind == "s" and value in self.names:
             return self.names[value]
         raise _Unread(f"unexpected {value}")

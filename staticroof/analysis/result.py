@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import sympy
 
+from .. import floors as fast_floors
 from ..ir import Kernel
 from .budget import check
 from .expansion import expand, polynomial
@@ -148,7 +149,7 @@ def drop_floors(expr: sympy.Expr, budget: int = 4096) -> sympy.Expr:
     # the candidate: the polynomial on the residue class where every variable is a multiple of its
     # period (v = P*w makes every floor argument an integer plus a constant)
     w = {v: sympy.Dummy(f"w_{v}", integer=True) for v in variables}
-    scaled = expr.xreplace({v: periods.get(v, 1) * w[v] for v in variables})
+    scaled = fast_floors.xreplace(expr, {v: periods.get(v, 1) * w[v] for v in variables})  # expr.xreplace, faster
 
     def integer_part(a):
         a = sympy.expand(a)
@@ -164,13 +165,15 @@ def drop_floors(expr: sympy.Expr, budget: int = 4096) -> sympy.Expr:
     candidate = sympy.expand(candidate.xreplace({w[v]: v / periods.get(v, 1) for v in variables}))
     from itertools import product
 
-    f_q, f_p = _exact_function(expr, variables), _exact_function(candidate, variables)
+    # each side's numerator over its own positive denominator: a/b = c/d exactly when a*d = c*b,
+    # compared in integers (no Fraction made per point: most of this loop's time was in them)
+    (f_q, d_q), (f_p, d_p) = _exact_function(expr, variables), _exact_function(candidate, variables)
     axes = [[r + int(periods.get(v, 1)) * t for r in range(int(periods.get(v, 1))) for t in range(degrees[v] + 1)]
             for v in variables]
     for k, point in enumerate(product(*axes)):
         if not k % 64:
             check()
-        if f_q(point) != f_p(point):
+        if f_q(point) * d_p != f_p(point) * d_q:
             return expr
     return candidate
 
@@ -281,8 +284,10 @@ def _ring_degrees(poly: sympy.Expr, variables: list) -> dict | None:
 
 
 def _exact_function(expr, variables):
-    """A fast exact evaluator of a quasi-polynomial: integer arithmetic throughout, one Fraction at
-    the end (floors of rational affine arguments become integer floor divisions)."""
+    """A fast exact evaluator of a quasi-polynomial, as (numerator, denominator): the numerator at
+    a point is an integer and the denominator a positive integer, the value their quotient
+    (integer arithmetic throughout: floors of rational affine arguments become integer floor
+    divisions)."""
     floors = sorted(expr.atoms(sympy.floor), key=str)
     fresh = [sympy.Dummy() for _ in floors]
     plain = expr.xreplace(dict(zip(floors, fresh, strict=True)))
@@ -319,10 +324,10 @@ def _exact_function(expr, variables):
         lines.append(f"    v{n + j} = ({' + '.join([f'({c}) * v{k}' for k, c in coeffs] + [f'({const})'])}) // {d}")
     monomials = [" * ".join([f"({c})"] + [f"v{k}" if e == 1 else f"v{k} ** {e}" for k, e in enumerate(m) if e])
                  for c, m in terms]
-    lines.append(f"    return Fraction({' + '.join(monomials) or '0'}, {denom})")
-    scope: dict = {"Fraction": Fraction}
+    lines.append(f"    return {' + '.join(monomials) or '0'}")
+    scope: dict = {}
     exec("def evaluate(point):\n" + "\n".join(lines), scope)  # the code is built above from integers
-    return scope["evaluate"]
+    return scope["evaluate"], denom
 
 
 def _ceilings(expr: sympy.Expr) -> sympy.Expr:
@@ -335,12 +340,12 @@ def _ceilings(expr: sympy.Expr) -> sympy.Expr:
         for t in sympy.Add.make_args(rest):
             c = t.as_coeff_Mul()[0]
             if not c.is_Rational:
-                return sympy.floor(arg)
+                return fast_floors.floor(arg)
             k = sympy.ilcm(k, c.q)
         if k > 1 and const == sympy.Rational(k - 1, k) and all(
                 (t.as_coeff_Mul()[0] * k).is_Integer for t in sympy.Add.make_args(rest)):
             return sympy.ceiling(rest)
-        return sympy.floor(arg)
+        return fast_floors.floor(arg)
 
     return expr.replace(sympy.floor, rewrite) if expr.has(sympy.floor) else expr
 

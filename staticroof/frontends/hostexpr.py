@@ -23,6 +23,7 @@ from fractions import Fraction
 
 import sympy
 
+from .. import floors
 from .relations import relation
 from .tokens import Token, match_angle, match_close, split_commas
 
@@ -208,7 +209,7 @@ def _floor_of(v: Val, folder: Folder, fn) -> sympy.Expr:
         folder.bounds.append(sympy.Lt(sympy.Abs(v.rounded), 2 ** v.bits))
     num, den = sympy.fraction(sympy.together(v.expr))
     if fn is sympy.ceiling and den != 1:  # of integers a/b, b > 0: floor((a + b - 1)/b), as C writes it
-        return sympy.floor((num + den - 1) / den)
+        return floors.floor((num + den - 1) / den)
     return fn(v.expr)
 
 
@@ -306,11 +307,11 @@ class _Parser:
             if y == 0:
                 raise _Fail("division by zero")
             if op == "/":  # C truncates; sizes are non-negative
-                return Val(sympy.floor(x / y))
+                return Val(floors.floor(x / y))
             if op == "%":
                 return Val(sympy.Mod(x, y))
             if op in ("<<", ">>") and y.is_Integer and 0 <= y < 64:  # wider shifts are undefined in C
-                return Val(x * 2 ** int(y) if op == "<<" else sympy.floor(x / 2 ** int(y)))
+                return Val(x * 2 ** int(y) if op == "<<" else floors.floor(x / 2 ** int(y)))
             raise _Fail(op)
         if a.rounded is not None or b.rounded is not None or op not in "+-*/":
             raise _Fail("arithmetic on a rounded float")

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 import sympy
 
+from .. import floors
 from ..ir import PARAMETER, Guard, Kernel, Loop, Size, Stmt
 from .relations import rel as relation_of, relation, substitute as substitute_condition
 
@@ -219,7 +220,7 @@ def int_op(op, a, b):
         return sympy.expand(x * y), ""
     if op == "/":
         if y.is_Integer and y > 0:
-            return sympy.floor(x / y), ""
+            return floors.floor(x / y), ""
         if x.is_Integer and y.is_Integer and y != 0:
             return sympy.Integer(int(x / y)), ""
         return None, "division by a non-constant"
@@ -232,7 +233,7 @@ def int_op(op, a, b):
     if op == "<<" and y.is_Integer and y >= 0:
         return x * 2 ** int(y), ""
     if op == ">>" and y.is_Integer and y >= 0:
-        return sympy.floor(x / 2 ** int(y)), ""
+        return floors.floor(x / 2 ** int(y)), ""
     if op == "&" and y.is_Integer and y > 0 and (int(y) + 1) & int(y) == 0:
         return sympy.Mod(x, int(y) + 1), ""
     return None, f"`{op}` on integers"

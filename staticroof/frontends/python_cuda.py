@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 import sympy
 
+from .. import floors
 from ..diagnostics import Location
 from ..ir import LAUNCH_BLOCK, LAUNCH_GRID, Array, Loop, Ref, launch_size
 from .launch_config import Launch, overridden
@@ -415,7 +416,7 @@ def _host_value(node, env: dict, names: dict):
                     if not isinstance(b, int) or b <= 0:
                         return None
                     up = b - 1 if q in ("math.ceil", "numpy.ceil") else 0  # ceil(a/b) = floor((a+b-1)/b)
-                    return sympy.floor((sympy.sympify(a) + up) / b)
+                    return floors.floor((sympy.sympify(a) + up) / b)
                 return -(-a // b) if q in ("math.ceil", "numpy.ceil") else a // b
             return v if isinstance(v, (int, sympy.Basic)) else None
         if q == "len" and args:
@@ -457,7 +458,7 @@ def _symbolic(op, a, b):
     if op is cst.Multiply:
         return a * b
     if op is cst.FloorDivide and b.is_Integer and b > 0:
-        return sympy.floor(a / b)
+        return floors.floor(a / b)
     if op is cst.Divide and b.is_Integer and b > 0:
         return ("div", a, b)
     return None
