@@ -86,7 +86,9 @@ def test_floor_is_sympys_floor(met):
     args = _arguments(met)
     affine = [a for a in args if isinstance(a, sympy.Expr) and floors.affine(a)]
     integer = [a for a in args if isinstance(a, sympy.Expr) and floors.integer_affine(a)]
-    assert len(affine) >= 60 and len(integer) >= 20 and len(args) > len(affine) + len(integer)  # every path
+    # integer_affine arguments come from BY_HAND alone: drop_floors puts v = P*w in the floors
+    # itself only where an argument is not linear in the variables (none of the FILES' are)
+    assert len(affine) >= 60 and len(integer) >= 8 and len(args) > len(affine) + len(integer)  # every path
     for arg in args:
         clear_cache()  # sympy.floor evaluates afresh, not from what the fast path made
         got, want = floors.floor(arg), sympy.floor(arg)

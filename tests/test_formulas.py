@@ -64,7 +64,8 @@ def test_degree_bounds_read_off_the_tree():
     """result._degree_bounds bounds each variable's degree without expanding (drop_floors counts
     its proof points from them).  By hand: (n*m + 1)**2 * n has degree 3 in n (2 from the square,
     1 from the factor) and 2 in m; (n + 1)**2 - n**2 is n*2 + 1 (degree 1) but its tree bounds it
-    by 2, which only adds proof points; 1/n and floor(n) are not polynomials in n (None)."""
+    by 2, which only adds proof points; 1/n is not a polynomial in n (None); a floor is read as its
+    argument (on each residue class floor(a) is a minus a constant), 1/t as a constant."""
     import sympy
 
     from staticroof.analysis.result import _degree_bounds, _degrees
@@ -74,7 +75,9 @@ def test_degree_bounds_read_off_the_tree():
     assert _degree_bounds((n + t) ** 2 - n ** 2, [n, m]) == {n: 2, m: 0}
     assert _degrees((n + t) ** 2 - n ** 2, [n, m]) == {n: 1, m: 0}
     assert _degree_bounds(1 / n + m, [n, m]) is None
-    assert _degree_bounds(sympy.floor(n) * m, [n, m]) is None
+    assert _degree_bounds(sympy.floor(n / 2) * m ** 2, [n, m]) == {n: 1, m: 2}
+    assert _degree_bounds(sympy.floor(1 / n) * m, [n, m]) is None
+    assert _degree_bounds(n / t + sympy.sqrt(t), [n, m]) == {n: 1, m: 0}
 
 
 def test_ring_degrees_are_the_expansions_degrees():

@@ -101,31 +101,32 @@ def drop_floors(expr: sympy.Expr, budget: int = 4096) -> sympy.Expr:
     (d+1)^k grid of points in every class proves the two equal.  Skipped past `budget` points:
     4,096 covers a floor of period 1024 (a block of 256 threads doing 4 items each) at degree 3,
     and the points are evaluated in integer arithmetic (a few microseconds each)."""
-    floors = list(expr.atoms(sympy.floor))
+    parts = _parts(expr)
+    if parts is None:
+        return expr  # something but sums, products, powers, floors, numbers and symbols
+    floors, symbols = parts
     if not floors:
         return expr
-    variables = sorted(expr.free_symbols, key=str)
+    variables = sorted(symbols, key=str)
     periods: dict = {}
+    linear: dict = {}  # floor -> (its expanded argument, {v: coefficient}, constant), read once
     for f in floors:
         arg = sympy.expand(f.args[0])
+        coeffs = {}
         for v in variables:
             c = arg.coeff(v)
             if not c.is_Rational:
                 return expr
+            coeffs[v] = c
             if c.q > 1:
                 periods[v] = sympy.ilcm(periods.get(v, 1), c.q)
+        head = arg.as_coeff_Add()[0]
+        linear[f] = (arg, coeffs, head if head.is_Rational else sympy.Integer(0))
     least = 1  # the points of the check below at degree 0 in every variable
     for v in variables:
         least *= int(periods.get(v, 1))
     if least > budget:
         return expr
-    if any(not (a.is_Symbol or a.is_Number or isinstance(a, (sympy.Add, sympy.Mul, sympy.Pow, sympy.floor)))
-           for a in sympy.preorder_traversal(expr)):
-        return expr
-    # per class, floor(a) = a - c for a constant c: the degree in each variable is that of `expr`
-    # with every floor(a) written a + t (t a fresh constant).  Decided before the candidate is
-    # built: a proof past the budget needs no candidate (the answer is `expr` either way)
-    shifted = expr.xreplace({f: f.args[0] + sympy.Dummy() for f in floors})
 
     def count(degrees: dict) -> int:
         points = 1
@@ -133,11 +134,16 @@ def drop_floors(expr: sympy.Expr, budget: int = 4096) -> sympy.Expr:
             points *= int(periods.get(v, 1)) * (degrees[v] + 1)
         return points
 
-    # bounds on the degrees, read off the tree, decide the same (more points prove the same
-    # equality) without expanding the formula; the exact degrees only where the bounds are past
-    # the budget or cannot be read
-    degrees = _degree_bounds(shifted, variables)
+    # per class, floor(a) = a - c for a constant c: the degree in each variable is that of `expr`
+    # with every floor(a) written a + t (t a fresh constant), `shifted`.  Decided before the
+    # candidate is built: a proof past the budget needs no candidate (the answer is `expr` either
+    # way).  Bounds on the degrees, read off the tree (a floor as its argument, which is what
+    # a + t reads), decide the same (more points prove the same equality: see _degree_bounds)
+    # without expanding the formula; the exact degrees only where the bounds are past the
+    # budget or cannot be read
+    degrees = _degree_bounds(expr, variables)
     if degrees is None or count(degrees) > budget:
+        shifted = expr.xreplace({f: f.args[0] + sympy.Dummy() for f in floors})
         least_degrees = _degrees_at_least(shifted, variables)
         if least_degrees is not None and count(least_degrees) > budget:
             return expr  # the exact degrees are at least these: past the budget too
@@ -146,8 +152,83 @@ def drop_floors(expr: sympy.Expr, budget: int = 4096) -> sympy.Expr:
             return expr
         if count(degrees) > budget:
             return expr
-    # the candidate: the polynomial on the residue class where every variable is a multiple of its
-    # period (v = P*w makes every floor argument an integer plus a constant)
+    candidate, ring = _candidate(expr, variables, periods, linear)
+    if candidate is None:
+        return expr
+    from itertools import product
+
+    # each side's numerator over its own positive denominator: a/b = c/d exactly when a*d = c*b,
+    # compared in integers (no Fraction made per point: most of this loop's time was in them)
+    (f_q, d_q), (f_p, d_p) = _exact_function(expr, variables, linear), _exact_function(candidate, variables, {}, ring)
+    axes = [[r + int(periods.get(v, 1)) * t for r in range(int(periods.get(v, 1))) for t in range(degrees[v] + 1)]
+            for v in variables]
+    for k, point in enumerate(product(*axes)):
+        if not k % 64:
+            check()
+        if f_q(point) * d_p != f_p(point) * d_q:
+            return expr
+    return candidate
+
+
+def _parts(expr: sympy.Expr) -> tuple | None:
+    """(its floors, its symbols) where `expr` is built of sums, products, powers, floors, numbers
+    and symbols alone (what drop_floors can read; else None): expr.atoms(sympy.floor) and
+    expr.free_symbols (over such nodes, the symbols in the tree) in one walk over its distinct
+    nodes, instead of three over every node."""
+    floors: set = set()
+    symbols: set = set()
+    seen: set = set()
+    stack = [expr]
+    while stack:
+        x = stack.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        if x.is_Symbol:
+            symbols.add(x)
+        elif x.is_Number:
+            continue
+        elif isinstance(x, (sympy.Add, sympy.Mul, sympy.Pow, sympy.floor)):
+            if isinstance(x, sympy.floor):
+                floors.add(x)
+            stack.extend(x.args)
+        else:
+            return None
+    return list(floors), symbols
+
+
+def _candidate(expr: sympy.Expr, variables: list, periods: dict, linear: dict) -> tuple:
+    """The floor-free candidate of drop_floors: the polynomial `expr` is on the residue class where
+    every variable is a multiple of its period, expanded, and that polynomial as an element of
+    the ring Q[variables] where it was multiplied out (else None); (None, None) where it has no
+    such polynomial.
+
+    Where every floor's argument is a rational plus rational multiples of the variables (the
+    arguments isl writes), v = P*w makes each argument an integer combination of the w plus its
+    constant c, so its floor is the argument less c plus floor(c): that polynomial in the variables
+    is multiplied out in a ring (expansion.multiplied's argument: one polynomial over Q, one
+    expanded tree, the one sympy.expand gives).  Anything else (a nested floor, a product of
+    variables inside a floor) is built by substitution (_candidate_by_substitution)."""
+    shift: dict = {}
+    for f, (arg, _, const) in linear.items():
+        for t in sympy.Add.make_args(arg):
+            if not (t.is_Rational or (t.is_Symbol or (t.is_Mul and len(t.args) == 2 and t.args[0].is_Rational
+                                                      and t.args[1].is_Symbol))):
+                return _candidate_by_substitution(expr, variables, periods), None
+        shift[f] = arg - const + sympy.floor(const)
+    try:  # a node neither polynomial nor a floor (a float, a negative power): no key in `shift`
+        p = polynomial(expr, variables, other=shift.__getitem__)
+    except KeyError:
+        p = None
+    if p is None:
+        return _candidate_by_substitution(expr, variables, periods), None
+    return p.as_expr(), p
+
+
+def _candidate_by_substitution(expr: sympy.Expr, variables: list, periods: dict) -> sympy.Expr | None:
+    """drop_floors's candidate built as its definition says: v = P*w in `expr`, each floor whose
+    argument is then an integer combination of the w plus a constant c written as that
+    combination plus floor(c), w = v/P again, expanded; None where a floor is left."""
     w = {v: sympy.Dummy(f"w_{v}", integer=True) for v in variables}
     scaled = fast_floors.xreplace(expr, {v: periods.get(v, 1) * w[v] for v in variables})  # expr.xreplace, faster
 
@@ -161,27 +242,20 @@ def drop_floors(expr: sympy.Expr, budget: int = 4096) -> sympy.Expr:
 
     candidate = scaled.replace(sympy.floor, integer_part)
     if candidate.atoms(sympy.floor):
-        return expr
-    candidate = sympy.expand(candidate.xreplace({w[v]: v / periods.get(v, 1) for v in variables}))
-    from itertools import product
-
-    # each side's numerator over its own positive denominator: a/b = c/d exactly when a*d = c*b,
-    # compared in integers (no Fraction made per point: most of this loop's time was in them)
-    (f_q, d_q), (f_p, d_p) = _exact_function(expr, variables), _exact_function(candidate, variables)
-    axes = [[r + int(periods.get(v, 1)) * t for r in range(int(periods.get(v, 1))) for t in range(degrees[v] + 1)]
-            for v in variables]
-    for k, point in enumerate(product(*axes)):
-        if not k % 64:
-            check()
-        if f_q(point) * d_p != f_p(point) * d_q:
-            return expr
-    return candidate
+        return None
+    return sympy.expand(candidate.xreplace({w[v]: v / periods.get(v, 1) for v in variables}))
 
 
 def _degree_bounds(e: sympy.Expr, variables: list) -> dict | None:
     """{v: an upper bound on the degree of `e` in v} from its tree (a sum: the largest of its
-    terms', a product: the sum of its factors', a power: times the exponent), or None when some
-    part is not plainly a polynomial in the variables."""
+    terms', a product: the sum of its factors', a power: times the exponent, a floor: its
+    argument's), or None when some part is not plainly a polynomial in the variables.
+
+    A floor is read as its argument, which is what drop_floors needs: on each residue class
+    floor(a) is a - c for a constant c, and a - c has a's degrees.  Any part free of the variables
+    has degree 0 whatever it is (1/t, sqrt(2)); that is asked (free_symbols, a walk of the part)
+    only of parts that are not sums, products, powers, floors, numbers or symbols, so that the
+    walk stays linear in the tree's size."""
     wanted = set(variables)
     memo: dict = {}
 
@@ -189,10 +263,10 @@ def _degree_bounds(e: sympy.Expr, variables: list) -> dict | None:
         found = memo.get(x)
         if found is not None:
             return found
-        if not (x.free_symbols & wanted):
+        if x.is_Number:
             d: dict | None = {}
         elif x.is_Symbol:
-            d = {x: 1}
+            d = {x: 1} if x in wanted else {}
         elif x.is_Add or x.is_Mul:
             d = {}
             for t in x.args:
@@ -201,11 +275,17 @@ def _degree_bounds(e: sympy.Expr, variables: list) -> dict | None:
                     return None
                 for v, k in dt.items():
                     d[v] = max(d.get(v, 0), k) if x.is_Add else d.get(v, 0) + k
+        elif type(x) is sympy.floor:
+            d = walk(x.args[0])
+            if d is None:
+                return None
         elif x.is_Pow and x.exp.is_Integer and x.exp >= 0:
             base = walk(x.base)
             if base is None:
                 return None
             d = {v: k * int(x.exp) for v, k in base.items()}
+        elif not (x.free_symbols & wanted):
+            d = {}
         else:
             return None
         memo[x] = d
@@ -283,21 +363,30 @@ def _ring_degrees(poly: sympy.Expr, variables: list) -> dict | None:
     return {v: max(m[where[v]] for m in p.keys()) for v in variables}
 
 
-def _exact_function(expr, variables):
+def _exact_function(expr, variables, linear: dict | None = None, ring=None):
     """A fast exact evaluator of a quasi-polynomial, as (numerator, denominator): the numerator at
     a point is an integer and the denominator a positive integer, the value their quotient
     (integer arithmetic throughout: floors of rational affine arguments become integer floor
-    divisions)."""
-    floors = sorted(expr.atoms(sympy.floor), key=str)
-    fresh = [sympy.Dummy() for _ in floors]
-    plain = expr.xreplace(dict(zip(floors, fresh, strict=True)))
+    divisions).  `linear`, if given, is drop_floors's reading of each floor's argument (expanded,
+    {v: coefficient}, constant), made once there; else it is read here the same way.  `ring`, if
+    given, is `expr` (floor-free) already multiplied out in Q[variables], what the ring below is.
+
+    Each floor's value is its argument's coefficients times the variables plus its constant, and
+    the numerator the polynomial in the variables and the floors, whatever order the floors
+    take: the values are exact, so any order computes the same numbers."""
+    floors = list(expr.atoms(sympy.floor))
     # its monomials and coefficients: from the ring where it is a polynomial over Q in these
-    # generators (the same ones sympy.Poly finds: a polynomial has one set of them), else Poly's
-    ring_poly = polynomial(plain, list(variables) + fresh) if plain.free_symbols <= set(variables) | set(fresh) \
-        else None
+    # generators (the same ones sympy.Poly finds: a polynomial has one set of them; a floor is a
+    # generator as a whole, what it is when written as a fresh symbol), else Poly's
+    if ring is not None and not floors:
+        ring_poly = ring
+    else:
+        ring_poly = polynomial(expr, list(variables) + floors) if expr.free_symbols <= set(variables) else None
     if ring_poly is not None:
         pairs = [(m, sympy.Rational(int(c.numerator), int(c.denominator))) for m, c in ring_poly.terms()]
     else:
+        fresh = [sympy.Dummy() for _ in floors]
+        plain = expr.xreplace(dict(zip(floors, fresh, strict=True)))
         poly = sympy.Poly(plain, *(list(variables) + fresh))
         pairs = list(zip(poly.monoms(), poly.coeffs(), strict=True))
     denom = 1
@@ -307,13 +396,16 @@ def _exact_function(expr, variables):
     index = {v: k for k, v in enumerate(variables)}
     floor_args = []
     for f in floors:
-        arg = sympy.expand(f.args[0])
+        found = linear.get(f) if linear else None
+        if found is None:
+            arg = sympy.expand(f.args[0])
+            head = arg.as_coeff_Add()[0]
+            found = arg, {v: arg.coeff(v) for v in variables}, head if head.is_Rational else sympy.Integer(0)
+        _, coeffs, const = found
         d = 1
-        for c in [arg.coeff(v) for v in variables] + [arg.as_coeff_Add()[0]]:
+        for c in [*coeffs.values(), const]:
             d = sympy.ilcm(d, sympy.Rational(c).q)
-        coeffs = [(index[v], int(arg.coeff(v) * d)) for v in variables if arg.coeff(v) != 0]
-        const = arg.as_coeff_Add()[0]
-        floor_args.append((coeffs, int(const * d) if const.is_Rational else 0, int(d)))
+        floor_args.append(([(index[v], int(c * d)) for v, c in coeffs.items() if c != 0], int(const * d), int(d)))
     denom = int(denom)
     # the same integer arithmetic as straight-line code (one Python function, compiled once):
     # v0.. are the point's coordinates, then each floor's value; a monomial is its coefficient
@@ -347,7 +439,21 @@ def _ceilings(expr: sympy.Expr) -> sympy.Expr:
             return sympy.ceiling(rest)
         return fast_floors.floor(arg)
 
-    return expr.replace(sympy.floor, rewrite) if expr.has(sympy.floor) else expr
+    floors = expr.atoms(sympy.floor)
+    if not floors:
+        return expr
+    if any(f.args[0].has(sympy.floor) for f in floors):
+        return expr.replace(sympy.floor, rewrite)
+    # no floor inside another: replace would call rewrite on each floor (once per occurrence) and
+    # rebuild each node above a changed one with func(*args), which is what xreplace does with
+    # each distinct floor's rewrite (only those that changed: replace keeps a node its rewrite
+    # gives back equal), and returns `expr` itself where none changed
+    rule = {}
+    for f in floors:
+        new = rewrite(f.args[0])
+        if new != f:
+            rule[f] = new
+    return expr.xreplace(rule) if rule else expr
 
 
 def _memo(f):
