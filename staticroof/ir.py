@@ -20,6 +20,7 @@ Conventions
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .diagnostics import Diagnostic, Location
@@ -136,6 +137,12 @@ def size_role(name) -> str:
         # the self-check asks this of every parameter of every count at every point
         kind = type(name)
         name = name.name if kind.__name__ == "Symbol" and kind.__module__.startswith("sympy.") else str(name)
+    return _role(name)
+
+
+@lru_cache(maxsize=4096)
+def _role(name: str) -> str:
+    """size_role of a name, once per name (a function of the text alone)."""
     for role, prefix in _LAUNCH_NAMES.items():
         if name.startswith(prefix + "_") and name[len(prefix) + 1:] in ("x", "y", "z"):
             return role

@@ -4,6 +4,8 @@ or checks the interpreter's counts against values derived by hand."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import sympy
 
 from staticroof.analysis import pieces as pieces_module, traffic
@@ -285,3 +287,77 @@ def test_interpreter_walks_only_the_branch_taken(tmp_path):
     assert c.flops == {"fp32": 10}
     assert (c.arrays["src"].first_read, c.arrays["src"].loads) == (7, 10)
     assert (c.arrays["dst"].written, c.arrays["rest"].written) == (7, 3)
+
+
+def test_fast_formula_checks_decide_as_the_reference(monkeypatch):
+    """The self-check's fast evaluators against the ways they replace, at every call the check
+    makes on real kernels: the piece holding at a point from isl indicator quasi-polynomials
+    (Pieces._at) against intersecting each domain with the point's set (_at_by_sets); a condition
+    by its compiled predicate (_decide) against sympy (_decide_sympy), with every piece's
+    condition asked too; a parameter standing for a product of sizes by its compiled closure
+    against sympy; a count at a remembered isl Point against one made afresh.  gemm.cu has
+    intensity conditions (`holds`) and several pieces, stencil1d.c several pieces,
+    daxpy_extern_c.cu a product of sizes (a grid times a block dimension)."""
+    from staticroof import pipeline
+    from staticroof.analysis import pieces as PM, polyhedra, selfcheck as SC
+    from staticroof.memo import Bounded
+
+    monkeypatch.setenv("STATICROOF_TIME_BUDGET", "0")
+    seen = {"at": 0, "holds": 0, "product": 0, "value": 0}
+    bad: list = []
+    fast_at = PM.Pieces._at
+
+    def at(self, sizes):
+        got = fast_at(self, sizes)
+        if not self.single:
+            seen["at"] += 1
+            if got is not self._at_by_sets(sizes):
+                bad.append(("at", sizes))
+            for piece in self.pieces:  # every piece's condition, as an intensity's `holds` is one
+                decide(self.condition(piece), sizes)
+        return got
+
+    fast_decide = SC._decide
+
+    def decide(cond, point):
+        got = fast_decide(cond, point)
+        seen["holds"] += SC._predicate(cond) is not None
+        if got != SC._decide_sympy(cond, point):
+            bad.append(("holds", cond, point))
+        return got
+
+    fast_items = PM._param_items
+
+    def items(space, namer, sizes, grid_value):
+        got = fast_items(space, namer, sizes, grid_value)
+        if got is not None:
+            for (expr, symbols, objects, fast), v in zip(PM._params_of(space, namer)[2], got[1], strict=True):
+                if fast is not None:
+                    seen["product"] += 1
+                    args = [sizes.get(s, grid_value) for s in symbols]
+                    if v != int(expr.xreplace(dict(zip(objects, args, strict=True)))):
+                        bad.append(("product", expr, sizes))
+        return got
+
+    fast_eval = PM._eval
+
+    def evaluate(pw, space, found):
+        got = fast_eval(pw, space, found)
+        seen["value"] += 1
+        v = pw.eval(PM._isl_point(space, list(found[1])))
+        if got != (int(v.to_python()) if v.is_int() else PM._number(Fraction(str(v)))):
+            bad.append(("value", found))
+        return got
+
+    # fresh memos: counts another test left remembered would never be asked again here
+    monkeypatch.setattr(polyhedra, "_pieces_cache", Bounded(4096))
+    monkeypatch.setattr(SC, "_held", Bounded(4096))
+    monkeypatch.setattr(PM, "_points", Bounded(8192))
+    monkeypatch.setattr(PM.Pieces, "_at", at)
+    monkeypatch.setattr(SC, "_decide", decide)
+    monkeypatch.setattr(PM, "_param_items", items)
+    monkeypatch.setattr(PM, "_eval", evaluate)
+    for path in ("tests/data/real/cuda/gemm.cu", "samples/stencil1d.c", "tests/data/cuda/daxpy_extern_c.cu"):
+        pipeline.run([path], {})
+    assert not bad, bad[:5]
+    assert all(seen.values()), seen

@@ -264,21 +264,23 @@ _compiled: dict = Bounded(4096)
 
 
 def _at(expr, point: dict):
-    key = expr
-    if key not in _compiled:
+    found = _compiled.get(expr)
+    if found is None:
         syms = sorted(expr.free_symbols, key=str)
         try:
-            _compiled[key] = (syms, evaluator(expr, syms, integers=True))  # points are ints
+            f = evaluator(expr, syms, integers=True)  # points are ints
         except ValueError:
-            _compiled[key] = (syms, None)
-    syms, f = _compiled[key]
+            f = None
+        # each symbol's name and whether it is a grid dimension, read once per formula
+        found = _compiled[expr] = ([(s.name, is_grid(s)) for s in syms], f)
+    syms, f = found
     if f is None:
         return None
     values = []
-    for s in syms:
-        if s.name in point:
-            values.append(point[s.name])
-        elif is_grid(s):
+    for name, grid in syms:
+        if name in point:
+            values.append(point[name])
+        elif grid:
             values.append(GRID)
         else:
             return None
@@ -343,12 +345,52 @@ def _holds(cond, point: dict) -> bool:
     key = (cond, tuple(sorted(point.items())))
     found = _held.get(key)
     if found is None:
-        values = {sympy.Symbol(k): v for k, v in point.items()}
+        found = _held[key] = _decide(cond, point)
+    return found
+
+
+def _decide(cond, point: dict) -> bool:
+    """Whether `cond` holds at `point`: by its compiled predicate where it has one and every size
+    it names is an int of the point, else by sympy (xreplace, then bool)."""
+    predicate = _predicate(cond)
+    if predicate is not None:
+        names, f = predicate
+        values = [point.get(n) for n in names]
+        if all(type(v) is int for v in values):
+            try:
+                return bool(f(values))
+            except (ArithmeticError, TypeError, ValueError):
+                pass  # sympy decides
+    return _decide_sympy(cond, point)
+
+
+def _decide_sympy(cond, point: dict) -> bool:
+    values = {sympy.Symbol(k): v for k, v in point.items()}
+    try:
+        return bool(cond.xreplace(values))
+    except TypeError:  # a size the condition needs is not in the point
+        return False
+
+
+_predicates: dict = Bounded(4096)  # condition -> (its sizes' names, compiled predicate) or None
+
+
+def _predicate(cond):
+    """A condition compiled to integer arithmetic (interpret.evaluator), when that decides exactly
+    what sympy decides at int sizes: every symbol in it a plain Symbol (the one sympy.Symbol(name)
+    that _decide_sympy puts a value in for), no Piecewise (it may match no case).  Comparisons,
+    And/Or/Not, Mod and floors of ints and Fractions are exact in Python as in sympy; a point
+    lacking one of its sizes, and an evaluation that raises, go to sympy."""
+    if cond in _predicates:
+        return _predicates[cond]
+    found = None
+    syms = sorted(cond.free_symbols, key=str)
+    if all(type(s) is sympy.Symbol and s == sympy.Symbol(s.name) for s in syms) and not cond.has(sympy.Piecewise):
         try:
-            found = bool(cond.xreplace(values))
-        except TypeError:  # a size the condition needs is not in the point
-            found = False
-        _held[key] = found
+            found = ([s.name for s in syms], evaluator(cond, syms, integers=True))
+        except ValueError:
+            found = None
+    _predicates[cond] = found
     return found
 
 
