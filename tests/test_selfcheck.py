@@ -299,7 +299,7 @@ def test_fast_formula_checks_decide_as_the_reference(monkeypatch):
     intensity conditions (`holds`) and several pieces, stencil1d.c several pieces,
     daxpy_extern_c.cu a product of sizes (a grid times a block dimension)."""
     from staticroof import pipeline
-    from staticroof.analysis import pieces as PM, polyhedra, selfcheck as SC
+    from staticroof.analysis import pieces as PM, points as PT, polyhedra, selfcheck as SC
     from staticroof.memo import Bounded
 
     monkeypatch.setenv("STATICROOF_TIME_BUDGET", "0")
@@ -326,12 +326,12 @@ def test_fast_formula_checks_decide_as_the_reference(monkeypatch):
             bad.append(("holds", cond, point))
         return got
 
-    fast_items = PM._param_items
+    fast_items = PT._param_items
 
     def items(space, namer, sizes, grid_value):
         got = fast_items(space, namer, sizes, grid_value)
         if got is not None:
-            for (expr, symbols, objects, fast), v in zip(PM._params_of(space, namer)[2], got[1], strict=True):
+            for (expr, symbols, objects, fast), v in zip(PT._params_of(space, namer)[2], got[1], strict=True):
                 if fast is not None:
                     seen["product"] += 1
                     args = [sizes.get(s, grid_value) for s in symbols]
@@ -339,24 +339,25 @@ def test_fast_formula_checks_decide_as_the_reference(monkeypatch):
                         bad.append(("product", expr, sizes))
         return got
 
-    fast_eval = PM._eval
+    fast_eval = PT._eval
 
     def evaluate(pw, space, found):
         got = fast_eval(pw, space, found)
         seen["value"] += 1
-        v = pw.eval(PM._isl_point(space, list(found[1])))
-        if got != (int(v.to_python()) if v.is_int() else PM._number(Fraction(str(v)))):
+        v = pw.eval(PT._isl_point(space, list(found[1])))
+        if got != (int(v.to_python()) if v.is_int() else PT._number(Fraction(str(v)))):
             bad.append(("value", found))
         return got
 
     # fresh memos: counts another test left remembered would never be asked again here
     monkeypatch.setattr(polyhedra, "_pieces_cache", Bounded(4096))
     monkeypatch.setattr(SC, "_held", Bounded(4096))
-    monkeypatch.setattr(PM, "_points", Bounded(8192))
+    monkeypatch.setattr(PT, "_points", Bounded(8192))
     monkeypatch.setattr(PM.Pieces, "_at", at)
     monkeypatch.setattr(SC, "_decide", decide)
-    monkeypatch.setattr(PM, "_param_items", items)
-    monkeypatch.setattr(PM, "_eval", evaluate)
+    monkeypatch.setattr(PM, "_param_items", items)  # Pieces._at's
+    monkeypatch.setattr(PT, "_param_items", items)  # pw_value's
+    monkeypatch.setattr(PT, "_eval", evaluate)
     for path in ("tests/data/real/cuda/gemm.cu", "samples/stencil1d.c", "tests/data/cuda/daxpy_extern_c.cu"):
         pipeline.run([path], {})
     assert not bad, bad[:5]

@@ -33,11 +33,11 @@ from .conditions import param_names, set_condition
 from .expansion import expand
 from .hulls import hull_solution
 from .minmax import lattice
+from .points import GRID, _number, _param_items, _param_values, _point, _point_of, pw_value
 from .polyhedra import qp_sympy
 from .probes import differ_at_a_point, differ_opaque, fingerprint, zero_at
 from .rational import equal_ratios, factor_cancel
 
-GRID = 10 ** 15  # grid dimensions in the covering model: far beyond every size
 SIZE_CAP = 10 ** 12  # every other size stays below GRID / 1000 when the grid is in a count
 PLAUSIBLE = 8  # below this a size is degenerate for the formula shown (a stencil on a 2x2 grid)
 MANY = 3  # more pieces than this and no sizes: show the piece at TYPICAL sizes, with its condition
@@ -385,136 +385,6 @@ def _region(names: tuple, grid: tuple):
         else:
             cons.append(f"{n} >= 1")
     return isl.Set(f"[{', '.join(names)}] -> {{ : {' and '.join(cons) or '1 = 1'} }}")
-
-
-def _param_values(space, namer, sizes: dict, grid_value: int):
-    """({isl parameter: int}, whether a grid dimension was filled in) or None if a size is missing."""
-    found = _param_items(space, namer, sizes, grid_value)
-    if found is None:
-        return None
-    _, values, filled = found
-    return dict(zip(_params_of(space, namer)[1], values, strict=True)), filled
-
-
-def _param_items(space, namer, sizes: dict, grid_value: int):
-    """(the space's text, the parameters' values in the space's order, whether a grid dimension
-    was filled in) or None if a size is missing.  A parameter that stands for an expression in the
-    sizes (a product) is evaluated by its compiled closure when every size in it is an int (the
-    same exact integer arithmetic), else by sympy."""
-    text, _, params = _params_of(space, namer)
-    filled = False
-    out = []
-    for expr, symbols, objects, fast in params:
-        values = []
-        for s in symbols:
-            v = sizes.get(s)
-            if v is None:
-                if not is_grid_size(s):
-                    return None
-                v = grid_value
-                filled = True
-            values.append(v)
-        if expr is None:
-            out.append(values[0])
-            continue
-        if fast is not None and all(type(v) is int for v in values):
-            try:
-                out.append(int(fast(values)))
-                continue
-            except (ArithmeticError, TypeError, ValueError):
-                pass  # sympy says what it says of these values
-        out.append(int(expr.xreplace(dict(zip(objects, values, strict=True)))))
-    return text, tuple(out), filled
-
-
-_params_cache: dict = Bounded(4096)
-
-
-def _params_of(space, namer) -> tuple:
-    """(the space's text, its parameters' names, [(sympy expression or None for a plain symbol,
-    its symbol names sorted, the symbols, its compiled evaluator or None)] per parameter)."""
-    # a namer only ever gains names (Namer.param), so a name it has means the same for its life: the
-    # key is the namer itself (kept alive in the entry, so its id is not reused while cached)
-    text = space.to_str() if hasattr(space, "to_str") else str(space)
-    key = (text, id(namer))
-    entry = _params_cache.get(key)
-    if entry is not None and entry[0] is namer:
-        return entry[1]
-    from .interpret import evaluator
-
-    names = param_names(space)
-    params = []
-    for name in names:
-        e = namer.to_sympy(name)
-        syms = sorted(e.free_symbols, key=str)
-        fast = None
-        if not e.is_Symbol:
-            try:
-                fast = evaluator(e, syms, integers=True)
-            except ValueError:
-                fast = None
-        params.append((None if e.is_Symbol else e, [s.name for s in syms], syms, fast))
-    found = (text, names, params)
-    _params_cache[key] = (namer, found)
-    return found
-
-
-def _point(space, values: list, region):
-    """The one-point parameter set of `space` at these parameter values (None when the point lies
-    outside the region), made from an isl Point: the set `[n, m] -> { : n = 5 and m = 7 }` its
-    text would parse to, in a tenth of the time of parsing it (and of the region's text)."""
-    point = isl.Set.from_point(_isl_point(space, values))
-    return None if point.intersect(region).is_empty() else point
-
-
-_points: dict = Bounded(8192)  # (space text, parameter values) -> its isl Point
-
-
-def _point_of(space, text: str, values: tuple):
-    """_isl_point, once per (space, values): every count of a kernel is asked at the same points
-    (isl values are never changed in place; islpy copies what an isl call takes)."""
-    key = (text, values)
-    pt = _points.get(key)
-    if pt is None:
-        pt = _points[key] = _isl_point(space, list(values))
-    return pt
-
-
-def _isl_point(space, values: list):
-    """The isl Point of `space` whose parameters take these values, in order.  Each value is an isl
-    Val made from a machine integer (Val.int_from_si: a third of the time islpy takes to convert a
-    Python int itself), or past 64 bits (a product of grid dimensions) from its decimal string."""
-    ctx = space.get_ctx()
-    pt = isl.Point.zero(space)
-    for k, v in enumerate(values):
-        pt = pt.set_coordinate_val(isl.dim_type.param, k,
-                                   isl.Val.int_from_si(ctx, v) if -2 ** 62 < v < 2 ** 62 else isl.Val(str(v)))
-    return pt
-
-
-def pw_value(pw, namer, sizes: dict):
-    """The exact count at these sizes (int or Fraction), None when a size it needs is missing.  A
-    grid dimension that is not given covers the guards: the value must not depend on it."""
-    space = pw.get_domain_space()
-    found = _param_items(space, namer, sizes, GRID)
-    if found is None:
-        return None
-    v = _eval(pw, space, found)
-    if found[2]:  # an unknown grid dimension: the count must be the same on a larger grid
-        if _eval(pw, space, _param_items(space, namer, sizes, 3 * GRID + 7)) != v:
-            return None
-    return v
-
-
-def _eval(pw, space, found):
-    text, values, _ = found
-    v = pw.eval(_point_of(space, text, values))
-    return int(v.to_python()) if v.is_int() else _number(Fraction(str(v)))
-
-
-def _number(v):
-    f = Fraction(v) if not isinstance(v, Fraction) else v
-    return int(f) if f.denominator == 1 else f
 
 
 # ---------------------------------------------------------------------------------------------

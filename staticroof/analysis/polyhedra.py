@@ -197,7 +197,7 @@ class Count:
     def value(self, sizes: dict):
         """Exact value at concrete sizes (int or Fraction), or None if a size is missing (a grid
         dimension that is not given is taken as covering the guards)."""
-        from .pieces import pw_value
+        from .points import pw_value
 
         key = (len(self.terms), tuple(sorted(sizes.items())))
         memo = self.__dict__.setdefault("_values", {})
