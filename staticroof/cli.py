@@ -36,10 +36,10 @@ def _parse_defines(values) -> dict:
 
 def _parse_dtypes(values) -> dict:
     """`--dtype x=float32`: the element type of a Python kernel's parameter (name -> type name)."""
-    from .frontends.python_types import dtype_name
-
-    out = {}
+    out: dict = {}
     for v in values:
+        from .frontends.python_types import dtype_name  # in the loop: no --dtype, no import
+
         name, eq, t = v.partition("=")
         name, t = name.strip(), t.strip()
         if not eq or not name.isidentifier():

@@ -177,13 +177,14 @@ def load(path: Path | None = None, start: Path | None = None) -> Config:
 
 def _dtypes(section: dict, cfg: Config, fail, table_name: str, path) -> None:
     """`[dtypes]`: parameter -> type name, and `[dtypes.KERNEL]` tables for one kernel."""
-    from .frontends.python_types import dtype_name
-
     table = section.get("dtypes", {})
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: {table_name} must be a table")
 
     def one(key: str, value) -> str:
+        # here, not above: a configuration without [dtypes] (every C and CUDA user's) never loads it
+        from .frontends.python_types import dtype_name
+
         if not isinstance(value, str) or dtype_name(value) is None:
             fail(key, f"must be a type name such as \"float32\" or \"float64\", got {value!r}")
         return value
@@ -218,11 +219,11 @@ def _roofline(section: dict, cfg: Config, fail) -> None:
 
 
 def _codes(section: dict, key: str, fail) -> list | None:
-    from .lint.registry import valid_pattern
-
     v = section.get(key)
     if v is None:
         return None
+    from .lint.registry import valid_pattern  # only for a configuration that lists codes
+
     if not isinstance(v, list) or not all(isinstance(c, str) for c in v):
         fail(key, "must be a list of rule codes such as [\"RF202\", \"RF9\"]")
     bad = [c for c in v if not valid_pattern(c.strip().upper())]
