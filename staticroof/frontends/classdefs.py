@@ -92,7 +92,18 @@ def rename_operators(tokens: list) -> list:
     out: list[Token] = []
     i, n = 0, len(tokens)
     WM.reset()
+    # only `operator` and `fragment` start a rewrite: the tokens between them are copied in runs
+    # (most of a file is its stub headers' tokens, which have neither)
+    starts = [k for k, t in enumerate(tokens) if t.text == "operator" or t.text == "fragment"]
+    s = 0
     while i < n:
+        while s < len(starts) and starts[s] < i:
+            s += 1
+        nxt = starts[s] if s < len(starts) else n
+        if nxt > i:
+            out += tokens[i:nxt]
+            i = nxt
+            continue
         t = tokens[i]
         frag = WM.rewrite(tokens, i)  # `wmma::fragment<...>`: one type name (wmma.py)
         if frag is not None:
@@ -198,9 +209,10 @@ def begin(items) -> None:
             cls, head = outside
             _read_members(cls, [(head, it.body)])
             it.is_function, it.tokens = False, []  # emitted with its class (see emit)
-    for it in items:  # `typedef Packed128<float> f128;`, `using x128 = Packed128<float>;`
+    classes = set(_REG.classes)
+    for it in items if classes else ():  # `typedef Packed128<float> f128;`, `using x128 = Packed128<float>;`
         texts = [t.text for t in it.tokens]
-        if texts and texts[0] == "typedef" and set(texts) & set(_REG.classes) and len(texts) >= 3:
+        if texts and texts[0] == "typedef" and set(texts) & classes and len(texts) >= 3:
             _REG.aliases.add(texts[-2])
     _REG.using = _usings(items)
 

@@ -639,7 +639,7 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
     items = split_items(tokens)
     # the items as split, for the C++ rewrites' context: CL.begin marks some (a member defined
     # outside its class is no function then), and shallow copies keep them as they were
-    as_split = [replace(it) for it in items]
+    as_split = [Item(it.tokens, it.is_function, it.name, it.header, it.body, it.template) for it in items]
     CL.begin(items)
     templates = {it.name for it in items if it.is_function and it.template}
     cxx = CX.Context(tokens, set(builtin_types()) | set(table()["types"]), as_split)
@@ -647,12 +647,15 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
     # launch sites: fold host code with file-scope integer constants and the user's bindings
     env = dict(bindings)
     for it in items:
-        if not it.is_function and any(t.text in ("const", "constexpr") for t in it.tokens):
+        if it.is_function:
+            continue
+        words = {t.text for t in it.tokens}
+        if "const" in words or "constexpr" in words:
             toks = [t for t in it.tokens if t.text not in ("static", "const", "constexpr", "int", "unsigned",
                                                            "long", "size_t", "auto", ";")]
             if len(toks) >= 3 and toks[0].kind == "id" and toks[1].text == "=":
                 env.setdefault(toks[0].text, fold(toks[2:], env))
-        if not it.is_function and "__constant__" in {t.text for t in it.tokens}:
+        if "__constant__" in words:
             constants |= {t.text for t in it.tokens if t.kind == "id"}
     sites = host_sites(items, env)  # through host wrappers, with their callers' arguments
     template_kernels = {it.name: it for it in items if it.is_function and it.template and "__global__" in it.qualifiers}
@@ -687,8 +690,8 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
             brace = _brace_of(it)
             chunks.append(render(head + [brace] + body + [_tok(it.tokens[-1], "}")]))
             kernel_items[it.name] = it
-        elif not it.is_function and it.tokens and not (_CXX_ONLY & {t.text for t in it.tokens}):
-            name = _prototype_name(it.tokens)
+        elif not it.is_function and it.tokens and _CXX_ONLY.isdisjoint(texts := [t.text for t in it.tokens]):
+            name = _prototype_name(it.tokens, texts)
             if name is not None and name not in used:
                 continue  # a library prototype no kernel calls: parsing it would only cost time
             chunks.append(render(to_c(cxx.declaration(it.tokens), templates, {})))
@@ -702,9 +705,9 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
     return CudaSource(ctext, kernel_items, sites, tparam_info, type_aliases, constants, instances, cxx)
 
 
-def _prototype_name(tokens) -> str | None:
-    """The function a declaration item declares (`float sqrtf(float);`), or None."""
-    texts = [t.text for t in tokens]
+def _prototype_name(tokens, texts: list[str]) -> str | None:
+    """The function a declaration item declares (`float sqrtf(float);`), or None (`texts`: the
+    tokens' texts, which the caller has)."""
     if not texts or texts[0] in ("typedef", "struct", "union", "enum") or "(" not in texts or "=" in texts:
         return None
     k = texts.index("(")

@@ -32,6 +32,9 @@ _QUALS = {"const", "volatile", "static", "register", "extern", "__shared__", "__
 _STARTS = {";", "{", "}", "(", ",", ")", ":"}  # ")" for `for (...) T x;`, ":" for labels, `case`
 
 
+_DECLARING = frozenset(("struct", "class", "union", "enum", "using", "typename", "typedef", "{", "}", ";"))
+
+
 def known_types(tokens: list[Token], builtin: set) -> set:
     """Every type name the file declares (typedefs, struct/class/union/enum tags, `using X =`,
     template type parameters), plus `builtin`."""
@@ -41,6 +44,8 @@ def known_types(tokens: list[Token], builtin: set) -> set:
     start = 0
     for k, t in enumerate(tokens):
         x = t.text
+        if x not in _DECLARING:  # no branch below reads any other token here
+            continue
         if x in ("struct", "class", "union", "enum") and k + 1 < n and tokens[k + 1].kind == "id":
             known.add(tokens[k + 1].text)
         elif x == "using" and k + 2 < n and tokens[k + 2].text == "=":

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .tokens import Token, match_angle, match_close
+from .tokens import Token, match_angle
 
 
 @dataclass
@@ -27,42 +27,46 @@ class Item:
 
 
 def split_items(tokens: list[Token]) -> list[Item]:
+    # the scan reads texts from one list (most tokens are the stub headers' prototypes: attribute
+    # reads were most of its time); `_close` is match_close on these texts
+    texts = [t.text for t in tokens]
     items: list[Item] = []
     i, n = 0, len(tokens)
     open_scopes = 0
     while i < n:
         t = tokens[i]
+        x = texts[i]
         if t.kind == "pragma":
             items.append(Item([t]))
             i += 1
             continue
-        if t.text == "namespace":
+        if x == "namespace":
             j = i + 1
-            while j < n and tokens[j].text not in ("{", ";"):
+            while j < n and texts[j] not in ("{", ";"):
                 j += 1
-            if j < n and tokens[j].text == "{":
+            if j < n and texts[j] == "{":
                 open_scopes += 1
             i = j + 1
             continue
-        if t.text == "extern" and i + 2 < n and tokens[i + 1].kind == "str" and tokens[i + 2].text == "{":
+        if x == "extern" and i + 2 < n and tokens[i + 1].kind == "str" and texts[i + 2] == "{":
             open_scopes += 1
             i += 3
             continue
-        if t.text == "}" and open_scopes:
+        if x == "}" and open_scopes:
             open_scopes -= 1
             i += 1
             continue
-        if t.text in ("using",):
-            while i < n and tokens[i].text != ";":
+        if x in ("using",):
+            while i < n and texts[i] != ";":
                 i += 1
             i += 1
             continue
-        if t.text == ";":
+        if x == ";":
             i += 1
             continue
         start = i
         template = []
-        if t.text == "template" and i + 1 < n and tokens[i + 1].text == "<":
+        if x == "template" and i + 1 < n and texts[i + 1] == "<":
             close = match_angle(tokens, i + 1)
             if close < 0:
                 i += 1
@@ -72,13 +76,13 @@ def split_items(tokens: list[Token]) -> list[Item]:
         j = i
         item = None
         while j < n:
-            x = tokens[j].text
-            if x in ("(", "["):
-                j = match_close(tokens, j) + 1
+            x = texts[j]
+            if x == "(" or x == "[":
+                j = _close(texts, j) + 1
                 continue
             if x == "{":
-                prev = tokens[j - 1].text if j > i else ""
-                close = match_close(tokens, j)
+                prev = texts[j - 1] if j > i else ""
+                close = _close(texts, j)
                 if prev == ")" or prev in ("const", "noexcept", "override"):
                     head = tokens[i:j]
                     item = Item(tokens[start:close + 1], True, _func_name(head), head, tokens[j + 1:close], template)
@@ -96,6 +100,25 @@ def split_items(tokens: list[Token]) -> list[Item]:
         items.append(item)
         i = j
     return items
+
+
+_PAIRS = {"(": ")", "[": "]", "{": "}"}
+
+
+def _close(texts: list[str], i: int) -> int:
+    """match_close (tokens.py) on the tokens' texts: the index of the bracket closing the one at
+    `i`, or len(texts)."""
+    open_, close = texts[i], _PAIRS[texts[i]]
+    depth = 0
+    for j in range(i, len(texts)):
+        x = texts[j]
+        if x == open_:
+            depth += 1
+        elif x == close:
+            depth -= 1
+            if depth == 0:
+                return j
+    return len(texts)
 
 
 def _func_name(head: list[Token]) -> str:
