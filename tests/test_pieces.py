@@ -445,3 +445,74 @@ def test_a_region_is_its_parameters_and_their_grid_roles():
         assert PM.region_of(space, plain).is_equal(isl.Set("[p_a, p_b] -> { : p_a >= 1 and p_b >= 1 }"))
         assert PM.region_of(space, grid).is_equal(isl.Set(
             f"[p_a, p_b] -> {{ : 1 <= p_a <= {PM.SIZE_CAP} and p_b >= {PM.GRID} }}"))
+
+
+def _differ_at_a_point_afresh(raw, piece, names):
+    """probes.differ_at_a_point as it was before the piece's own values were kept (issue #15):
+    symbols made and sorted at each call, both formulas evaluated at every point."""
+    import sympy
+
+    from staticroof.analysis.probes import _points, compiled
+
+    if piece.domain.is_empty():
+        return False
+    syms = tuple(sorted((sympy.Symbol(n) for n in names), key=str))
+    try:
+        f, g = compiled(raw, syms), compiled(piece.raw, syms)
+    except (ValueError, TypeError):
+        return False
+    for values in _points(piece, names):
+        point = [values[x.name] for x in syms]
+        try:
+            if f(point) != g(point):
+                return True
+        except (ValueError, TypeError, ZeroDivisionError):
+            continue
+    return False
+
+
+def test_differ_at_a_point_with_kept_values_and_fingerprints_in_all_parameters_as_afresh():
+    # every comparison _merge and _resplit make while analyzing tiled and stencil kernels (pieces
+    # compared with several formulas, their own values kept), each answered again afresh on a
+    # new Piece of the same domain and formula (no values kept); every fingerprint _group takes
+    # in its domain's parameters, taken again in the formula's own symbols
+    from pathlib import Path
+
+    from staticroof import pipeline
+    from staticroof.analysis import pieces as P, polyhedra
+
+    root = Path(__file__).resolve().parent.parent
+    files = ["samples/matmul_tiled.cu", "tests/data/cuda/laplace3d.cu", "tests/data/cuda/tile_div_mod.cu",
+             "tests/data/cuda/transpose_tiled.cu"]
+    seen: list = []
+    kept = P.differ_at_a_point
+
+    def checked(raw, piece, names):
+        reused = piece._values is not None and len(piece._values[1]) > 0  # values kept by an earlier call
+        got = kept(raw, piece, names)
+        seen.append((got, _differ_at_a_point_afresh(raw, P.Piece(piece.domain, piece.raw), names), reused))
+        return got
+
+    prints: list = []
+    printed = P.fingerprint
+
+    def checked_print(raw, names=None):
+        got = printed(raw, names)
+        if names is not None:  # in all the domain's parameters: what it is in the formula's own symbols
+            prints.append((got, printed(raw)))
+        return got
+
+    polyhedra.qp_sympy.cache_clear()
+    polyhedra._pieces_cache.clear()
+    mp = pytest.MonkeyPatch()
+    mp.setattr(P, "differ_at_a_point", checked)
+    mp.setattr(P, "fingerprint", checked_print)
+    try:
+        for f in files:
+            assert not pipeline.run([root / f], {}).failed, f
+    finally:
+        mp.undo()
+    assert len(seen) > 50 and all(got == afresh for got, afresh, _ in seen)
+    assert any(got for got, _, _ in seen) and not all(got for got, _, _ in seen)
+    assert sum(reused for _, _, reused in seen) >= 5  # values kept and read again (12 of 244)
+    assert len(prints) > 20 and all(got == own for got, own in prints) and any(got for got, _ in prints)

@@ -55,11 +55,12 @@ class Piece:
     formula in isl parameter symbols (`raw`: p_n, pp_M_N, ...) and in the user's sizes (`expr`,
     made on first use by `make` when given: most pieces of an intensity are never shown)."""
 
-    __slots__ = ("domain", "raw", "_expr", "_make", "_probes")
+    __slots__ = ("domain", "raw", "_expr", "_make", "_probes", "_values")
 
     def __init__(self, domain, raw, expr=None, make=None):
         self.domain, self.raw, self._expr, self._make = domain, raw, expr, make
         self._probes = None  # [points of the domain found so far, the rest to come] for differ_at_a_point
+        self._values = None  # (symbols, raw's values at those points) for differ_at_a_point
 
     @property
     def expr(self):
@@ -118,7 +119,8 @@ class Pieces:
         for p in pieces:
             p = _on_hull(p)
             expr = finish(expand(floors.xreplace(_expanded(p.raw), _to_user(p.raw, namer))))  # raw's, once
-            fp = fingerprint(expr)
+            # a single piece is compared with nothing: its fingerprint (a compiled evaluator) is never read
+            fp = fingerprint(expr) if len(pieces) > 1 else None
             same = next((k for k, q in enumerate(out) if (fp is None or prints[k] is None or prints[k] == fp)
                          and sympy.expand(q.expr - expr) == 0), None)
             if same is None:  # pieces equal once products of sizes are multiplied out merge too
@@ -427,10 +429,12 @@ def _group(pieces: list) -> list:
     """Pieces with the same formula become one (their domains united).  Formulas are first told
     apart by their exact values at two probe points (cheap), and only those that agree there are
     compared symbolically."""
+    if len(pieces) < 2:  # nothing to group: no fingerprint is ever compared (most counts)
+        return list(pieces)
     out: list = []
     buckets: dict = {}
     for p in pieces:
-        key = fingerprint(p.raw)
+        key = fingerprint(p.raw, param_names(p.domain.get_space()))
         for k in buckets.get(key, ()):
             q = out[k]
             if _equal(p.raw, q.raw):

@@ -70,10 +70,19 @@ def _small(name: str, k: int) -> int:
     return 2 + zlib.crc32(f"{k}:{name}".encode()) % 997
 
 
-def fingerprint(raw: sympy.Expr):
+def fingerprint(raw: sympy.Expr, names: list | None = None):
     """The formula's exact values at two fixed points (every size a different large number), or
-    None when it cannot be evaluated there."""
-    syms = tuple(sorted(raw.free_symbols, key=str))
+    None when it cannot be evaluated there.  Given the parameters `names` of the formula's domain
+    (all its symbols among them), it is evaluated by the evaluator differ_at_a_point compiles for
+    it, in all of them: the symbols it does not read change no value (each symbol's value is a
+    function of its name alone), so the fingerprint is the one in its own symbols."""
+    syms = None
+    if names is not None:
+        every = _sorted_symbols(tuple(names))
+        if raw.free_symbols <= set(every):
+            syms = every
+    if syms is None:
+        syms = tuple(sorted(raw.free_symbols, key=str))
     try:
         f = compiled(raw, syms)
         return tuple(f([_probe(s.name, k) for s in syms]) for k in (1, 2))
@@ -106,19 +115,52 @@ def differ_at_a_point(raw: sympy.Expr, piece, names: list) -> bool:
     dom = piece.domain
     if dom.is_empty():
         return False
-    syms = tuple(sorted((sympy.Symbol(n) for n in names), key=str))
+    syms = _sorted_symbols(tuple(names))
     try:
         f, g = compiled(raw, syms), compiled(piece.raw, syms)
     except (ValueError, TypeError):
         return False
-    for values in _points(piece, names):
-        point = [values[x.name] for x in syms]
+    own = _own_values(piece, syms, g)
+    for k, values in enumerate(_points(piece, names)):
+        if k == len(own):
+            point = [values[x.name] for x in syms]
+            try:
+                own.append((point, g(point)))
+            except (ValueError, TypeError, ZeroDivisionError):
+                own.append((point, _FAILED))
+        point, mine = own[k]
+        if mine is _FAILED:
+            continue  # no value of the piece's formula here: nothing to compare (f is never needed)
         try:
-            if f(point) != g(point):
+            if f(point) != mine:
                 return True
         except (ValueError, TypeError, ZeroDivisionError):
             continue
     return False
+
+
+_FAILED = object()  # the piece's formula could not be evaluated at that point
+
+
+def _own_values(piece, syms: tuple, g) -> list:
+    """[(point in `syms` order, the piece's formula there or _FAILED)] for the points _points has
+    given so far, filled as far as a comparison asks and kept on the piece: a piece is compared
+    with every other formula of its count at the same points, and its own formula's values there
+    never change (the piece, its formula and its domain never change; `g` is its formula compiled
+    in `syms`, which the key holds).  Both evaluations were pure, so evaluating the piece's formula
+    once per point rather than once per comparison changes no answer."""
+    held = piece._values
+    if held is None or held[0] is not syms:
+        held = piece._values = (syms, [])
+    return held[1]
+
+
+@lru_cache(maxsize=1024)
+def _sorted_symbols(names: tuple) -> tuple:
+    """The parameters as sympy symbols, sorted by their printed names (the order of the compiled
+    evaluators' arguments), once per tuple of names: making and printing symbols was a fifth of a
+    comparison."""
+    return tuple(sorted((sympy.Symbol(n) for n in names), key=str))
 
 
 def _points(piece, names: list):
