@@ -10,8 +10,8 @@ import glob
 import os
 
 from staticroof.frontends import classdefs as CL, opaque, wmma as WM
-from staticroof.frontends.tokens import Token, match_close, tokenize
-from staticroof.frontends.toplevel import _close, split_items
+from staticroof.frontends.tokens import Token, match_close, match_close_texts, tokenize
+from staticroof.frontends.toplevel import split_items
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXTRA = """
@@ -85,7 +85,7 @@ def test_split_items_brackets_are_match_close():
         texts = [t.text for t in toks]
         for i, x in enumerate(texts):
             if x in ("(", "[", "{"):
-                assert _close(texts, i) == match_close(toks, i)
+                assert match_close_texts(texts, i) == match_close(toks, i)
         assert split_items(toks) or not toks  # (some stub headers are empty)
 
 

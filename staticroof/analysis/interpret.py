@@ -189,6 +189,24 @@ def evaluator(expr, symbols: list, integers: bool = False):
 # ---------------------------------------------------------------------------------------------
 # The walk
 
+def counted_refs(kernel: Kernel, stmt: Stmt, inner: Loop | None):
+    """(reference, in DRAM?, hoisted?) of each reference of `stmt` the enumeration counts: those of
+    a known array with a subscript, in DRAM or shared memory (registers and locals cost nothing).
+    A DRAM reference invariant in its innermost sequential loop `inner` is hoisted: one access per
+    execution of that loop (a register holds it); shared memory: every access.  The walker and
+    the code written for a kernel (loopcode.py) count by this one rule."""
+    for ref in stmt.refs:
+        arr = kernel.arrays.get(ref.array)
+        if arr is None or ref.index is None:
+            continue
+        dram = arr.space in DRAM_SPACES
+        if not dram and arr.space != "shared":
+            continue
+        hoisted = dram and inner is not None and inner.kind in ("seq", "unknown") and \
+            not any(inner.var in sympy.sympify(e).free_symbols for e in ref.index)
+        yield ref, dram, hoisted
+
+
 class _Walker:
     def __init__(self, kernel: Kernel, sizes: dict, weights: dict, budget: int, memo: dict | None = None):
         self.kernel = kernel
@@ -309,19 +327,8 @@ class _Walker:
         if plan is not None:
             return plan
         plan = []
-        inner = loops[-1][0] if loops else None
-        for ref in stmt.refs:
-            arr = self.kernel.arrays.get(ref.array)
-            if arr is None or ref.index is None:
-                continue
-            dram = arr.space in DRAM_SPACES
-            if not dram and arr.space != "shared":
-                continue
+        for ref, dram, hoisted in counted_refs(self.kernel, stmt, loops[-1][0] if loops else None):
             index = [self.comp.compile(e) for e in ref.index]
-            # a reference invariant in its innermost sequential loop: once per execution of that
-            # loop (a register holds it); shared memory: every access
-            hoisted = dram and inner is not None and inner.kind in ("seq", "unknown") and \
-                not any(inner.var in sympy.sympify(e).free_symbols for e in ref.index)
             ident = ("dram" if dram else "shared", ref.array, ref.kind, stmt.group or id(stmt), key[1],
                      tuple(ref.index))
             plan.append((ref.array, ref.kind, dram, index, hoisted, self.idents.setdefault(ident, len(self.idents))))

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import sympy
 
-from ..ir import DRAM_SPACES, Guard, Kernel, Loop, Stmt
+from ..ir import Guard, Kernel, Loop, Stmt
 from ..memo import Bounded
-from .interpret import _NAMES, ArrayCount, Counts, TooLarge, _Compiler
+from .interpret import _NAMES, ArrayCount, Counts, TooLarge, _Compiler, counted_refs
 
 
 class _Zero:
@@ -251,21 +251,12 @@ class _Writer:
         # the walker's plan (_Walker._plan), made at the statement's first instance: its compile
         # errors are raised there, before any subscript is evaluated
         loop_ids = tuple(id(node) for _, node in loops)
-        inner = loops[-1][1] if loops else None
         plan = []
-        for ref in stmt.refs:
-            arr = self.kernel.arrays.get(ref.array)
-            if arr is None or ref.index is None:
-                continue
-            dram = arr.space in DRAM_SPACES
-            if not dram and arr.space != "shared":
-                continue
+        for ref, dram, hoisted in counted_refs(self.kernel, stmt, loops[-1][1] if loops else None):
             try:
                 index = [self.comp.code(sympy.sympify(e)) for e in ref.index]
             except Exception as exc:  # raised again where the walker would raise it
                 return [*out, f"_fail({self.const(exc)})"]
-            hoisted = dram and inner is not None and inner.kind in ("seq", "unknown") and \
-                not any(inner.var in sympy.sympify(e).free_symbols for e in ref.index)
             ident = ("dram" if dram else "shared", ref.array, ref.kind, stmt.group or id(stmt), loop_ids,
                      tuple(ref.index))
             plan.append((ref, dram, index, hoisted, ident))

@@ -111,17 +111,12 @@ def drop_floors(expr: sympy.Expr, budget: int = 4096) -> sympy.Expr:
     periods: dict = {}
     linear: dict = {}  # floor -> (its expanded argument, {v: coefficient}, constant), read once
     for f in floors:
-        arg = sympy.expand(f.args[0])
-        coeffs = {}
-        for v in variables:
-            c = arg.coeff(v)
+        linear[f] = _read_floor(f, variables)
+        for v, c in linear[f][1].items():
             if not c.is_Rational:
                 return expr
-            coeffs[v] = c
             if c.q > 1:
                 periods[v] = sympy.ilcm(periods.get(v, 1), c.q)
-        head = arg.as_coeff_Add()[0]
-        linear[f] = (arg, coeffs, head if head.is_Rational else sympy.Integer(0))
     least = 1  # the points of the check below at degree 0 in every variable
     for v in variables:
         least *= int(periods.get(v, 1))
@@ -168,6 +163,14 @@ def drop_floors(expr: sympy.Expr, budget: int = 4096) -> sympy.Expr:
         if f_q(point) * d_p != f_p(point) * d_q:
             return expr
     return candidate
+
+
+def _read_floor(f, variables: list) -> tuple:
+    """A floor's argument as drop_floors and _exact_function read it: (expanded, {v: its
+    coefficient} for every variable, its rational constant or 0)."""
+    arg = sympy.expand(f.args[0])
+    head = arg.as_coeff_Add()[0]
+    return arg, {v: arg.coeff(v) for v in variables}, head if head.is_Rational else sympy.Integer(0)
 
 
 def _parts(expr: sympy.Expr) -> tuple | None:
@@ -396,12 +399,7 @@ def _exact_function(expr, variables, linear: dict | None = None, ring=None):
     index = {v: k for k, v in enumerate(variables)}
     floor_args = []
     for f in floors:
-        found = linear.get(f) if linear else None
-        if found is None:
-            arg = sympy.expand(f.args[0])
-            head = arg.as_coeff_Add()[0]
-            found = arg, {v: arg.coeff(v) for v in variables}, head if head.is_Rational else sympy.Integer(0)
-        _, coeffs, const = found
+        _, coeffs, const = (linear.get(f) if linear else None) or _read_floor(f, variables)
         d = 1
         for c in [*coeffs.values(), const]:
             d = sympy.ilcm(d, sympy.Rational(c).q)

@@ -263,7 +263,10 @@ def _value(q, point: dict):
 _compiled: dict = Bounded(4096)
 
 
-def _at(expr, point: dict):
+def _compile(expr) -> tuple:
+    """(its symbols sorted by name, each symbol's name and whether it is a grid dimension, its
+    integer evaluator or None), once per formula or condition: the same ones come back at every
+    point and in every kernel of a shape."""
     found = _compiled.get(expr)
     if found is None:
         syms = sorted(expr.free_symbols, key=str)
@@ -271,9 +274,12 @@ def _at(expr, point: dict):
             f = evaluator(expr, syms, integers=True)  # points are ints
         except ValueError:
             f = None
-        # each symbol's name and whether it is a grid dimension, read once per formula
-        found = _compiled[expr] = ([(s.name, is_grid(s)) for s in syms], f)
-    syms, f = found
+        found = _compiled[expr] = (syms, [(s.name, is_grid(s)) for s in syms], f)
+    return found
+
+
+def _at(expr, point: dict):
+    _, syms, f = _compile(expr)
     if f is None:
         return None
     values = []
@@ -372,26 +378,17 @@ def _decide_sympy(cond, point: dict) -> bool:
         return False
 
 
-_predicates: dict = Bounded(4096)  # condition -> (its sizes' names, compiled predicate) or None
-
-
 def _predicate(cond):
     """A condition compiled to integer arithmetic (interpret.evaluator), when that decides exactly
     what sympy decides at int sizes: every symbol in it a plain Symbol (the one sympy.Symbol(name)
     that _decide_sympy puts a value in for), no Piecewise (it may match no case).  Comparisons,
     And/Or/Not, Mod and floors of ints and Fractions are exact in Python as in sympy; a point
     lacking one of its sizes, and an evaluation that raises, go to sympy."""
-    if cond in _predicates:
-        return _predicates[cond]
-    found = None
-    syms = sorted(cond.free_symbols, key=str)
-    if all(type(s) is sympy.Symbol and s == sympy.Symbol(s.name) for s in syms) and not cond.has(sympy.Piecewise):
-        try:
-            found = ([s.name for s in syms], evaluator(cond, syms, integers=True))
-        except ValueError:
-            found = None
-    _predicates[cond] = found
-    return found
+    syms, named, f = _compile(cond)
+    if f is None or cond.has(sympy.Piecewise) or \
+            not all(type(s) is sympy.Symbol and s == sympy.Symbol(s.name) for s in syms):
+        return None
+    return [n for n, _ in named], f
 
 
 def _grid_for(counts: dict, point: dict) -> dict:

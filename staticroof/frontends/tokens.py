@@ -176,10 +176,12 @@ def _glue(before: str, after: str) -> bool:
     return (a in _MERGING and b in _MERGING) or (a == "." and b.isdigit())
 
 
+_PAIRS = {"(": ")", "[": "]", "{": "}"}
+
+
 def match_close(tokens: list[Token], i: int) -> int:
     """Index of the bracket closing the one at `i` ( ( [ { ), or len(tokens)."""
-    pairs = {"(": ")", "[": "]", "{": "}"}
-    open_, close = tokens[i].text, pairs[tokens[i].text]
+    open_, close = tokens[i].text, _PAIRS[tokens[i].text]
     depth = 0
     for j in range(i, len(tokens)):
         if tokens[j].text == open_:
@@ -189,6 +191,22 @@ def match_close(tokens: list[Token], i: int) -> int:
             if depth == 0:
                 return j
     return len(tokens)
+
+
+def match_close_texts(texts: list[str], i: int) -> int:
+    """match_close on the tokens' texts, for a scan that has them in one list (split_items: most
+    tokens are the stub headers' prototypes, and reading each token's text was its time)."""
+    open_, close = texts[i], _PAIRS[texts[i]]
+    depth = 0
+    for j in range(i, len(texts)):
+        x = texts[j]
+        if x == open_:
+            depth += 1
+        elif x == close:
+            depth -= 1
+            if depth == 0:
+                return j
+    return len(texts)
 
 
 def match_angle(tokens: list[Token], i: int) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .tokens import Token, match_angle
+from .tokens import Token, match_angle, match_close_texts
 
 
 @dataclass
@@ -28,7 +28,7 @@ class Item:
 
 def split_items(tokens: list[Token]) -> list[Item]:
     # the scan reads texts from one list (most tokens are the stub headers' prototypes: attribute
-    # reads were most of its time); `_close` is match_close on these texts
+    # reads were most of its time): brackets are matched on these texts
     texts = [t.text for t in tokens]
     items: list[Item] = []
     i, n = 0, len(tokens)
@@ -78,11 +78,11 @@ def split_items(tokens: list[Token]) -> list[Item]:
         while j < n:
             x = texts[j]
             if x == "(" or x == "[":
-                j = _close(texts, j) + 1
+                j = match_close_texts(texts, j) + 1
                 continue
             if x == "{":
                 prev = texts[j - 1] if j > i else ""
-                close = _close(texts, j)
+                close = match_close_texts(texts, j)
                 if prev == ")" or prev in ("const", "noexcept", "override"):
                     head = tokens[i:j]
                     item = Item(tokens[start:close + 1], True, _func_name(head), head, tokens[j + 1:close], template)
@@ -100,25 +100,6 @@ def split_items(tokens: list[Token]) -> list[Item]:
         items.append(item)
         i = j
     return items
-
-
-_PAIRS = {"(": ")", "[": "]", "{": "}"}
-
-
-def _close(texts: list[str], i: int) -> int:
-    """match_close (tokens.py) on the tokens' texts: the index of the bracket closing the one at
-    `i`, or len(texts)."""
-    open_, close = texts[i], _PAIRS[texts[i]]
-    depth = 0
-    for j in range(i, len(texts)):
-        x = texts[j]
-        if x == open_:
-            depth += 1
-        elif x == close:
-            depth -= 1
-            if depth == 0:
-                return j
-    return len(texts)
 
 
 def _func_name(head: list[Token]) -> str:
