@@ -33,13 +33,17 @@ def _whole_text_maps(texts: tuple):
     return reads, writes
 
 
-def _counts(reads, writes) -> tuple:
-    """What _first_counts reads of the maps (every reference leading), as isl's text."""
-    written = None if writes is None else str(writes.domain().card())
-    if reads is None:
-        return written, None
-    first = reads.domain() if writes is None else reads.union(writes).lexmin().intersect(reads).domain()
-    return written, str(first.card())
+def _counts(texts: tuple, maps) -> tuple:
+    """traffic._first_counts of the references (elements written, elements read first) with `maps`
+    as its _maps, as isl's text; its memo is emptied before and after (it would answer the second)."""
+    real = traffic._maps
+    traffic._maps = maps
+    traffic._FIRST.clear()
+    try:
+        return tuple(None if pw is None else str(pw) for pw in traffic._first_counts(texts))
+    finally:
+        traffic._maps = real
+        traffic._FIRST.clear()
 
 
 _SPY = """
@@ -92,7 +96,7 @@ def test_same_counts_as_whole_text_parsing(met):
     formulas read from them, and so the JSON, are the same (test_same_json_as_whole_text_parsing)."""
     differ = 0
     for texts in met:
-        new, old = _counts(*traffic._maps(texts)), _counts(*_whole_text_maps(texts))
+        new, old = _counts(texts, traffic._maps), _counts(texts, _whole_text_maps)
         for a, b in zip(new, old, strict=True):
             assert (a is None) == (b is None), texts
             if a is not None and a != b:
@@ -138,3 +142,72 @@ def test_shared_parses_are_not_changed_by_use(met):
         if m is not None:
             m.domain().card(), m.lexmin()
     assert [str(m) for m in traffic._maps(texts) if m is not None] == first
+
+
+HEADS = r"""/* Four loops over the first 100 elements, as a buffer-processing file writes them.  Their
+ * maps name no array, so the loop bodies' texts recur from kernel to kernel: the later kernels
+ * take every parsed body and access from the earlier ones (traffic._parsed). */
+#define HEAD 100
+
+void copy_head(int n, const float *x, float *y)
+{
+    for (int i = 0; i < n; ++i)
+        if (i < HEAD)
+            y[i] = x[i];
+}
+
+void copy_head_again(int n, const float *u, float *v)
+{
+    for (int i = 0; i < n; ++i)
+        if (i < HEAD)
+            v[i] = u[i];
+}
+
+void through_temp(int n, const float *x, float *t, float *y)
+{
+    for (int i = 0; i < n; ++i)
+        if (i < HEAD) {
+            t[i] = x[i];
+            y[i] = 2.0f * t[i];
+        }
+}
+
+void pair_sum(int n, const float *x, float *y)
+{
+    for (int i = 1; i < n; ++i)
+        if (i < HEAD)
+            y[i] = x[i - 1] + x[i];
+}
+"""
+
+
+def heads_expected(n: int) -> dict:
+    """(elements read first, elements written) per kernel and array, by hand.  The first three run
+    i = 0 .. k-1 with k = min(n, 100): x (u) read first k times, y (v) written k times; t[i] is
+    written before it is read, so it is written k times and never read first.  pair_sum runs
+    i = 1 .. c with c = min(n, 100) - 1 (none when n <= 1): it writes y[1..c] (c elements) and reads
+    x[0..c-1] and x[1..c], whose union x[0..c] is c + 1 elements when c >= 1, none otherwise."""
+    k = min(n, 100)
+    c = max(min(n, 100) - 1, 0)
+    return {"copy_head": {"x": (k, 0), "y": (0, k)}, "copy_head_again": {"u": (k, 0), "v": (0, k)},
+            "through_temp": {"x": (k, 0), "t": (0, k), "y": (0, k)},
+            "pair_sum": {"x": (c + 1 if c else 0, 0), "y": (0, c)}}
+
+
+@pytest.mark.parametrize("n", [1, 2, 37, 99, 100, 101, 1000])
+def test_shared_parses_count_each_kernel_by_hand(tmp_path, n):
+    """Sizes on both sides of the kernels' 100 (and at it), and the empty and one-iteration loops.
+    The macro stays a size of the formulas (`Min(HEAD, n)`), bound to its 100 here."""
+    from staticroof import analysis
+    from staticroof.frontends import load
+
+    path = tmp_path / "heads.c"
+    path.write_text(HEADS)
+    lowered, _ = load(str(path), {})
+    got = {}
+    sizes = {"n": n, "HEAD": 100}
+    for kernel in lowered.kernels:
+        result = analysis._counted(kernel, {}, {}, False, 0)
+        got[kernel.name] = {name: (t.read.value(sizes) or 0, t.write.value(sizes) or 0)
+                            for name, t in result.total.arrays.items()}
+    assert got == heads_expected(n)

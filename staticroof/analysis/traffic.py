@@ -248,8 +248,7 @@ def _map_texts(affine, coords, namer: P.Namer, t_rank: int) -> tuple:
         idx = ", ".join(render(e, inst, namer) for e in coord)
         sched = inst.schedule + [str(slot)]
         sched += ["0"] * (t_rank - len(sched))
-        body = " and ".join(inst.constraints) or "1 = 1"
-        out.append((ref.kind, namer.header(), ", ".join(inst.dims), body, idx, ", ".join(sched)))
+        out.append((ref.kind, namer.header(), ", ".join(inst.dims), _body(inst.constraints), idx, ", ".join(sched)))
     return tuple(out)
 
 
@@ -258,9 +257,10 @@ def _maps(texts: tuple):
     reads = writes = None
     for kind, hdr, dims, body, idx, when in texts:
         check()
-        dom = _parsed(f"{hdr} -> {{ S[{dims}] : {body} }}", isl.Set)
+        dom = _domain(hdr, dims, body)
         access = _parsed(f"{hdr} -> {{ S[{dims}] -> A[{idx}] }}").intersect_domain(dom)
-        m = access.reverse().apply_range(_parsed(f"{hdr} -> {{ S[{dims}] -> T[{when}] }}").intersect_domain(dom))
+        schedule = _parsed(f"{hdr} -> {{ S[{dims}] -> T[{when}] }}").intersect_domain(dom)
+        m = access.reverse().apply_range(schedule)
         if kind == "read":
             reads = m if reads is None else reads.union(m)
         else:
@@ -268,19 +268,33 @@ def _maps(texts: tuple):
     return reads, writes
 
 
-_PARSED: dict = Bounded(4096)  # isl text -> the set or map
+def _body(constraints) -> str:
+    """A loop body's constraints as isl's text (none: every point)."""
+    return " and ".join(constraints) or "1 = 1"
+
+
+def _domain(hdr: str, dims: str, body: str):
+    """The iterations of a loop body, an isl set, parsed once per process (see _parsed)."""
+    return _parsed(f"{hdr} -> {{ S[{dims}] : {body} }}", isl.Set)
+
+
+_PARSED: dict = Bounded(4096)  # (isl.Set or isl.Map, its text) -> the set or map
 
 
 def _parsed(text: str, kind=isl.Map):
-    """The isl map (or set: `kind`) of `text`, parsed once per process.  A reference's loop body (its
-    constraints) is parsed once, as a set, and its access and schedule without constraints, then
-    restricted to it: isl simplifies constraints on every parse, which was most of the time of
-    parsing each whole map (the corpus: 1.29 -> 0.39 s for the maps, equal maps, the same JSON).
-    Parsing one text always gives the same object, and isl's operations build new objects and never
-    change their operands, so one can be shared."""
-    m = _PARSED.get(text)
+    """The isl map (or set: `kind`) of `text`, parsed once per process.
+
+    isl simplifies a map's constraints on every parse, and the references of one loop body share
+    them: parsing each whole map (`S[..] -> A[..] : constraints`) was most of _maps' time.  So a
+    body is parsed once, as a set (_domain), and each access and schedule without constraints,
+    then restricted to it (the corpus's maps: 1.29 -> 0.39 s, equal maps, the same JSON).
+    Sharing one parsed object is safe where it is only an operand that isl takes (intersect_domain,
+    apply): isl then copies before it changes anything.  Functions that only look at an object
+    (is_equal) may normalise its representation in place, so a shared object is never given to one."""
+    key = (kind, text)
+    m = _PARSED.get(key)
     if m is None:
-        m = _PARSED[text] = kind(text)
+        m = _PARSED[key] = kind(text)
     return m
 
 
@@ -354,14 +368,10 @@ def _accesses(affine, coords, namer: P.Namer, t_rank: int):
         found.append((ref.kind, ", ".join(inst.dims), tuple(inst.constraints), idx, ", ".join(sched)))
     hdr = namer.header()  # every parameter is named by now: one header for every map
     timed = len({kind for kind, *_ in found}) > 1
-    domains: dict = {}
     parts: dict = {"read": [], "write": []}
     for kind, dims, constraints, idx, when in found:
         check()
-        dom = domains.get((dims, constraints))
-        if dom is None:
-            body = " and ".join(constraints) or "1 = 1"
-            dom = domains[(dims, constraints)] = isl.Set(f"{hdr} -> {{ S[{dims}] : {body} }}")
+        dom = _domain(hdr, dims, _body(constraints))
         target = f"[A[{idx}] -> T[{when}]]" if timed else f"A[{idx}]"
         try:
             f = isl.Map.from_multi_aff(isl.MultiAff(f"{hdr} -> {{ S[{dims}] -> {target} }}"))
