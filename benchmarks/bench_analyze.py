@@ -178,7 +178,7 @@ def import_times(env: dict) -> dict:
             "for name, stmt in (('sympy', 'import sympy'), ('islpy', 'import islpy'),"
             " ('pycparser', 'import pycparser'),"
             " ('staticroof (the rest)', 'import staticroof.cli, staticroof.pipeline, staticroof.analysis, "
-            "staticroof.frontends, staticroof.frontends.c, staticroof.reports.json')):\n"
+            "staticroof.frontends, staticroof.frontends.c.frontend, staticroof.reports.json')):\n"
             "    c, w = time.process_time(), time.perf_counter()\n    exec(stmt)\n"
             "    out[name] = {'cpu_s': time.process_time() - c, 'wall_s': time.perf_counter() - w}\n"
             "print(json.dumps(out))\n")

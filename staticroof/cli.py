@@ -38,7 +38,9 @@ def _parse_dtypes(values) -> dict:
     """`--dtype x=float32`: the element type of a Python kernel's parameter (name -> type name)."""
     out: dict = {}
     for v in values:
-        from .frontends.python_types import dtype_name  # in the loop: no --dtype, no import
+        from .frontends.python.numba_types import (
+            dtype_name,  # in the loop: no --dtype, no import  # in the loop: no --dtype, no import
+        )
 
         name, eq, t = v.partition("=")
         name, t = name.strip(), t.strip()

@@ -183,7 +183,7 @@ def _dtypes(section: dict, cfg: Config, fail, table_name: str, path) -> None:
 
     def one(key: str, value) -> str:
         # here, not above: a configuration without [dtypes] (every C and CUDA user's) never loads it
-        from .frontends.python_types import dtype_name
+        from .frontends.python.numba_types import dtype_name
 
         if not isinstance(value, str) or dtype_name(value) is None:
             fail(key, f"must be a type name such as \"float32\" or \"float64\", got {value!r}")

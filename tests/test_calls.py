@@ -224,8 +224,8 @@ int main() { int n = 1000; float *x; grow<<<(n + 255) / 256, 256>>>(n, x); retur
 
 
 def test_overload_ranks():
-    from staticroof.frontends.ctypes_ import FLOAT, INT, CType
-    from staticroof.frontends.overloads import CONVERSION, EXACT, PROMOTION, USER, rank
+    from staticroof.frontends.c.types import FLOAT, INT, CType
+    from staticroof.frontends.cuda.overloads import CONVERSION, EXACT, PROMOTION, USER, rank
 
     f, d, h = FLOAT["fp32"], FLOAT["fp64"], FLOAT["fp16"]
     short, uint = CType("int", "int16"), CType("int", "uint32")
@@ -553,7 +553,7 @@ def test_every_output_function_counts_as_special_functions():
     import re
 
     from staticroof import costs
-    from staticroof.frontends.cuda import table
+    from staticroof.frontends.cuda.frontend import table
     from staticroof.resources import grammars_dir
 
     math_h = (grammars_dir() / "include" / "math.h").read_text()

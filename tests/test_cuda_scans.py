@@ -9,9 +9,9 @@ from __future__ import annotations
 import glob
 import os
 
-from staticroof.frontends import classdefs as CL, opaque, wmma as WM
-from staticroof.frontends.tokens import Token, match_close, match_close_texts, tokenize
-from staticroof.frontends.toplevel import split_items
+from staticroof.frontends.common.tokens import Token, match_close, match_close_texts, tokenize
+from staticroof.frontends.cuda import classdefs as CL, opaque, wmma as WM
+from staticroof.frontends.cuda.toplevel import split_items
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXTRA = """

@@ -259,7 +259,7 @@ def test_deep_brackets_in_cuda_stay_linear():
     # each later token of the line was one column late and restarted the line (a #line marker and
     # padding to its column): 40 KB of source became 900 MB of C and ran for minutes.  Now the
     # text stays the size of the source, and only that kernel is lost (nested too deeply).
-    from staticroof.frontends.cuda import cuda_source
+    from staticroof.frontends.cuda.frontend import cuda_source
 
     deep = "x[" * 20000 + "0" + "]" * 20000
     src = (f"__global__ void deep(float *x) {{ {deep} = 1.0f; }}\n"
@@ -346,7 +346,7 @@ def test_deep_if_chain_in_host_code_is_scanned_once():
     # 3,000 nested `if`s in a host function (the fuzzer put them in histograms.cu's main): the
     # launch-site scan re-filtered every open branch at every token and scanned each `if`'s
     # statement to its end, quadratic (over 180 s).  Now a few seconds, and the launch is found.
-    from staticroof.frontends.cuda import cuda_source
+    from staticroof.frontends.cuda.frontend import cuda_source
 
     src = ("__global__ void k(float *x) { x[threadIdx.x] = 0.0f; }\n"
            "void host(float *x, int n) {\n" + "".join(f"if (n > {j}) " for j in range(3000)) + "n = 2;\n"

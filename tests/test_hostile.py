@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from staticroof.frontends import load, preprocess as pp_mod
+from staticroof.frontends import load
+from staticroof.frontends.common import preprocess as pp_mod
 
 KERNEL = "void k(float *x, int n) { for (int i = 0; i < n; i++) x[i] = x[i] * 2.0f; }\n"
 
@@ -168,7 +169,7 @@ def test_deep_nesting_costs_only_its_own_kernel(tmp_path):
 def test_huge_constants_are_never_computed(tmp_path):
     # `#define N (1 << 99999999999)` allocated a 12.5 GB integer; a shift past 63 bits is undefined
     # in C and is not evaluated (the bound is not affine: SR102), and a -D value like it is not a size.
-    from staticroof.frontends.preprocess import _int_value
+    from staticroof.frontends.common.preprocess import _int_value
 
     assert _int_value("1 << 99999999999") is None and _int_value("(1 << 62) * (1 << 62)") is None
     assert _int_value("-7 / 2") == -3 and _int_value("-7 % 3") == -1  # C truncates toward zero

@@ -13,9 +13,9 @@ import sympy
 from click.testing import CliRunner
 
 from staticroof.cli import main
-from staticroof.frontends.hostexpr import Folder, host_function
-from staticroof.frontends.launch import find_launches
-from staticroof.frontends.tokens import tokenize
+from staticroof.frontends.common.tokens import tokenize
+from staticroof.frontends.cuda.hostexpr import Folder, host_function
+from staticroof.frontends.cuda.launch import find_launches
 
 from helpers import ROOT, S, analyze_file, analyze_source, same
 

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from test_lint import GEMM, IN_MEMORY, codes, lint
 
 from staticroof.cli import main
-from staticroof.frontends.comments import size_pragmas, suppressions
+from staticroof.frontends.common.comments import size_pragmas, suppressions
 
 from helpers import SAMPLES, analyze_source
 

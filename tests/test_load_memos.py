@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from staticroof.frontends.c import on_cycles
+from staticroof.frontends.c.frontend import on_cycles
 
 
 def test_on_cycles_finds_the_functions_of_every_cycle_and_self_call():
@@ -51,7 +51,7 @@ def test_relations_of_two_rationals_are_decided_as_sympy_decides_them():
     # with sympy's own decision and is sympy.true or sympy.false itself
     import sympy
 
-    from staticroof.frontends.relations import relation
+    from staticroof.frontends.common.relations import relation
 
     half, two_thirds = sympy.Rational(1, 2), sympy.Rational(2, 3)
     assert relation(sympy.Lt, half, two_thirds) is sympy.true
@@ -76,7 +76,7 @@ def test_host_arithmetic_reads_rationals_exactly():
     # double nearest 1/3 (what Fraction(str(Rational(1, 3))) gave): the same as before, without printing
     import sympy
 
-    from staticroof.frontends.hostexpr import _fraction, _hw
+    from staticroof.frontends.cuda.hostexpr import _fraction, _hw
 
     assert _hw(sympy.Integer(1000), sympy.Integer(32), "/", 24) == sympy.Rational(125, 4)
     assert _fraction(sympy.Rational(1, 3)) == Fraction(1, 3) == Fraction(str(sympy.Rational(1, 3)))
@@ -90,7 +90,7 @@ def test_inequalities_of_polynomials_in_plain_symbols_are_sympys_unevaluated_one
     # shortcut must not apply: r**2 < -1 is false for a real r, k + 1 > 0 true for a positive k
     import sympy
 
-    from staticroof.frontends.relations import relation, substitute
+    from staticroof.frontends.common.relations import relation, substitute
 
     bx, tx = sympy.Dummy("blockIdx.x"), sympy.Dummy("threadIdx.x")
     n = sympy.Symbol("n")
@@ -113,7 +113,7 @@ def test_relation_agrees_with_sympy_on_random_polynomials():
     # that no sympy cache answers: every relation gives what the relational class gives
     import sympy
 
-    from staticroof.frontends.relations import relation
+    from staticroof.frontends.common.relations import relation
 
     rng = random.Random(1515)
     for _ in range(15):
@@ -156,7 +156,7 @@ def test_a_condition_substituted_is_what_xreplace_gives():
     # identity substitution keeps it; random sizes folded into random guards agree with xreplace
     import sympy
 
-    from staticroof.frontends.relations import substitute
+    from staticroof.frontends.common.relations import substitute
 
     i, n, m = sympy.Dummy("i"), sympy.Symbol("n"), sympy.Symbol("m")
     cond = sympy.And(sympy.Lt(i, n), sympy.Ge(i + 2, m))

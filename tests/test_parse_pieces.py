@@ -8,8 +8,8 @@ import io
 
 from pycparser import c_ast
 
-from staticroof.frontends import parse as P
-from staticroof.frontends.parse import PRELUDE, _Parser, parse_translation_unit, split_units
+from staticroof.frontends.c import parse as P
+from staticroof.frontends.c.parse import PRELUDE, _Parser, parse_translation_unit, split_units
 
 HEADER = '''# 1 "/opt/proj/include/vec.h" 1
 typedef unsigned long size_t;

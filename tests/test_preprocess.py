@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from staticroof.frontends import preprocess as pp
+from staticroof.frontends.common import preprocess as pp
 
 from helpers import SAMPLES, S, analyze_file, same
 

@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from staticroof.trace import compare
-from staticroof.trace.c_executor import CProgram
+from staticroof.trace.c.executor import CProgram
 
 from helpers import analyze_file, lru_words
 

@@ -219,7 +219,7 @@ def test_numba_laplace_interior_and_border(compiled, n, m):
     # the neighborhood Numba inferred is the one the front end infers
     import libcst as cst
 
-    from staticroof.frontends.python_stencil import infer
+    from staticroof.frontends.python.stencil import infer
 
     fn = next(s for s in cst.parse_module(SOURCE).body if isinstance(s, cst.FunctionDef) and s.name.value == "laplace")
     assert [tuple(p) for p in compiled["laplace"].neighborhood] == infer(fn, {"a"}, 2, {})  # after step(u)

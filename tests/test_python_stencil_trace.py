@@ -1,4 +1,4 @@
-"""The trace of `@numba.stencil` kernels (staticroof/trace/python_stencil.py): the values it
+"""The trace of `@numba.stencil` kernels (staticroof/trace/python/stencil.py): the values it
 computes are Numba's (the interior, the border with `cval`, `out=`, `neighborhood=`,
 `standard_indexing=`, checked against numba.stencil on small arrays), and its counts for
 tests/data/python/stencil_kernels.py are the hand-derived ones of that file's docstring (the sweep
@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from staticroof.trace import run as run_trace
-from staticroof.trace.python_runtime import STATE, Array, Counter, Sites
-from staticroof.trace.python_stencil import Stencil
+from staticroof.trace.python.runtime import STATE, Array, Counter, Sites
+from staticroof.trace.python.stencil import Stencil
 
 FILE = Path(__file__).resolve().parent / "data" / "python" / "stencil_kernels.py"
 

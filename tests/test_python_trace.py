@@ -110,8 +110,8 @@ def test_every_python_kernel_is_traced():
     kernel listed in UNTRACED says why not)."""
     import libcst as cst
 
-    from staticroof.frontends.python import _device_function
-    from staticroof.frontends.python_kernels import functions, imports, kernel_of
+    from staticroof.frontends.python.frontend import _device_function
+    from staticroof.frontends.python.kernels import functions, imports, kernel_of
 
     files = {p.name for p in SAMPLES.glob("*_numba.py")} | {p.name for p in DATA.glob("*.py")}
     assert files == set(POINTS)
@@ -318,7 +318,7 @@ def test_trace_exits_one_when_a_python_count_is_wrong(monkeypatch):
     from click.testing import CliRunner
 
     from staticroof.cli import main
-    from staticroof.frontends import lowering
+    from staticroof.frontends.common import lowering
 
     original = lowering.Acc.flop
     monkeypatch.setattr(lowering.Acc, "flop", lambda self, prec, n=1: original(self, prec, 2 * n))

@@ -5,7 +5,7 @@ and a domain's condition (analysis/conditions.py).  Each must give what computin
 from __future__ import annotations
 
 from staticroof.analysis import traffic
-from staticroof.frontends import tokens as T
+from staticroof.frontends.common import tokens as T
 
 from helpers import analyze_source
 
@@ -113,8 +113,8 @@ def test_the_cxx_context_sees_the_items_as_split():
     # cuda_source splits the items once and lends them to the C++ rewrites' context as they were
     # split: classdefs.begin then makes `Vec3::norm2` part of its class (no function item), but
     # the context, as with its own split, still sees it as a function
-    from staticroof.frontends.cuda import cuda_source
-    from staticroof.frontends.toplevel import split_items
+    from staticroof.frontends.cuda.frontend import cuda_source
+    from staticroof.frontends.cuda.toplevel import split_items
 
     src = cuda_source("vec3.cu", '# 1 "vec3.cu"\n' + VEC3, {})
     fresh = {it.name for it in split_items(T.tokenize('# 1 "vec3.cu"\n' + VEC3, "vec3.cu")) if it.is_function}

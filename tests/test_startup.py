@@ -140,7 +140,7 @@ def test_the_wrapper_sees_a_heavy_import(tmp_path):
 def test_host_float_arithmetic_rounds_as_ieee():
     import sympy
 
-    from staticroof.frontends.hostexpr import _Fail, _hw
+    from staticroof.frontends.cuda.hostexpr import _Fail, _hw
 
     # 1/3 in single precision: 1/3 = 0.010101...b; 24 significant bits from the first 1 are
     # 1.0101...01|0101... (the 25th bit is 0 and the rest nonzero: round up) -> 0xAAAAAB * 2**-25

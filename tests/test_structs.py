@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from staticroof.frontends import structs
-from staticroof.frontends.c import TranslationUnit, parse_translation_unit
-from staticroof.frontends.ctypes_ import CType
+from staticroof.frontends.c import structs
+from staticroof.frontends.c.frontend import TranslationUnit, parse_translation_unit
+from staticroof.frontends.c.types import CType
 from staticroof.resources import grammars_dir
 
 from helpers import analyze_source, same

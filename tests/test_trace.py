@@ -89,7 +89,7 @@ def test_trace_command_needs_sizes():
 
 def test_trace_exits_one_on_a_difference_in_an_exact_kernel(tmp_path, monkeypatch):
     """A deliberately wrong static rule (every fp32 FLOP counted twice) is caught."""
-    from staticroof.frontends import c as front
+    from staticroof.frontends.c import frontend as front
 
     original = front.Acc.flop
     monkeypatch.setattr(front.Acc, "flop", lambda self, prec, n=1: original(self, prec, 2 * n))
@@ -177,7 +177,7 @@ STENCIL_SIZES = [(5, 6, 7), (6, 6, 6), (3, 40, 70), (4, 36, 10), (4, 20, 80)]
 
 
 def test_stencil_with_macro_strides_is_counted_in_full():
-    from staticroof.trace.c_executor import CProgram
+    from staticroof.trace.c.executor import CProgram
 
     path = TRACE_DATA / "stencil3d_macro.c"
     program = CProgram(str(path), "stencil3d", {})
@@ -215,7 +215,7 @@ CONTRACT_SIZES = [(3, 4, 5, 6), (2, 3, 4, 3), (1, 130, 100, 85), (2, 5, 97, 3), 
 
 
 def test_contraction_with_macro_strides_is_counted_in_full():
-    from staticroof.trace.c_executor import CProgram
+    from staticroof.trace.c.executor import CProgram
 
     program = CProgram(str(TRACE_DATA / "contract_macro.c"), "contract", {})
     for na, nb, nc, nd in CONTRACT_SIZES:
@@ -285,7 +285,7 @@ def test_a_kernels_own_arrays_are_dram_arrays(tmp_path):
     """A variable-length array and a buffer malloc'ed and freed in every pass are counted (they were
     lost before); the buffer comes back in the same place each pass, as from an allocator."""
     from staticroof.trace import TraceError
-    from staticroof.trace.c_executor import CProgram
+    from staticroof.trace.c.executor import CProgram
 
     path = TRACE_DATA / "scratch_arrays.c"
     program = CProgram(str(path), "smooth_passes", {})
@@ -337,7 +337,7 @@ def test_parameters_the_kernel_never_reads_need_no_value():
 # size B, n = 1000 above it (the last block partly idle).
 
 def _cuda(name, kernel):
-    from staticroof.trace.cuda_executor import CudaProgram
+    from staticroof.trace.cuda.executor import CudaProgram
 
     return CudaProgram(str(TRACE_DATA / name), kernel, {})
 
@@ -399,7 +399,7 @@ def _table_cost(name):
     """FLOPs one call of `name` adds to W by the cost tables (0 where they do not list it; a call
     with output pointers costs the special calls it counts as)."""
     from staticroof import costs
-    from staticroof.frontends.cuda import table
+    from staticroof.frontends.cuda.frontend import table
 
     entry = table()["intrinsics"].get(name) or costs.classify(name)
     if entry and entry["kind"] == "outputs":
@@ -613,8 +613,8 @@ int main(void)
     return 0;
 }
 """)
-    from staticroof.trace.c_executor import CProgram
-    from staticroof.trace.cuda_executor import CudaProgram
+    from staticroof.trace.c.executor import CProgram
+    from staticroof.trace.cuda.executor import CudaProgram
 
     for path, make in ((c, CProgram), (cu, CudaProgram)):
         for kernel, x_from, y_from in (("shift_out", -1, 0), ("shift_in", 0, -3)):
@@ -635,8 +635,8 @@ def test_const_file_scope_arrays_keep_their_values_and_are_counted(tmp_path):
     # w[0], w[1], w[2] do not change in the i loop: one load each per loop execution (12 B once
     # A >= 1); in CUDA every thread loads all three (12 A bytes).  w is read whole (12 B) once A >= 1.
     # Sizes on both sides of 3 (n = 2: nothing runs; n = 3: one output) and of the block of 128.
-    from staticroof.trace.c_executor import CProgram
-    from staticroof.trace.cuda_executor import CudaProgram
+    from staticroof.trace.c.executor import CProgram
+    from staticroof.trace.cuda.executor import CudaProgram
 
     c = tmp_path / "smooth.c"
     c.write_text("static const float w[3] = {0.25f, 0.5f, 0.25f};\n\n"

@@ -31,7 +31,7 @@ _LIBRARIES = ("sympy", "islpy-barvinok", "islpy", "pycparser", "pcpp")
 def fingerprint() -> str:
     """staticroof's identity for the cache, computed once per process (a few milliseconds)."""
     from .. import __version__
-    from ..frontends.preprocess import _compiler, system_preprocessor_available
+    from ..frontends.common.preprocess import _compiler, system_preprocessor_available
     from ..resources import grammars_dir
 
     h = hashlib.sha256()
@@ -102,7 +102,7 @@ def canonical(value):
 def file_key(path, kind: str, options: dict, include_dirs=(), config_path=None, stub_dirs=()) -> str | None:
     """The key of `path`'s entry of `kind` under `options`, or None when the file cannot be read
     as text (the command reports that; there is nothing to cache)."""
-    from ..frontends.preprocess import included_headers
+    from ..frontends.common.preprocess import included_headers
 
     try:
         raw = read_bytes(path, SOURCE_LIMIT)

@@ -155,7 +155,7 @@ def includes(tree: Tree, path: str, include_dirs: list, cache: dict | None = Non
     place the preprocessor could look (beside the including file for "...", beside the main file,
     the repository's -I folders).  A superset of what is compiled, which is what copying a revision
     and finding the files a header change reaches need."""
-    from ..frontends.preprocess import INCLUDE_LINE
+    from ..frontends.common.preprocess import INCLUDE_LINE
     from ..inputs import decode
 
     cache = {} if cache is None else cache

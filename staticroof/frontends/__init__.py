@@ -49,8 +49,8 @@ def register(frontend: Frontend) -> Frontend:
     return frontend
 
 
-register(Frontend("c", (".c",), "staticroof.frontends.c_file:load_c", "staticroof.trace.c_executor"))
-register(Frontend("cuda", (".cu",), "staticroof.frontends.c_file:load_cuda", "staticroof.trace.cuda_executor"))
+register(Frontend("c", (".c",), "staticroof.frontends.c.load:load_c", "staticroof.trace.c.executor"))
+register(Frontend("cuda", (".cu",), "staticroof.frontends.c.load:load_cuda", "staticroof.trace.cuda.executor"))
 
 
 
@@ -84,7 +84,7 @@ def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None
     return lowered, bindings
 
 
-from . import python as _python  # noqa: E402  (it imports Frontend from here; libcst only when a file loads)
+from .python import frontend as _python  # noqa: E402  (it imports Frontend from here; libcst only when a file loads)  # noqa: E402  (it imports Frontend from here; libcst only when a file loads)
 
 register(_python.FRONTEND)
 SUFFIXES = tuple(s for f in FRONTENDS.values() for s in f.suffixes)

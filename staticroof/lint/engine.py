@@ -99,7 +99,7 @@ class Suppressions:
         if file not in self._by_file:
             from ..diagnostics import shown
             from ..frontends import language_of
-            from ..frontends.comments import suppressions
+            from ..frontends.common.comments import suppressions
             from ..inputs import InputError, read_text
 
             try:

@@ -1,0 +1,444 @@
+"""C statements to loop IR: blocks, declarations, `if` guards, `for` loops (headers, unrolling,
+unknown trip counts), `while` loops and conditions.  A mixin of :class:`c.FunctionLowering`."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import sympy
+from pycparser import c_ast
+
+from ...ir import TRIP_COUNT, Guard, Loop
+from ..common.lowering import Acc, Unsupported, affine as _affine, monotone as _monotone, substitute as _substitute
+from ..common.relations import relation, substitute
+from . import folding, recovery, structs, switch
+from .types import INT
+from .values import (
+    _CMP,
+    _GROUPS,
+    _SCALARS,
+    Var,
+    _assigned_names,
+    _body_items,
+    _exits,
+    _is_alloc,
+    _loc,
+    _mult_step,
+    _step_of,
+    _strip_exit,
+    _value_of,
+)
+from .views import convert, resolve_views
+
+if TYPE_CHECKING:  # a mixin: its attributes and methods are FunctionLowering's (see c.py)
+    from typing import Any as _Mixin
+
+else:
+    _Mixin = object
+
+
+class StatementLowering(_Mixin):
+    acc: Acc  # FunctionLowering's state this half assigns (the type checker sees the mixin alone)
+    cond_why: str
+    # -- statements ----------------------------------------------------------------------
+    def lower(self) -> list:
+        body = self.nested(self.fn.body.block_items or [], scope=False)
+        if self.folded and self.stack[:-1] == ():
+            # a compile-time size folded somewhere is folded everywhere, for one coherent formula
+            subs = {sympy.Symbol(n): self.tu.bindings.get(n, self.kernel.sizes[n].default) for n in self.folded}
+            _substitute(body, subs)
+        if self.stack[:-1] == ():
+            resolve_views(self.kernel, body)
+        return body
+
+    def block(self, items):
+        items = list(items or [])
+        for k, node in enumerate(items):
+            if isinstance(node, c_ast.If):
+                split = recovery.guarded(self, node, lambda n, rest=items[k + 1:]: self._split_at_exit(n, rest))
+                if split:
+                    return
+                if split is None:  # an `if` whose condition is not modeled: dropped (SR123)
+                    continue
+            self.statement(node)
+
+    def _exit_here(self, branch) -> bool:
+        """Does `branch` end with an exit this block can model as a guard?  A `return` can, outside
+        loops (it skips the rest of the function); a `continue` can, at the top level of a loop body
+        (it skips the rest of the iteration).  A `return` inside a loop ends every later iteration,
+        which no guard can say: that is left to an SR102 warning."""
+        kind = _exits(branch) if branch is not None else None
+        return (kind == "return" and self.depth == 0) or (kind == "continue" and self.in_loop_body)
+
+    def _split_at_exit(self, node: c_ast.If, rest) -> bool:
+        """`if (c) {A; exit;} else {B} rest` == `if (c) {A} else {B; rest}` (and symmetrically)."""
+        t_exit, e_exit = self._exit_here(node.iftrue), self._exit_here(node.iffalse)
+        if not (t_exit or e_exit):
+            return False
+        then = _strip_exit(node.iftrue) if t_exit else [node.iftrue] + rest
+        orelse = _strip_exit(node.iffalse) if e_exit else ([node.iffalse] if node.iffalse is not None else []) + rest
+        self.guard(node, then, orelse)
+        return True
+
+    def statement(self, node):
+        """One source statement; a construct it does not model costs only it (see recovery.py)."""
+        recovery.guarded(self, node, self._statement)
+
+    def _statement(self, node):
+        self.group = next(_GROUPS)
+        if node is None or isinstance(node, (c_ast.EmptyStatement, c_ast.Pragma)):
+            if isinstance(node, c_ast.Pragma):
+                self.tu._pragma(node.string)
+            return
+        if isinstance(node, c_ast.Compound):
+            self.emit(node)
+            self.out.extend(self.nested(node.block_items or []))
+        elif isinstance(node, c_ast.Decl):
+            self.declaration(node)
+            self.emit(node)
+        elif isinstance(node, c_ast.DeclList):
+            for d in node.decls:
+                self.declaration(d)
+            self.emit(node)
+        elif isinstance(node, c_ast.For):
+            self.emit(node)
+            self.for_loop(node)
+        elif isinstance(node, (c_ast.While, c_ast.DoWhile)):
+            self.emit(node)
+            self.while_loop(node)
+        elif isinstance(node, c_ast.If):
+            self.emit(node)
+            self.guard(node)
+        elif isinstance(node, c_ast.Return):
+            if node.expr is not None:
+                self.value(node.expr, self.acc)
+            self.emit(node)
+            if self.depth:
+                self.diag("SR102", "`return` inside a loop: the remaining iterations are counted as if executed", node)
+            elif node is not self.final:
+                self.diag("SR102", "`return` before the end of the function: what follows is counted as if executed",
+                          node)
+        elif isinstance(node, c_ast.Break):
+            if self.depth:
+                self.diag("SR102", "`break`: the loop is counted over its full range (an upper bound)", node)
+        elif isinstance(node, c_ast.Continue):
+            if self.depth:
+                self.diag("SR102", "`continue` here is not modeled: the rest of the iteration is counted as if "
+                          "executed", node)
+        elif isinstance(node, c_ast.Switch):
+            self.emit(node)
+            switch.lower(self, node)
+        elif isinstance(node, c_ast.Label):  # the label is nothing; a `goto` to it is SR123
+            self.statement(node.stmt)
+        elif isinstance(node, (c_ast.Goto, c_ast.Case, c_ast.Default)):
+            raise Unsupported(f"`{type(node).__name__.lower()}` statement", node)
+        elif isinstance(node, (c_ast.Typedef,)):
+            self.tu.types.typedefs[node.name] = node.type
+        else:
+            self.value(node, self.acc)
+            self.emit(node)
+
+    def declaration(self, d: c_ast.Decl):
+        if d.name is None or isinstance(d.type, c_ast.FuncDecl):
+            return
+        t = self.tu.types.resolve(d.type)
+        if t.kind == "array":
+            dims = [self.dim_expr(x) for x in t.all_dims()]
+            const = all(x is not None and self.compile_time(x).is_Integer for x in dims)
+            space = "local" if const else "global"
+            name = self.new_array(d.name, t, space, d)
+            self.bind(d.name, Var(t, array=name))
+            if d.init is not None and not isinstance(d.init, c_ast.InitList):
+                self.value(d.init, self.acc)
+            return
+        if t.kind == "ptr":
+            var = Var(t)
+            if d.init is not None:
+                v = convert(self, self.value(d.init, self.acc), t, d)  # `float *s = (float *)src`, `= buf`
+                if v.array is not None:
+                    var = Var(t, array=v.array, prefix=v.prefix, offset=v.offset, why=v.why)
+                elif _is_alloc(d.init):
+                    var = Var(t, array=self.new_array(d.name, t, "global", d))
+            self.bind(d.name, var)
+            return
+        if t.kind == "auto" and d.init is not None:  # `auto x = e;` takes the type of e
+            v = self.value(d.init, self.acc)
+            t = replace(v.ctype, literal=False)
+            if t.is_pointer and v.array is not None:
+                self.bind(d.name, Var(t, array=v.array, prefix=v.prefix, offset=v.offset))
+                return
+            var = Var(t, value=v.expr if t.is_int else None, why=v.why, key=self._scalar_key(d.name, t))
+            self.acc.use_scalar(var, "write")
+            self.bind(d.name, var)
+            return
+        if t.kind == "struct":
+            return structs.declare(self, d, t)
+        var = Var(t, key=self._scalar_key(d.name, t))
+        if d.init is not None and not isinstance(d.init, c_ast.InitList):
+            v = self.value(d.init, self.acc)
+            if t.is_int:
+                var.value, var.why = (v.expr, v.why) if v.ctype.is_int else (None, "converted from a float")
+            elif (const_t := folding.local(self, d, t, v)) is not None:  # `const float c = 1.0f / 3.0f;`
+                var = Var(const_t)  # is c's value
+            self.acc.use_scalar(var, "write")
+        elif t.is_int:
+            var.why = f"`{d.name}` is not initialized"
+        self.bind(d.name, var)
+
+    @staticmethod
+    def _scalar_key(name: str, t) -> str | None:
+        return f"{name}#{next(_SCALARS)}" if t.is_float and not t.is_vector else None
+
+    def guard(self, node: c_ast.If, then_items=None, else_items=None):
+        cond = self.condition(node.cond, self.acc)
+        self.emit(node)
+        if cond is None and self.cond_why:
+            self.diag("SR113", f"condition not decidable without the launch configuration: {self.cond_why}; "
+                      "both branches are counted", node.cond)
+        elif cond is None:
+            self.diag("SR104", "condition depends on data; both branches are counted", node.cond)
+        self.cond_why = ""
+        if then_items is None:
+            then_items = [node.iftrue]
+            else_items = [node.iffalse] if node.iffalse is not None else []
+        then = self.nested(then_items, scope=True, loop_body=self.in_loop_body)
+        orelse = self.nested(else_items, scope=True, loop_body=self.in_loop_body)
+        if cond is not None and cond == sympy.true:
+            self.out.extend(then)
+        elif cond is not None and cond == sympy.false:
+            self.out.extend(orelse)
+        elif then or orelse:
+            self.out.append(Guard(cond, then, orelse, _loc(node, self.tu.path)))
+
+    def _invalidate(self, body_nodes, keep=()):
+        """Integer variables and pointers assigned inside a loop body are unknown inside it."""
+        assigned, declared = set(), set()
+        for n in body_nodes:
+            if n is not None:
+                a, d = _assigned_names(n)
+                assigned |= a
+                declared |= d
+        for name in assigned - declared - set(keep):
+            var = self.lookup(name)
+            if var is None:
+                continue
+            if var.ctype.is_int:
+                self.bind(name, replace(var, value=None, why=f"`{name}` changes inside the loop"))
+            elif var.record is not None:
+                self.bind(name, structs.invalidate(var, name))
+            elif var.ctype.is_pointer and var.array is not None:
+                self.bind(name, replace(var, prefix=None))
+
+    def for_loop(self, node: c_ast.For):
+        if _mult_step(node.next)[0] is not None and self._unroll(node):
+            return
+        self.scopes.append({})
+        try:
+            header = self._loop_header(node)
+            if header is None:
+                self._unknown_loop(node, [node.stmt, node.next], node.init)
+                return
+            name, start, step, cond = header
+            var, body = self.loop_body(node, name)
+            cond_v = substitute(cond, {sympy.Symbol(f"__loopvar_{name}"): var})
+            self.out.append(Loop(var, start, cond_v, step, body, "seq", _loc(node, self.tu.path)))
+        finally:
+            self.scopes.pop()
+        v = self.lookup(name)
+        if v is not None and v.ctype.is_int:
+            self.bind(name, replace(v, value=None, why=f"`{name}` after its loop"))
+
+    def loop_body(self, node: c_ast.For, name: str):
+        """(loop variable symbol, lowered body) of a counted loop whose variable is `name`."""
+        var = sympy.Dummy(name)
+        self.scopes.append({})
+        self._invalidate([node.stmt], keep=())
+        declared = self.lookup(name)
+        self.bind(name, Var(declared.ctype if declared is not None else INT, value=var))
+        self.loop_syms.add(var)
+        self.depth += 1
+        try:
+            return var, self.nested(_body_items(node.stmt), loop_body=True)
+        finally:
+            self.depth -= 1
+            self.loop_syms.discard(var)
+            self.scopes.pop()
+
+    def _unroll(self, node: c_ast.For, limit: int = 64) -> bool:
+        """Unroll a loop whose variable is multiplied or shifted (`s >>= 1`, `s *= 2`) when its start
+        value is a known constant: its values are then a short known sequence (a tree reduction's
+        `for (s = 128; s > 0; s >>= 1)` runs 8 times).  False if the values are not known."""
+        name, op, factor = _mult_step(node.next)
+        self.scopes.append({})
+        try:
+            acc = Acc()
+            start = None
+            inits = node.init.decls if isinstance(node.init, c_ast.DeclList) else (
+                [node.init] if node.init is not None else [])
+            for it in inits:
+                if isinstance(it, c_ast.Decl):
+                    self.declaration(it)
+                else:
+                    self.value(it, acc)
+            var = self.lookup(name)
+            start = var.value if var is not None and var.ctype.is_int else None
+            if start is not None:
+                start = self.compile_time(start)  # `BLOCK_SIZE / 2` with BLOCK_SIZE #defined
+            if var is None or start is None or not start.is_Integer or not acc.empty() or node.cond is None:
+                return False
+            values: list[int] = []
+            v = int(start)
+            placeholder = sympy.Symbol(f"__loopvar_{name}")
+            self.scopes.append({name: Var(INT, value=placeholder)})
+            try:
+                cond = self.condition(node.cond, Acc())
+            finally:
+                self.scopes.pop()
+            if cond is None:
+                return False
+            cond = self.compile_time(cond)
+            if op in ("<<", ">>") and not 0 <= factor < 64:
+                return False
+            while len(values) <= limit:
+                holds = cond.subs(placeholder, v)
+                if holds not in (sympy.true, sympy.false):
+                    return False
+                if holds == sympy.false:
+                    break
+                values.append(v)
+                v = {"*": v * factor, "/": int(v / factor), "<<": v << factor, ">>": v >> factor}[op]
+            else:
+                return False
+            assigned, declared = _assigned_names(node.stmt)
+            if name in assigned and name not in declared:
+                return False
+            self.emit(node)
+            for v in values:
+                self.scopes.append({name: Var(var.ctype, value=sympy.Integer(v))})
+                try:
+                    self.out.extend(self.nested(_body_items(node.stmt)))
+                finally:
+                    self.scopes.pop()
+            return True
+        finally:
+            self.scopes.pop()
+
+    def _loop_header(self, node: c_ast.For, fixed_step=None):
+        """(var name, start, step, cond) for an affine counted loop, else None (with a diagnostic).
+        `fixed_step` replaces the increment's value (a CUDA grid-stride loop steps once per thread)."""
+        nxt = node.next
+        name, step = _step_of(nxt)
+        if name is None:
+            self.diag("SR102", "loop increment is not of the form `i++`, `i--`, `i += c` or `i -= c`", node)
+            return None
+        # initialisation
+        start = None
+        inits = []
+        if isinstance(node.init, c_ast.DeclList):
+            inits = node.init.decls
+        elif node.init is not None:
+            inits = node.init.exprs if isinstance(node.init, c_ast.ExprList) else [node.init]
+        for it in inits:
+            if isinstance(it, c_ast.Decl):
+                self.declaration(it)
+                if it.name == name:
+                    start = _value_of(self.lookup(name))
+            else:
+                self.value(it, self.acc)
+                if isinstance(it, c_ast.Assignment) and isinstance(it.lvalue, c_ast.ID) and it.lvalue.name == name:
+                    start = _value_of(self.lookup(name))
+        self.emit(node)
+        if not inits or start is None:
+            var = self.lookup(name)
+            start = var.value if var is not None and var.ctype.is_int else None
+        if start is None or self.opaque_reason([start]):
+            why = self.opaque_reason([start]) or "it is not affine"
+            self.diag("SR102", f"the start value of `{name}` is unknown: {why}", node)
+            return None
+        step_v = fixed_step if fixed_step is not None else (
+            step if isinstance(step, int) else self._folded_step(step, node))
+        if step_v is None or not sympy.sympify(step_v).is_Integer:
+            self.diag("SR102", f"the step of `{name}` is not a constant", node)
+            return None
+        step_v = int(step_v)
+        if step_v == 0:
+            self.diag("SR109", "loop step is zero", node)
+            return None
+        assigned, declared = _assigned_names(node.stmt)
+        if name in assigned and name not in declared:
+            self.diag("SR102", f"`{name}` is modified inside the loop body", node)
+            return None
+        if node.cond is None:
+            self.diag("SR103", "loop has no exit condition", node)
+            return None
+        # condition, with the loop variable as a placeholder symbol
+        placeholder = sympy.Symbol(f"__loopvar_{name}")
+        self.scopes.append({name: Var(INT, value=placeholder)})
+        try:
+            cond = self.condition(node.cond, self.acc)
+        finally:
+            self.scopes.pop()
+        self.acc = Acc()  # a loop condition reading arrays is rare; its reads are not counted
+        if cond is None:
+            self.diag("SR102", "the loop condition is not affine", node.cond)
+            return None
+        cond = _monotone(cond, placeholder, step_v)
+        if cond is None:
+            self.diag("SR109", f"the condition of `{name}` does not bound it in the direction of its step", node.cond)
+            return None
+        return name, sympy.expand(start), step_v, cond
+
+    def _unknown_loop(self, node, body_nodes, init=None):
+        line = node.coord.line if node.coord else 0
+        sym = self.size_symbol(f"trip_L{line}", origin="trip count", role=TRIP_COUNT)
+        t = sympy.Dummy("t")
+        self.scopes.append({})
+        try:
+            self._invalidate(body_nodes)
+            self.loop_syms.add(t)
+            self.depth += 1
+            items = _body_items(body_nodes[0]) + [b for b in body_nodes[1:] if b is not None]
+            body = self.nested(items, loop_body=True)
+            self.depth -= 1
+            self.loop_syms.discard(t)
+        finally:
+            self.scopes.pop()
+        self._invalidate(body_nodes)
+        self.out.append(Loop(t, sympy.Integer(0), sympy.Lt(t, sym), 1, body, "seq", _loc(node, self.tu.path)))
+
+    def while_loop(self, node):
+        kind = "while" if isinstance(node, c_ast.While) else "do-while"
+        line = node.coord.line if node.coord else 0
+        self.diag("SR103", f"`{kind}` loop: trip count modeled as the size `trip_L{line}`", node)
+        self._invalidate([node.stmt, node.cond])
+        cond_stmt = c_ast.Compound([node.cond], coord=node.cond.coord) if node.cond is not None else None
+        self._unknown_loop(node, [node.stmt, cond_stmt])
+
+    def condition(self, node, acc: Acc):
+        """A sympy boolean if `node` is an affine condition on integers, else None (reads recorded)."""
+        if isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
+            a = self.condition(node.left, acc)
+            b = self.condition(node.right, acc)
+            if a is None or b is None:
+                return None
+            return sympy.And(a, b) if node.op == "&&" else sympy.Or(a, b)
+        if isinstance(node, c_ast.UnaryOp) and node.op == "!":
+            a = self.condition(node.expr, acc)
+            return None if a is None else sympy.Not(a)
+        if isinstance(node, c_ast.BinaryOp) and node.op in _CMP:
+            a = self.value(node.left, acc)
+            b = self.value(node.right, acc)
+            if a.ctype.is_int and b.ctype.is_int and a.expr is not None and b.expr is not None:
+                why = self.opaque_reason([a.expr, b.expr])
+                if why:
+                    self.cond_why = why
+                    return None
+                lhs, rhs = self.compared(a.expr, b.expr, node)
+                if _affine(lhs - rhs, self.loop_syms, allow_size_products=True):
+                    return relation(_CMP[node.op], lhs, rhs)
+            return None
+        v = self.value(node, acc)
+        if v.ctype.is_int and v.expr is not None and _affine(v.expr, self.loop_syms, True):
+            return sympy.Ne(v.expr, 0)
+        return None

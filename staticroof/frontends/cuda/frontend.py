@@ -1,0 +1,768 @@
+"""CUDA front end: `.cu` files to the same loop IR as C.
+
+pycparser parses C, not CUDA C++.  The route (measured on real files before it was built):
+
+1. preprocess in-process with CUDA's predefined macros and staticroof's stub headers;
+2. tokenize, keeping each token's file:line:col, and split the file at top level (namespaces and
+   `extern "C"` blocks are transparent);
+3. rewrite each `__global__`/`__device__` function's C++ into C on tokens (qualifiers removed,
+   `__shared__` kept as a storage class, `static_cast<T>(e)`, `A::B`, references, default
+   arguments, `constexpr`, `auto`, template headers) and parse it on its own, so one unsupported
+   construct costs one function;
+4. lower with the C lowering plus the GPU execution model: the launch grid becomes parallel loops
+   over blockIdx/threadIdx, the global-index idiom `blockIdx.x*blockDim.x + threadIdx.x` becomes
+   one thread index, grid-stride loops cover their range once, `__shared__` arrays are on-chip;
+5. launch sites `k<<<grid, block>>>(...)` in host code give the launch configuration, template
+   arguments and integer arguments; a template kernel is lowered once per instantiation the file
+   makes (see templates.py).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+
+import sympy
+from pycparser import c_ast
+
+from ...diagnostics import Diagnostic, Location
+from ...ir import LAUNCH_BLOCK, LAUNCH_GRID, Array, Kernel, Loop, launch_size
+from ...resources import grammar_path
+from ..c import frontend as C, outputs
+from ..c.types import FLOAT, INT, VOID, CType, arith
+from ..common.lowering import thread_loops, thread_symbols
+from ..common.tokens import Token, match_angle, match_close, render, tokenize
+from . import classes as CL, overloads as OV, statements as CX, templates as T, textures as TX, wmma as WM
+from .calls import HANDLERS as CXX_CALLS, inline_call
+from .launch import DIMS, Launch, LaunchSite, fold, host_sites, launch_for, launch_notes, repeats
+from .toplevel import Item, split_items
+
+CUDA_MACROS = {"__CUDACC__": "1", "__NVCC__": "1", "__CUDA_ARCH__": "800", "__cplusplus": "201703L",
+               "__CUDACC_VER_MAJOR__": "12"}
+
+
+@lru_cache(maxsize=1)
+def table() -> dict:
+    with open(grammar_path("cuda.toml"), "rb") as f:
+        return tomllib.load(f)
+
+
+def builtin_types() -> dict:
+    out = {"__half": FLOAT["fp16"], "half": FLOAT["fp16"], "__nv_bfloat16": FLOAT["bf16"],
+           "nv_bfloat16": FLOAT["bf16"]}
+    for name, (prec, lanes) in table()["vector_types"].items():
+        kind_prec = prec
+        out[name] = CType("vector", kind_prec, lanes=lanes)
+    out.update(TX.object_types(table()))  # cudaTextureObject_t: see textures.py
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# C++ to C on tokens
+
+_CASTS = ("static_cast", "reinterpret_cast", "const_cast", "dynamic_cast")
+_RENAME = {"constexpr": "const", "auto": "__sr_auto", "nullptr": "0", "true": "1", "false": "0",
+           "bool": "_Bool", "__restrict__": "restrict", "__restrict": "restrict"}
+
+
+_CTOR_TYPES = {"float", "double", "int", "unsigned", "long", "short", "char", "bool", "size_t", "half", "__half",
+               "__nv_bfloat16", "int64_t", "uint32_t", "int32_t"}
+_EXPR_BEFORE = {"=", "(", ",", "return", "+", "-", "*", "/", "%", "?", ":", "<", ">", "<=", ">=", "==", "!=",
+                "&&", "||", "!", "[", "+=", "-=", "*=", "/="}
+
+
+def _tok(like: Token, text: str, kind: str = "punct") -> Token:
+    return Token(kind, text, like.file, like.line, like.col)
+
+
+def to_c(tokens: list[Token], templates: set, type_renames: dict) -> list[Token]:
+    """Rewrite the C++ that kernels use into C, token by token (locations kept)."""
+    q = table()["qualifiers"]
+    drop, shared, constant = set(q["drop"]), set(q["shared"]), set(q["constant"])
+    out: list[Token] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        t = tokens[i]
+        x = t.text
+        if t.kind == "pragma":
+            if not x.startswith("unroll") and not x.startswith("nounroll"):
+                out.append(t)
+            i += 1
+            continue
+        if x in ("__launch_bounds__", "__maxnreg__") and i + 1 < n and tokens[i + 1].text == "(":
+            i = match_close(tokens, i + 1) + 1
+            continue
+        if x in drop:
+            i += 1
+            continue
+        if x == "extern" and i + 1 < n and tokens[i + 1].kind == "str":
+            i += 2
+            continue
+        if x in shared:
+            out.append(_tok(t, "register", "id"))
+            i += 1
+            continue
+        if x in constant:
+            i += 1
+            continue
+        if x == "template" and i + 1 < n and tokens[i + 1].text == "<":
+            close = match_angle(tokens, i + 1)
+            i = close + 1 if close > 0 else i + 1
+            continue
+        cls = CL.rewrite(tokens, i, out, lambda toks: to_c(toks, templates, type_renames), type_renames)
+        if cls is not None:  # classes, their constructors and static members (classes.py)
+            out, i = out + cls[0], cls[1]
+            continue
+        fetch = TX.rewrite(tokens, i, lambda toks: to_c(toks, templates, type_renames))
+        if fetch is not None:  # tex1Dfetch<float>(tex, i), texture<float, 1> ref (textures.py)
+            out += fetch[0]
+            i = fetch[1]
+            continue
+        if x in _CASTS and i + 1 < n and tokens[i + 1].text == "<":
+            close = match_angle(tokens, i + 1)
+            if close > 0 and close + 1 < n and tokens[close + 1].text == "(":
+                end = match_close(tokens, close + 1)
+                ty = to_c(tokens[i + 2:close], templates, type_renames)
+                inner = to_c(tokens[close + 2:end], templates, type_renames)
+                out += [_tok(t, "("), _tok(t, "("), *ty, _tok(t, ")"), _tok(t, "("), *inner, _tok(t, ")"),
+                        _tok(t, ")")]
+                i = end + 1
+                continue
+        if ((x in _CTOR_TYPES or x in type_renames) and i + 1 < n and tokens[i + 1].text == "("
+                and (not out or out[-1].text in _EXPR_BEFORE)):
+            end = match_close(tokens, i + 1)  # constructor-style cast `float(e)` -> `((float)(e))`
+            inner = to_c(tokens[i + 2:end], templates, type_renames)
+            ty = type_renames.get(x, _RENAME.get(x, x))
+            out += [_tok(t, "("), _tok(t, "("), _tok(t, ty, "id"), _tok(t, ")"), _tok(t, "("), *inner,
+                    _tok(t, ")"), _tok(t, ")")]
+            i = end + 1
+            continue
+        if x == "::":
+            if out and out[-1].kind == "id":
+                out.pop()  # `ns::name` and `Class::name` keep the last name
+            i += 1
+            continue
+        if t.kind == "id" and i + 1 < n and tokens[i + 1].text == "<" and (x in templates or x in ("min", "max")):
+            close = match_angle(tokens, i + 1)
+            if close > 0 and close + 1 < n and tokens[close + 1].text == "(":
+                out.append(t)
+                i = close + 1  # drop explicit template arguments of a call
+                continue
+        if x in type_renames:
+            out.append(_tok(t, type_renames[x], "id"))
+            i += 1
+            continue
+        if x in _RENAME:
+            out.append(_tok(t, _RENAME[x], "id" if _RENAME[x][0].isalpha() or _RENAME[x][0] == "_" else "num"))
+            i += 1
+            continue
+        out.append(t)
+        i += 1
+    return out
+
+
+def clean_params(head: list[Token]) -> list[Token]:
+    """In a function header: drop references (`float &x`) and default arguments (`int n = 0`)."""
+    out, depth, skipping = [], 0, False
+    for t in head:
+        if t.text == "(":
+            depth += 1
+        elif t.text == ")":
+            depth -= 1
+            if depth == 0:
+                skipping = False
+        if depth == 1 and t.text == "," and skipping:
+            skipping = False
+        if skipping:
+            continue
+        if depth == 1 and t.text == "=":
+            skipping = True
+            continue
+        if depth == 1 and t.text in ("&", "&&"):
+            continue
+        out.append(t)
+    return out
+
+
+@dataclass
+class TemplateParam:
+    name: str
+    is_type: bool
+    default: object = None  # int for non-type parameters, type spelling for type parameters
+
+
+def template_params(tokens: list[Token]) -> list[TemplateParam]:
+    params: list[TemplateParam] = []
+    cur: list[Token] = []
+    depth = 0
+    for t in tokens + [Token("punct", ",", "", 0, 0)]:
+        if t.text in ("<", "("):
+            depth += 1
+        elif t.text in (">", ")"):
+            depth -= 1
+        if t.text == "," and depth == 0:
+            if cur:
+                eq = next((k for k, x in enumerate(cur) if x.text == "="), len(cur))
+                names = [x for x in cur[:eq] if x.kind == "id"]
+                if names:
+                    is_type = cur[0].text in ("typename", "class")
+                    default = None
+                    if eq < len(cur):
+                        default = fold(cur[eq + 1:], {}) if not is_type else " ".join(x.text for x in cur[eq + 1:])
+                    params.append(TemplateParam(names[-1].text, is_type, default))
+            cur = []
+        else:
+            cur.append(t)
+    return params
+
+
+# ---------------------------------------------------------------------------------------------
+# The GPU execution model in the lowering
+
+
+
+class CudaLowering(CL.ClassLowering, C.FunctionLowering):
+    """The C lowering plus CUDA's builtins, memory spaces and thread loops."""
+
+    def __init__(self, tu, kernel, fn, launch: Launch, tparams: dict, constants: set, stack=(),
+                 bindings=None, gscope=None):
+        self.launch = launch
+        self.tparams = tparams
+        self.constants = constants
+        self.threads: dict = {}  # dim -> dict of symbols
+        self.active: tuple = (fn,)  # the definitions being lowered, caller first (for overloads' recursion)
+        super().__init__(tu, kernel, fn, stack, bindings, gscope)
+
+    def sub_lowering(self, callee, bindings):
+        sub = CudaLowering(self.tu, self.kernel, callee, self.launch, self.tparams, self.constants,
+                           self.stack, bindings, self.gscope)
+        sub.loop_syms = set(self.loop_syms)
+        sub.opaque = self.opaque
+        sub.folded = self.folded
+        sub.threads = self.threads
+        sub.active = self.active + (callee,)
+        return sub
+
+    def callee(self, name, node, args, vals):
+        """An overloaded name: the definition C++ overload resolution picks (overloads.py)."""
+        defs = getattr(self.tu, "overloads", {}).get(name)
+        return OV.resolve(self, name, defs, args, vals, node) if defs else super().callee(name, node, args, vals)
+
+    def recursive_call(self, name, callee) -> bool:
+        if name in getattr(self.tu, "overloads", {}):  # `sq(float)` may call `sq(double)`: not recursion
+            return any(f is callee for f in self.active)
+        return super().recursive_call(name, callee)
+
+    def _inline(self, name, node, args, acc):
+        """A call of a template __device__ function: its type parameters deduced from the arguments."""
+        aliases = self.tu.template_aliases.get(name)
+        if not aliases or name in self.stack or name in self.tu.recursive:
+            return super()._inline(name, node, args, acc)
+        saved = T.bind_callee(self, self.tu.funcs[name], args, aliases)
+        try:
+            v = super()._inline(name, node, args, acc)
+            ret = self.tu.types.resolve(self.tu.funcs[name].decl.type.type)  # `T madd(...)` returns T
+            return replace(v, ctype=ret) if ret.kind in ("float", "int", "vector") else v
+        finally:
+            self.tu.types.builtin.update(saved)
+
+    # -- thread symbols ---------------------------------------------------------------------
+    def setup_threads(self):
+        used = _builtin_dims(self.fn, self.tu.funcs, getattr(self.tu, "overloads", {}))
+        self.repeats = repeats(self, used)
+        for d in DIMS:
+            if d not in used:
+                continue
+            k = DIMS.index(d)
+            b, g = self.launch.block[k], self.launch.grid[k]
+            # the grid stays a symbol (its value, when known, is the default): formulas are then
+            # "assuming the grid covers the guard"; a known block size must be a number to keep
+            # threadIdx affine
+            B = sympy.Integer(b) if b else self.size_symbol(launch_size(LAUNCH_BLOCK, d), origin="launch (unknown)",
+                                                                   role=LAUNCH_BLOCK)
+            G = self.launch.grid_expr[k]
+            if G is None or not G.free_symbols <= {sympy.Symbol(p) for p in self.kernel.params}:
+                G = self.size_symbol(launch_size(LAUNCH_GRID, d), g, origin=self.launch.origin or "launch (unknown)",
+                                     role=LAUNCH_GRID)
+            why = f"`threadIdx.{d}`/`blockIdx.{d}` alone needs the block size"
+            self.threads[d] = thread_symbols(d, B, G, self, why)
+
+    def compared(self, a, b, node):
+        """A compile-time size compared with a thread's index within its block (`threadIdx.x <
+        THREADS/2`) is a statement about the launch's fixed block, as the compiler sees it: folded
+        to its value (SR115).  A global index compared with a size keeps the size symbolic."""
+        local = {info["tx"] for info in self.threads.values() if info["B"].is_Integer}
+        a, b = sympy.sympify(a), sympy.sympify(b)
+
+        def in_block(e):  # an index within the block only (no blockIdx, no other loop)
+            return e.free_symbols & local and (e.free_symbols & self.loop_syms) <= local
+
+        if in_block(a) and not b.free_symbols & self.loop_syms:
+            b = self.fold(b, node, "is compared with a thread index")
+        elif in_block(b) and not a.free_symbols & self.loop_syms:
+            a = self.fold(a, node, "is compared with a thread index")
+        return a, b
+
+    def combine(self, expr):
+        """Rewrite blockIdx*blockDim + threadIdx into the global thread index."""
+        if expr is None:
+            return None
+        for info in self.threads.values():
+            if "g" in info and expr.free_symbols & {info["bx"], info["tx"]}:
+                expr = sympy.expand(expr.subs(info["bx"] * info["B"], info["g"] - info["tx"]))
+        return expr
+
+    def wrap(self, body: list) -> list:
+        """Put the kernel body inside its thread loops (grid-stride loops consume their dimension)."""
+        out = thread_loops(body, self.threads, self.kernel.location)
+        for d, extent in reversed(self.repeats):
+            var = sympy.Dummy(f"thread.{d}")
+            out = [Loop(var, sympy.Integer(0), sympy.Lt(var, extent), 1, out, f"thread.{d}", self.kernel.location)]
+        return out
+
+    # -- expressions --------------------------------------------------------------------------
+    def _binary(self, op, a, b, acc, node):
+        if op in ("+", "-", "*", "/") and (a.ctype.is_vector or b.ctype.is_vector):
+            # `a * x` on a float4 is a C++ operator overload (the CUDA headers define none): not followed
+            vec = a.ctype if a.ctype.is_vector else b.ctype
+            self.diag("SR105", f"`{op}` on a vector type ({vec.prec} x {vec.lanes}) calls a C++ operator overload, "
+                      "which is not followed: counted as one operation per lane", node)
+            acc.flop(vec.prec, vec.lanes)
+            return C.Val(vec)
+        v = super()._binary(op, a, b, acc, node)
+        if v.ctype.is_int and v.expr is not None:
+            v.expr = self.combine(v.expr)
+        return v
+
+    def _e_ID(self, node, acc):
+        if self.lookup(node.name) is None and node.name in self.tparams:
+            # a symbol with the instantiation's value; folded where it scales an index (SR115)
+            value = self.tparams[node.name]
+            origin = "template argument" if value is not None else "template parameter"
+            return C.Val(INT, self.size_symbol(node.name, value, origin=origin))
+        if node.name == "warpSize":
+            return C.Val(INT, sympy.Integer(32))
+        var = self.lookup(node.name)
+        if var is None and node.name in self.tu.globals and node.name not in self.tu.enums:
+            var = self._global(node.name)  # a file-scope `__shared__` scalar is an element from its first use
+        if var is not None and var.scalar_array:
+            return C.Val(var.ctype, element=(var.array, (sympy.Integer(0),), ""))
+        return super()._e_ID(node, acc)
+
+    def _e_StructRef(self, node, acc):
+        field_ = node.field.name
+        if isinstance(node.name, c_ast.ID) and node.name.name in table()["variables"] and field_ in DIMS \
+                and self.lookup(node.name.name) is None:
+            role = table()["variables"][node.name.name]
+            info = self.threads.get(field_)
+            if info is None:  # a dimension used only through blockDim/gridDim
+                k = DIMS.index(field_)
+                b, g = self.launch.block[k], self.launch.grid[k]
+                if role == "block_size":
+                    return C.Val(INT, sympy.Integer(b) if b else self.size_symbol(
+                        launch_size(LAUNCH_BLOCK, field_), origin="launch (unknown)", role=LAUNCH_BLOCK))
+                if role == "grid_size":
+                    origin = self.launch.origin or "launch (unknown)"
+                    return C.Val(INT, self.size_symbol(launch_size(LAUNCH_GRID, field_), g, origin=origin,
+                                                       role=LAUNCH_GRID))
+                return C.Val(INT, sympy.Integer(0))
+            sym = {"thread": info["tx"], "block": info["bx"], "block_size": info["B"], "grid_size": info["G"]}[role]
+            return C.Val(INT, sym)
+        base = self.expr(node.name, acc)
+        lane = "xyzw".find(field_) if len(field_) == 1 else -1
+        if base.ctype.is_vector and lane >= 0:
+            elem = CType("float", base.ctype.prec) if base.ctype.prec in FLOAT else CType("int", base.ctype.prec)
+            if base.element is not None:
+                array, index, why = base.element
+                if index is not None:
+                    index = index[:-1] + (index[-1] + lane,)
+                return C.Val(elem, element=(array, index, why))
+            return C.Val(elem)
+        if base.ctype.kind in ("class", "fragment"):
+            return CL.member(self, base, node, acc)
+        return C.structs.member(self, node, base, acc)  # a struct's member (structs.py)
+
+    def _global(self, name):
+        decl, t = self.tu.globals[name]
+        if "register" in (decl.storage or []):  # a file-scope `__shared__` (see to_c): on-chip, per block
+            var = self._shared(name, t, decl)
+            self.gscope[name] = var
+            return var
+        var = super()._global(name)
+        if name in self.constants and var.array is None:
+            decl, t = self.tu.globals[name]
+            if t.kind == "array":
+                var = C.Var(t, array=self.new_array(name, t, "constant", decl))
+                self.gscope[name] = var
+        elif name in self.constants and var.array is not None:
+            self.kernel.arrays[var.array].space = "constant"
+        return var
+
+    def declaration(self, d: c_ast.Decl):
+        if "register" in (d.storage or []) and d.name:  # `__shared__` (see to_c)
+            self.bind(d.name, self._shared(d.name, self.tu.types.resolve(d.type), d))
+            return
+        super().declaration(d)
+
+    def _shared(self, name: str, t: CType, d) -> C.Var:
+        """A `__shared__` variable, in the kernel or at file scope: an on-chip array (a scalar is an
+        array of one element), never DRAM traffic."""
+        if t.kind == "array":
+            return C.Var(t, array=self.new_array(name, t, "shared", d))
+        arr = self.new_array(name, CType("array", base=t, dims=()), "shared", d)
+        self.kernel.arrays[arr].dims = (sympy.Integer(1),)
+        return C.Var(t, array=arr, scalar_array=True)
+
+    def _e_FuncCall(self, node, acc):
+        name = node.name.name if isinstance(node.name, c_ast.ID) else None
+        entry = table()["intrinsics"].get(name) if name else None
+        if name is None or entry is None or name in self.tu.funcs:
+            if name in self.tu.funcs:
+                return inline_call(self, name, node, node.args.exprs if node.args else [], acc)
+            return super()._e_FuncCall(node, acc)
+        args = node.args.exprs if node.args is not None else []
+        kind = entry["kind"]
+        prec = entry.get("precision")
+        if kind in CXX_CALLS:  # cooperative groups' reduce, inline PTX: see cxx_calls.py
+            return CXX_CALLS[kind](self, name, entry, node, args, acc)
+        if kind in ("wmma", "surface"):  # tensor cores (wmma.py), surfaces (textures.py)
+            return (WM.lower if kind == "wmma" else TX.surface)(self, name, entry, node, args, acc)
+        if kind == "outputs":  # __sincosf(x, &s, &c): see outputs.py
+            return outputs.lower(self, name, entry, node, args, acc)
+        if kind == "texture":
+            return TX.fetch(self, name, entry, node, args, acc)
+        if kind == "atomic":
+            ptr = self.value(args[0], acc)
+            vals = [self.value(a, acc) for a in args[1:]]
+            if ptr.array is None:
+                raise C.Unsupported(f"`{name}` on something that is not a known array", node)
+            target = self._subscript(ptr, [C.Val(INT, sympy.Integer(0))], node)
+            self.load(target, acc, node)
+            if entry.get("flops") and (target.ctype.is_float or target.ctype.prec in FLOAT):
+                acc.flop(target.ctype.prec, entry["flops"] * target.ctype.lanes)  # __half2: 2 adds
+            self._store(node, target, vals[0] if vals else C.Val(target.ctype), acc, node)
+            return C.Val(target.ctype)
+        if kind in ("load", "store"):
+            ptr = self.value(args[0], acc)
+            if ptr.array is None:
+                raise C.Unsupported(f"`{name}` on something that is not a known array", node)
+            target = self._subscript(ptr, [C.Val(INT, sympy.Integer(0))], node)
+            if kind == "load":
+                return self.load(target, acc, node)
+            v = self.value(args[1], acc)
+            return self._store(node, target, v, acc, node)
+        vals = [self.value(a, acc) for a in args]
+        if kind == "shuffle":
+            return C.Val(vals[1].ctype if len(vals) > 1 else FLOAT["fp32"],
+                         why=f"`{name}` returns another lane's value")
+        if kind == "sync":
+            return C.Val(INT, why=f"result of `{name}`")
+        lanes = entry.get("lanes", 1)
+        if prec == "fp16" and any(v.ctype.prec == "bf16" for v in vals):
+            prec = "bf16"  # the half intrinsics are overloaded for __nv_bfloat16
+        if prec == "same":
+            t = vals[0].ctype
+            for v in vals[1:]:
+                t = arith(t, v.ctype) if (t.is_float or v.ctype.is_float) else t
+            return C.Val(t, why=f"result of `{name}`")
+        if prec == "int":
+            return C.Val(INT, why=f"result of `{name}`")
+        result = CType("vector", prec, lanes=lanes) if lanes > 1 else (
+            FLOAT[prec] if prec in FLOAT else CType("int", prec))
+        if kind in ("arith", "fma"):
+            acc.flop(prec, entry["flops"])
+        elif kind == "special":
+            acc.special[(name, prec)] = acc.special.get((name, prec), 0) + 1
+        return C.Val(result)
+
+    def _gridstride(self, node: c_ast.For):
+        """A grid-stride loop at the top of the kernel: (dim, var name, offset, cond) or None."""
+        name, step = C._step_of(node.next)
+        if name is None or isinstance(step, int) or self.depth:
+            return None
+        step_v = self.value(step, C.Acc()).expr
+        for d, info in self.threads.items():
+            total = info["B"] * info["G"]
+            if step_v is None or sympy.expand(step_v - total) != 0:
+                continue
+            glob = info["g"] if "g" in info else info["bx"] * info["B"] + info["tx"]
+            return d, glob
+        return None
+
+    def for_loop(self, node: c_ast.For):
+        gs = self._gridstride(node)
+        if gs is None:
+            return super().for_loop(node)
+        d, glob = gs
+        info = self.threads[d]
+        # i = global index + offset, stepping by all threads: together the threads cover
+        # [offset, bound) exactly once, so the loop is one sequential loop over that range.
+        self.scopes.append({})
+        try:
+            header = self._loop_header(node, fixed_step=1)
+            if header is None:
+                return super().for_loop(node)
+            name, start, _step, cond = header
+            offset = sympy.expand(start - glob)
+            if offset.free_symbols & {info.get("g"), info["bx"], info["tx"]}:
+                return super().for_loop(node)
+            var, body = self.loop_body(node, name)
+            placeholder = sympy.Symbol(f"__loopvar_{name}")
+            self.out.append(Loop(var, offset, cond.xreplace({placeholder: var}), 1, body, f"gridstride.{d}",
+                                 C._loc(node, self.tu.path)))
+        finally:
+            self.scopes.pop()
+
+
+def _builtin_dims(fn, funcs=None, overloads=None) -> set:
+    """Dimensions whose threadIdx or blockIdx the kernel reads, itself or in a device function it
+    calls (`__device__ int gid() {...}`; every definition of an overloaded name)."""
+    used, seen = set(), set()
+
+    def visit(n):
+        if isinstance(n, c_ast.StructRef) and isinstance(n.name, c_ast.ID) and n.name.name in ("threadIdx", "blockIdx"):
+            used.add(n.field.name)
+        if (isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and funcs
+                and n.name.name in funcs and n.name.name not in seen):
+            seen.add(n.name.name)
+            for f in (overloads or {}).get(n.name.name) or [funcs[n.name.name]]:
+                visit(f)
+        for _, child in n.children():
+            visit(child)
+
+    visit(fn)
+    return used
+
+
+# ---------------------------------------------------------------------------------------------
+# Entry point
+
+_CXX_ONLY = {"::", "class", "template", "operator", "namespace", "using", "public", "private", "new", "delete",
+             "typename", "<<<", "std", "virtual", "this"}
+
+
+@dataclass
+class CudaSource:
+    """A .cu file rewritten as C: what the lowering and the trace executor both start from."""
+
+    ctext: str
+    kernel_items: dict
+    sites: dict
+    tparam_info: dict
+    type_aliases: dict
+    constants: set
+    instances: dict = field(default_factory=dict)  # template kernel -> [templates.Instance]
+    cxx: CX.Context | None = None  # what the C++ rewrites found (unknown types)
+
+
+def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindings: dict,
+               launches: dict | None = None) -> C.FrontendResult:
+    res = C.FrontendResult()
+    src = cuda_source(path, text, bindings)
+    ctext, kernel_items = src.ctext, src.kernel_items
+    type_aliases, constants = src.type_aliases, src.constants
+    ext, diags, failed = C.parse_translation_unit(ctext, path)
+    in_kernels = _line_ranges(kernel_items.values())
+    for d in diags:
+        if d.location and _inside(d.location, in_kernels):
+            res.diagnostics.append(d)
+    for name, loc, d in failed:
+        if name in kernel_items and "__global__" in kernel_items[name].qualifiers:
+            res.failed.append((name, loc, d))
+    tu = C.TranslationUnit(path, ext, size_macros, grammars_dir)
+    tu.bindings = dict(bindings)
+    tu.overloads = OV.collect(ext)  # name -> every definition, for names defined more than once
+    types = {**builtin_types(), **CL.types()}
+    tu.template_aliases, tu.template_defaults = {}, {}  # function -> {parameter: alias}; alias -> given?
+    for alias, (spelling, pname, it) in type_aliases.items():
+        t = T.resolve_type(spelling, types, tu)
+        tu.template_defaults[alias] = t is not None
+        tu.template_aliases.setdefault(it.name, {})[pname] = alias
+        types[alias] = t or FLOAT["fp32"]
+    tu.types.builtin.update(types)
+    for name, it in kernel_items.items():
+        if "__global__" not in it.qualifiers or name not in tu.funcs:
+            continue
+        fn = tu.funcs[name]
+        params = template_params(it.template) if it.template else []
+        for inst in T.resolve_instances(name, it, src, params, lambda sp: T.resolve_type(sp, types, tu), FLOAT["fp32"]):
+            tu.types.builtin.update(inst.types)
+            kernel = _lower_instance(tu, fn, path, inst, launches or {}, constants, res)
+            if kernel is None:
+                continue
+            for k in (kernel, kernel.alternative):
+                if k is None:
+                    continue
+                k.name = inst.name
+                if src.cxx is not None:
+                    src.cxx.note(k, name)  # unknown types (SR141)
+                for pname in inst.assumed:
+                    k.diag("SR114", f"`{name}`: template type `{pname}` has no instantiation in this file (no launch "
+                           "site, explicit instantiation or launcher call decides it); assuming float", k.location)
+            res.kernels.append(kernel)
+    for kernel in res.kernels:
+        for k in (kernel, kernel.alternative):
+            for name, value in tu.pragma_sizes.items():
+                s = k.sizes.get(name) if k is not None else None
+                if s is not None:
+                    s.default, s.origin = value, "pragma"
+    return res
+
+
+def _lower_instance(tu, fn, path, inst, launches: dict, constants: set, res) -> Kernel | None:
+    """One result: the kernel lowered for one instantiation and its launch, or None (SR002)."""
+    name = fn.decl.name
+    launch = launch_for(name, inst.site, launches, _param_names(fn), inst.name)
+    # Primary: the grid as symbols assumed to cover the guards (clean formulas when the guards
+    # bound the work).  Alternative: the grid as the launch site's formula in the kernel's own
+    # parameters, for kernels whose work depends on the grid (no guard): exact and symbolic.
+    covering = Launch(launch.grid, launch.block, launch.origin, location=launch.location)
+    try:
+        kernel = _lower_kernel(tu, fn, path, covering, inst.values, constants, inst.site)
+        if any(e is not None and e.free_symbols for e in launch.grid_expr):
+            kernel.alternative = _lower_kernel(tu, fn, path, launch, inst.values, constants, inst.site)
+    except (C.Unsupported, RecursionError) as e:
+        what = f"unsupported {e}" if isinstance(e, C.Unsupported) else "expression nesting too deep"
+        node = getattr(e, "node", None)
+        loc = C._loc(fn.decl, path)
+        res.failed.append((inst.name, loc, Diagnostic("SR002", f"`{inst.name}`: {what}",
+                                                      C._loc(node, path) if node else loc)))
+        return None
+    return kernel
+
+
+
+
+def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
+    """Tokenize, split and rewrite a preprocessed .cu file as C (see the module docstring)."""
+    tokens = CL.rename_operators(tokenize(text, path))
+    items = split_items(tokens)
+    # the items as split, for the C++ rewrites' context: CL.begin marks some (a member defined
+    # outside its class is no function then), and shallow copies keep them as they were
+    as_split = [Item(it.tokens, it.is_function, it.name, it.header, it.body, it.template) for it in items]
+    CL.begin(items)
+    templates = {it.name for it in items if it.is_function and it.template}
+    cxx = CX.Context(tokens, set(builtin_types()) | set(table()["types"]), as_split)
+    constants = set()
+    # launch sites: fold host code with file-scope integer constants and the user's bindings
+    env = dict(bindings)
+    for it in items:
+        if it.is_function:
+            continue
+        words = {t.text for t in it.tokens}
+        if "const" in words or "constexpr" in words:
+            toks = [t for t in it.tokens if t.text not in ("static", "const", "constexpr", "int", "unsigned",
+                                                           "long", "size_t", "auto", ";")]
+            if len(toks) >= 3 and toks[0].kind == "id" and toks[1].text == "=":
+                env.setdefault(toks[0].text, fold(toks[2:], env))
+        if "__constant__" in words:
+            constants |= {t.text for t in it.tokens if t.kind == "id"}
+    sites = host_sites(items, env)  # through host wrappers, with their callers' arguments
+    template_kernels = {it.name: it for it in items if it.is_function and it.template and "__global__" in it.qualifiers}
+    instances = T.instances(items, env, template_kernels, template_params)
+    # the C text: context declarations that are plain C, then every device function rewritten
+    chunks = []
+    kernel_items = {}
+    used = {t.text for it in items if it.is_function and {"__global__", "__device__"} & it.qualifiers
+            for t in it.tokens if t.kind == "id"}
+    type_aliases = {}
+    tparam_info = {}
+    for it in items:
+        if getattr(it, "class_def", None) is not None:
+            chunks.append(CL.emit(it, lambda toks, ren: to_c(toks, templates, ren)))
+            continue
+        if it.is_function and {"__global__", "__device__"} & it.qualifiers:
+            params = template_params(it.template) if it.template else []
+            renames, tvals = {}, {}
+            site = sites.get(it.name)
+            for k, p in enumerate(params):
+                arg = site.template_args[k] if site and k < len(site.template_args) else p.default
+                if p.is_type:
+                    alias = f"__sr_{it.name}_{p.name}"
+                    renames[p.name] = alias
+                    type_aliases[alias] = (arg if isinstance(arg, str) else None, p.name, it)
+                else:
+                    tvals[p.name] = arg if isinstance(arg, int) else None
+            tparam_info[it.name] = tvals
+            header, body = CX.prepare(it.header, it.body, cxx, it.name)
+            head = clean_params(to_c(header, templates, renames))
+            body = to_c(body, templates, renames)
+            brace = _brace_of(it)
+            chunks.append(render(head + [brace] + body + [_tok(it.tokens[-1], "}")]))
+            kernel_items[it.name] = it
+        elif not it.is_function and it.tokens and _CXX_ONLY.isdisjoint(texts := [t.text for t in it.tokens]):
+            name = _prototype_name(it.tokens, texts)
+            if name is not None and name not in used:
+                continue  # a library prototype no kernel calls: parsing it would only cost time
+            chunks.append(render(to_c(cxx.declaration(it.tokens), templates, {})))
+    prelude = "".join(f"typedef int {name};\n" for name in sorted(builtin_types()))
+    prelude += "typedef int __sr_auto;\n" + CX.PRELUDE
+    prelude += "".join(f"typedef int {alias};\n" for alias in sorted(type_aliases))
+    usings = CL.using_typedefs(lambda toks, ren: to_c(toks, templates, ren))
+    prelude += CL.prelude() + usings
+    prelude += C.structs.tag_typedefs(items)  # C++ names a struct by its tag: `Params p`
+    ctext = '#line 1 "<staticroof-cuda-prelude>"\n' + prelude + "".join(chunks)
+    return CudaSource(ctext, kernel_items, sites, tparam_info, type_aliases, constants, instances, cxx)
+
+
+def _prototype_name(tokens, texts: list[str]) -> str | None:
+    """The function a declaration item declares (`float sqrtf(float);`), or None (`texts`: the
+    tokens' texts, which the caller has)."""
+    if not texts or texts[0] in ("typedef", "struct", "union", "enum") or "(" not in texts or "=" in texts:
+        return None
+    k = texts.index("(")
+    return texts[k - 1] if k > 0 and tokens[k - 1].kind == "id" else None
+
+
+def _lower_kernel(tu, fn, path, launch: Launch, tparams: dict, constants: set, site) -> Kernel:
+    kernel = Kernel(fn.decl.name, "cuda", C._where(fn.decl, path))
+    low = CudaLowering(tu, kernel, fn, launch, tparams, constants)
+    low.setup_threads()
+    kernel.body = low.wrap(low.lower())
+    formula = any(e is not None and e.free_symbols for e in launch.grid_expr)
+    kernel.launch = {"grid": tuple(launch.grid), "block": tuple(launch.block), "origin": launch.origin or None,
+                     "grid_expr": tuple(launch.grid_expr),
+                     "model": "grid from the launch, in the kernel's parameters" if formula
+                     else "grid assumed to cover the guards"}
+    if site is not None:
+        _bind_site(kernel, fn, tu, site)
+        kernel.launch_site = site.location
+        # by position; not strict: a launch may rely on default arguments
+        kernel.launch_args = {p: a for p, a in zip(_param_names(fn), site.arg_names, strict=False) if p and a}
+        launch_notes(kernel, site, formula, tu.bindings)  # host loops around it (SR150), float grids (SR151/2)
+    return kernel
+
+
+def _param_names(fn) -> list:
+    return [p.name for p in C._parameters(fn)]
+
+
+def _brace_of(it: Item) -> Token:
+    k = len(it.tokens) - len(it.body) - 2
+    return it.tokens[k]
+
+
+
+
+def _bind_site(kernel: Kernel, fn, tu, site: LaunchSite):
+    params = C._parameters(fn)
+    for p, v in zip(params, site.args, strict=False):  # a launch may rely on default arguments
+        s = kernel.sizes.get(p.name) if p.name is not None else None
+        if s is not None and v is not None and s.default is None:
+            s.default, s.origin = v, f"launch at {site.location}"
+
+
+def _line_ranges(items) -> list:
+    out = []
+    for it in items:
+        if it.tokens:
+            out.append((it.tokens[0].file, it.tokens[0].line, it.tokens[-1].line))
+    return out
+
+
+def _inside(loc: Location, ranges) -> bool:
+    return any(loc.file == f and a <= loc.line <= b for f, a, b in ranges)
+
+
+__all__ = ["lower_cuda", "CUDA_MACROS", "Array", "VOID"]

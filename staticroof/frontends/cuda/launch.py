@@ -1,0 +1,550 @@
+"""Launch sites: `kernel<<<grid, block>>>(args)` in host code, folded to numbers and formulas.
+
+Host code is C++ that the analysis never parses; the launch configuration is recovered from the
+tokens of the host function.  Integer declarations and `dim3` constructions before the launch are
+kept as expressions (`int blocks = (n + threads - 1) / threads;`) and evaluated at the launch:
+
+- to **numbers**, with every host variable's value (`n = 1 << 20` gives 4096 blocks), and
+- to **formulas in the kernel's parameters** where the host passes the same variable to the
+  kernel (`saxpy<<<(n + 255) / 256, 256>>>(n, ...)` gives gridDim.x = floor((n + 255)/256) in the
+  kernel's own `n`), so the analysis stays exact and symbolic without assuming the grid covers `n`.
+
+Anything not foldable stays unknown.  The launch a kernel is lowered under (:func:`launch_for`:
+the site's, with --grid/--block over it) and the dimensions it launches but never indexes
+(:func:`repeats`, SR120) are chosen here too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import sympy
+
+from ...diagnostics import Location
+from ...ir import LAUNCH_BLOCK, LAUNCH_GRID, launch_size
+from ..common.launch_config import Launch, overridden
+from ..common.tokens import Token, match_angle, match_close, split_commas
+from .hostexpr import Folder, fold, host_function, param_names  # noqa: F401 (fold: re-exported)
+
+_INT_WORDS = {"int", "unsigned", "size_t", "long", "int64_t", "uint32_t", "int32_t", "uint64_t", "short"}
+_DECL_WORDS = _INT_WORDS | {";", "{", "}", "auto", "const", "constexpr", ",", "float", "double"}
+
+
+@dataclass
+class LaunchSite:
+    kernel: str
+    location: Location
+    grid: tuple = (None, None, None)  # ints (None where unknown)
+    block: tuple = (None, None, None)
+    grid_expr: tuple = (None, None, None)  # sympy in the kernel's parameter names, where foldable
+    template_args: list = field(default_factory=list)  # int for values, type spelling for types
+    args: list = field(default_factory=list)  # int or None per call argument
+    arg_names: list = field(default_factory=list)  # host identifier passed, or None
+    arg_tokens: list = field(default_factory=list)  # the tokens of each call argument
+    loops: list = field(default_factory=list)  # HostLoop around the launch, outermost first
+    bounds: list = field(default_factory=list)  # conditions the grid formula relies on (float rounding)
+    # the host scope at the launch and the grid's tokens, to fold the grid again in the kernel's
+    # parameter names (grid_in_params)
+    folder: Folder | None = field(default=None, repr=False, compare=False)
+    grid_tokens: list = field(default_factory=list, repr=False, compare=False)
+
+
+@dataclass
+class HostCall:
+    """A call of a host function (a template launcher) with its folded integer arguments."""
+
+    name: str
+    location: Location
+    template_args: list = field(default_factory=list)  # int for values, type spelling for types
+    args: list = field(default_factory=list)  # int or None per argument
+    arg_tokens: list = field(default_factory=list)
+    dim3s: dict = field(default_factory=dict)  # argument index -> (x, y, z) ints or None, for a dim3
+
+
+def split_args(tokens: list[Token]) -> list[list[Token]]:
+    """The comma-separated parts of an argument list's tokens (nested brackets kept whole)."""
+    return split_commas(tokens)
+
+
+def _dim3_parts(tokens: list[Token], dims: dict) -> list:
+    """The x, y, z expressions (token lists) of a launch-configuration argument."""
+    if len(tokens) == 1 and tokens[0].text in dims:
+        return dims[tokens[0].text]
+    if tokens and tokens[0].text == "dim3" and len(tokens) > 1 and tokens[1].text in ("(", "{"):
+        return split_commas(tokens[2:match_close(tokens, 1)])
+    if tokens and tokens[0].text == "{":
+        return split_commas(tokens[1:match_close(tokens, 0)])
+    return [tokens]
+
+
+def _members(tokens: list[Token], dims: dict) -> list[Token]:
+    """`block.x` of a dim3 declared before, replaced by its (parenthesized) x expression; an
+    omitted y or z is 1, as dim3's constructor makes it."""
+    out, i = [], 0
+    while i < len(tokens):
+        t = tokens[i]
+        if (t.kind == "id" and t.text in dims and i + 2 < len(tokens) and tokens[i + 1].text == "."
+                and tokens[i + 2].text in ("x", "y", "z")):
+            part = (list(dims[t.text]) + [[], [], []])["xyz".index(tokens[i + 2].text)]
+            part = part or [Token("num", "1", t.file, t.line, t.col)]
+            out += [Token("punct", "(", t.file, t.line, t.col), *part, Token("punct", ")", t.file, t.line, t.col)]
+            i += 3
+            continue
+        out.append(t)
+        i += 1
+    return out
+
+
+def find_launches(body: list[Token], env: dict, funcs: dict | None = None) -> list[LaunchSite]:
+    """Launch sites in one host function body, with the declarations before each one."""
+    return scan_host(body, env, funcs=funcs)[0]
+
+
+def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: dict | None = None,
+              dim3s: dict | None = None) -> tuple[list, list]:
+    """(launch sites, calls of the host functions named in `callees`) in one host function body,
+    each folded with the declarations before it.  `funcs`: user functions the host expressions
+    may call (hostexpr.HostFunc by name); `dim3s`: dim3 parameters' values (name -> (x, y, z))."""
+    folder = Folder(env, funcs=funcs)
+    dims: dict = {}  # dim3 name -> [x tokens, y tokens, z tokens]
+    for name, xyz in (dim3s or {}).items():  # a `?` never folds: a part the caller did not know
+        dims[name] = [[Token("num" if v is not None else "punct", str(v) if v is not None else "?", "", 0, 0)]
+                      for v in xyz]
+    sites, calls = [], []
+    loops: list = []  # (index of the loop's last token, HostLoop) for the loops open at i
+    conds: list = []  # (index of the branch's last token, its condition's tokens or None for an else)
+    body = list(body)
+    i, n = 0, len(body)
+    ends: dict = {}  # statement ends already found (see _stmt_end)
+    first_end = n  # the earliest end among the open loops and branches
+    while i < n:
+        # closed loops and branches leave the lists, looked at only when one has closed: a chain of
+        # 3,000 nested `if`s keeps 3,000 open over every token of its body
+        if first_end < i:
+            loops = [(end, lp) for end, lp in loops if end >= i]
+            conds = [(end, c) for end, c in conds if end >= i]
+            first_end = min([end for end, _ in loops] + [end for end, _ in conds] + [n])
+        if body[i].text == "if" and i + 1 < n and body[i + 1].text == "(":
+            new = _branches(body, i, ends)
+            conds += new
+            first_end = min([first_end] + [end for end, _ in new])
+        if body[i].text in ("for", "while", "do") and body[i].kind == "id":
+            loop = _host_loop(body, i, folder)
+            if loop is not None:
+                loops.append(loop[:2])
+                first_end = min(first_end, loop[0])
+                if loop[2] is not None:  # the loop variable has no single value inside the loop
+                    folder.exprs[loop[2]] = []
+                    i = match_close(body, i + 1) + 1
+                    continue
+        if body[i].kind == "id" and body[i].text in callees and i + 1 < n and body[i + 1].text in ("<", "("):
+            call, i = _call(body, i, folder, dims)
+            if call is not None:
+                calls.append(call)
+            continue
+        t = body[i]
+        if t.text == "dim3" and i + 1 < n and body[i + 1].kind == "id":
+            end = _dim3_declaration(body, i + 1, dims)
+            if end is not None:
+                i = end
+                continue
+        if t.kind == "id" and t.text in dims and i + 1 < n and body[i + 1].text == "=" \
+                and (i == 0 or body[i - 1].text not in (".", "->", "::")):
+            end = _stmt_end(body, i + 1)  # `grid = dim3(blocks);`: under a branch or in a loop, unknown
+            parts = [_members(a, dims) for a in _dim3_parts(body[i + 2:end], dims)]
+            dims[t.text] = parts if not (conds or loops) else [[_tok(t, "?")] for _ in range(3)]
+            i = end + 1
+            continue
+        if t.kind == "id" and i + 2 < n and body[i + 1].text == "." and body[i + 2].text in ("x", "y", "z") \
+                and i + 3 < n and body[i + 3].text == "=" and t.text in dims:
+            end = _stmt_end(body, i + 3)
+            parts = list(dims[t.text]) + [[], []]
+            value = _members(body[i + 4:end], dims)  # under a branch or in a loop: unknown (`?` never folds)
+            parts["xyz".index(body[i + 2].text)] = value if not (conds or loops) else [_tok(t, "?")]
+            dims[t.text] = parts[:3]
+            i = end + 1
+            continue
+        if t.kind == "id" and i + 1 < n and body[i + 1].text == "=" and (i == 0 or body[i - 1].text in _DECL_WORDS):
+            end = _stmt_end(body, i + 1, comma=True)  # `const int nx = 256, ny = 256;`
+            value = _members(body[i + 2:end], dims)
+            if i > 0 and body[i - 1].text in _INT_WORDS:  # `int blocks = ceil(n / 256.0);` converts
+                value = [_tok(t, "("), _tok(t, "int"), _tok(t, ")"), _tok(t, "("), *value, _tok(t, ")")]
+            declared = i > 0 and body[i - 1].text not in (";", "{", "}")
+            folder.exprs[t.text] = value if declared else _assigned(t, value, folder, conds, loops)
+            i = end + 1 if end < n and body[end].text == ";" else end
+            continue
+        stmt_start = i == 0 or body[i - 1].text in (";", "{", "}", ")")
+        if t.kind == "id" and i + 1 < n and body[i + 1].text in _COMPOUND and stmt_start:
+            end = _stmt_end(body, i + 1)  # `blocks += 1;`, `n /= 2;`: the old value, operated on
+            value = [t, _tok(t, body[i + 1].text[:-1]), _tok(t, "("), *_members(body[i + 2:end], dims), _tok(t, ")")]
+            folder.exprs[t.text] = _assigned(t, value, folder, conds, loops, True)
+            i = end + 1
+            continue
+        if t.text in ("++", "--") and i + 2 < n and body[i + 1].kind == "id" and body[i + 2].text == ";" and stmt_start:
+            body[i:i + 2] = [body[i + 1], _tok(t, t.text)]  # `++blocks;` is `blocks++;`
+            t = body[i]
+        if t.kind == "id" and i + 2 < n and body[i + 1].text in ("++", "--") and body[i + 2].text == ";" and stmt_start:
+            step = [t, _tok(t, body[i + 1].text[0]), _tok(t, "1")]
+            folder.exprs[t.text] = _assigned(t, step, folder, conds, loops, True)
+            i += 3
+            continue
+        if t.kind == "id" and i + 1 < n and body[i + 1].text == "=" and i > 0 and body[i - 1].text == ")":
+            end = _stmt_end(body, i + 1)  # `if (blocks > cap) blocks = cap;`
+            folder.exprs[t.text] = _assigned(t, _members(body[i + 2:end], dims), folder, conds, loops)
+            i = end + 1
+            continue
+        if t.kind == "id" and i + 1 < n and body[i + 1].text in ("<<<", "<"):
+            site, i = _launch(body, i, folder, dims)
+            if site is not None:
+                site.loops = [lp for _, lp in loops]
+                sites.append(site)
+            continue
+        i += 1
+    return sites, calls
+
+
+_COMPOUND = {"+=", "-=", "*=", "/=", "%=", "<<=", ">>="}
+
+
+def _dim3_declaration(body: list[Token], j: int, dims: dict) -> int | None:
+    """`dim3 grid(a, b), block(c, d);`, `dim3 a = dim3(4), b(2);`, `dim3 g, b;` from the first name
+    at `j`: each declarator's x, y, z into `dims` in order (so `grid((n + block.x - 1) / block.x)`
+    after `block(16, 16)` in the same declaration sees it; no initializer is dim3's (1, 1, 1)).
+    The index after the declaration, or None where `j` starts no declarator."""
+    n = len(body)
+    while j < n and body[j].kind == "id":
+        name, k = body[j].text, j + 1
+        if k < n and body[k].text in ("(", "{"):
+            close = match_close(body, k)
+            dims[name] = [_members(a, dims) for a in split_commas(body[k + 1:close])]
+            k = close + 1
+        elif k < n and body[k].text == "=":
+            end = _stmt_end(body, k, comma=True)
+            dims[name] = [_members(a, dims) for a in _dim3_parts(body[k + 1:end], dims)]
+            k = end
+        elif k < n and body[k].text in (",", ";"):
+            dims[name] = [[_tok(body[j], "1")]]
+        else:
+            return None
+        if k < n and body[k].text == ",":
+            j = k + 1
+            continue
+        return k + 1 if k < n and body[k].text == ";" else k
+    return None
+
+
+def _branches(body, i, ends: dict | None = None) -> list:
+    """(last token index, condition tokens) of the `if` at `i`, and (last index, None) of its `else`."""
+    n = len(body)
+    close = match_close(body, i + 1)
+    if close + 1 >= n:
+        return []
+    start = close + 1
+    end = match_close(body, start) if body[start].text == "{" else _stmt_end(body, start, ends=ends)
+    out = [(end, body[i + 2:close])]
+    if end + 1 < n and body[end + 1].text == "else" and end + 2 < n:
+        j = end + 2  # an `else if` chain ends at its first `;` or block: past it, conservatively unknown
+        out.append((match_close(body, j) if body[j].text == "{" else _stmt_end(body, j, ends=ends), None))
+    return out
+
+
+def _assigned(t: Token, value, folder: Folder, conds: list, loops: list, carried: bool = False) -> list:
+    """The tokens a host variable stands for after an assignment: the value on straight-line code;
+    `cond ? value : old` under `if (cond)` (a cap: `if (blocks > 1024) blocks = 1024;`); unknown (an
+    empty list) inside a loop when it depends on the variable itself (`n *= 2`: `carried`), in an
+    `else`, or with no old value to fall back on."""
+    if loops and (carried or any(x.text == t.text for x in value)):
+        return []
+    old = folder.exprs.get(t.text) or ([_tok(t, t.text)] if folder.values.get(t.text) is not None else None)
+
+    def now(toks):  # the variable's own name in the new value is its old value
+        if old is None and any(x.text == t.text and x.kind == "id" for x in toks):
+            return None
+        out = []
+        for x in toks:
+            out += [_tok(t, "("), *(old or []), _tok(t, ")")] if x.text == t.text and x.kind == "id" else [x]
+        return out
+
+    value = now(value)
+    if value is None:
+        return []
+    if not conds:
+        return value
+    if old is None or any(c is None for _, c in conds):
+        return []
+    cond: list = []
+    for _, c in conds:
+        c = now(c)
+        if c is None:
+            return []
+        cond += ([_tok(t, "&&")] if cond else []) + [_tok(t, "("), *c, _tok(t, ")")]
+    return [_tok(t, "("), *cond, _tok(t, ")"), _tok(t, "?"), _tok(t, "("), *value, _tok(t, ")"), _tok(t, ":"),
+            _tok(t, "("), *old, _tok(t, ")")]
+
+
+@dataclass
+class HostLoop:
+    """A host loop around a launch: the kernel runs once per iteration, and its counts are per launch."""
+
+    location: Location
+    trips: int | None = None  # where `for (int t = A; t < B; t++)` folds
+
+
+def _host_loop(body, i, folder: Folder):
+    """(index of the loop's last token, HostLoop, the `for` variable or None) for the loop
+    statement at `i`, or None."""
+    n = len(body)
+    t = body[i]
+    if t.text == "do":
+        j = i + 1
+    else:
+        if i + 1 >= n or body[i + 1].text != "(":
+            return None
+        j = match_close(body, i + 1) + 1
+    if j >= n:
+        return None
+    end = match_close(body, j) if body[j].text == "{" else _stmt_end(body, j)
+    trips = var = None
+    if t.text == "for":
+        head = split_commas([x if x.text != ";" else _tok(x, ",") for x in body[i + 2:match_close(body, i + 1)]])
+        if len(head) == 3 and "=" in [x.text for x in head[0]]:
+            k = [x.text for x in head[0]].index("=")
+            var = head[0][k - 1].text if k > 0 else None
+        if var is not None and len(head[1]) >= 3 and head[1][1].text in ("<", "<="):
+            lo, hi = folder.number(head[0][k + 1:]), folder.number(head[1][2:])
+            step = [x.text for x in head[2]]
+            if lo is not None and hi is not None and head[1][0].text == var and step in (["++", var], [var, "++"]):
+                trips = max(0, hi - lo + (head[1][1].text == "<="))
+    return end, HostLoop(Location(t.file, t.line, t.col), trips), var
+
+
+def _tok(t: Token, text: str) -> Token:
+    return Token("num" if text[0].isdigit() else ("id" if text[0].isalpha() else "punct"), text, t.file, t.line, t.col)
+
+
+def _targs(tokens, folder: Folder) -> list:
+    out = []
+    for a in split_commas(tokens) if tokens else []:
+        v = folder.number(a)
+        out.append(v if v is not None else " ".join(x.text for x in a))
+    return out
+
+
+def _call(body, i, folder: Folder, dims: dict | None = None):
+    """A call `name<args>(...)` or `name(...)` at `i`: (HostCall or None, index after it)."""
+    n, t, j = len(body), body[i], i + 1
+    targs = []
+    if body[j].text == "<":
+        k = match_angle(body, j)
+        if k < 0 or k + 1 >= n or body[k + 1].text != "(":
+            return None, i + 1
+        targs = _targs(body[j + 1:k], folder)
+        j = k + 1
+    end = match_close(body, j)
+    args = split_commas(body[j + 1:end])
+    dim3s = {}
+    for k, a in enumerate(args):  # `run(grid, block, ...)` with dim3 variables, or `dim3(n / 256)`
+        if (len(a) == 1 and a[0].text in (dims or {})) or (a and a[0].text == "dim3"):
+            parts = (_dim3_parts(a, dims or {}) + [[], [], []])[:3]
+            dim3s[k] = tuple(folder.number(_members(p, dims or {})) if p else 1 for p in parts)
+    return HostCall(t.text, Location(t.file, t.line, t.col), targs, [folder.number(a) for a in args], args,
+                    dim3s), end + 1
+
+
+def _launch(body, i, folder: Folder, dims):
+    n = len(body)
+    t = body[i]
+    j = i + 1
+    targ_tokens = None
+    if body[j].text == "<":
+        k = match_angle(body, j)
+        if k < 0 or k + 1 >= n or body[k + 1].text != "<<<":
+            return None, i + 1
+        targ_tokens = body[j + 1:k]
+        j = k + 1
+    close = next((k for k in range(j, n) if body[k].text == ">>>"), None)
+    if close is None or close + 1 >= n or body[close + 1].text != "(":
+        return None, i + 1
+    cfg = [_members(a, dims) for a in split_commas(body[j + 1:close])]
+    call_end = match_close(body, close + 1)
+    call_args = split_commas(body[close + 2:call_end])
+    names = [a[0].text if len(a) == 1 and a[0].kind == "id" else None for a in call_args]
+    args = [folder.number(a) for a in call_args]
+    tvals = _targs(targ_tokens, folder)
+    grid_parts = (_dim3_parts(cfg[0], dims) if cfg else []) + [[], [], []]
+    block_parts = (_dim3_parts(cfg[1], dims) if len(cfg) > 1 else []) + [[], [], []]
+    grid = tuple(folder.number(p) if p else (1 if cfg else None) for p in grid_parts[:3])
+    block = tuple(folder.number(p) if p else (1 if len(cfg) > 1 else None) for p in block_parts[:3])
+    site = LaunchSite(t.text, Location(t.file, t.line, t.col), grid, block, template_args=tvals, args=args,
+                      arg_names=names, arg_tokens=call_args)
+    site.grid_expr = tuple(folder.evaluate(p, {}) if p else None for p in grid_parts[:3])
+    # evaluated again once the kernel's parameter names are known: the scope as it is here
+    site.folder = Folder(folder.values, folder.exprs, folder.funcs)
+    site.grid_tokens = grid_parts[:3]
+    return site, call_end + 1
+
+
+def grid_in_params(site: LaunchSite, param_names: list) -> tuple:
+    """The grid as formulas in the kernel's parameters (where the host passes the variable)."""
+    folder = getattr(site, "folder", None)
+    if folder is None:
+        return (None, None, None)
+    # by position (None: an expression argument, or an unnamed parameter); not strict: default arguments
+    params = {host: p for host, p in zip(site.arg_names, param_names, strict=False)
+              if host is not None and p is not None}
+    out = []
+    folder.bounds = []
+    for toks in site.grid_tokens:
+        out.append(folder.evaluate(toks, params) if toks else sympy.Integer(1))
+    site.bounds = [b for b in dict.fromkeys(folder.bounds) if b.free_symbols]
+    return tuple(out)
+
+
+def launch_notes(kernel, site: LaunchSite, formula: bool, bindings: dict | None = None) -> None:
+    """What the launch site says about the counts: a host loop around it makes them per launch
+    (SR150); a grid formula from float host code holds below a bound (SR151), and a size known to
+    lie beyond it makes the result approximate (SR152)."""
+    if site.loops:
+        loops = ", ".join(f"{lp.location}" + (f" ({lp.trips} iterations)" if lp.trips is not None else "")
+                          for lp in site.loops)
+        kernel.diag("SR150", f"`{kernel.name}` is launched inside the host loop{'s' if len(site.loops) > 1 else ''} "
+                    f"at {loops}: W and Q are per launch", site.location)
+    if not formula or not site.bounds:
+        return
+
+    def shown(bounds):  # sizes are >= 0
+        return " and ".join(str(b.replace(sympy.Abs, lambda a: a)) for b in bounds)
+
+    kernel.diag("SR151", f"the grid is computed in floating point: its formula takes the quotient as exact, "
+                f"which holds for {shown(site.bounds)}", site.location)
+    values = {sympy.Symbol(n): s.default for n, s in kernel.sizes.items() if s.default is not None}
+    values.update({sympy.Symbol(n): v for n, v in (bindings or {}).items() if isinstance(v, int)})  # -D wins
+    beyond = [b for b in site.bounds if b.xreplace(values) == sympy.false]
+    if beyond:
+        kernel.diag("SR152", f"the grid formula's floating-point bound {shown(beyond)} does not "
+                    "hold at the given sizes: the hardware's rounded grid may differ from the formula", site.location)
+
+
+def host_sites(items, env: dict) -> dict:
+    """{kernel name: its first LaunchSite} over the file's host functions.  A function that a
+    host function calls (`launch_gemm(d_a, n, stream)` from `main`) is scanned with the values of
+    the call's arguments bound to its parameters, callers first, so a wrapper that computes the grid
+    from its parameter `n` and launches the kernel gives numbers where `main` passes a constant."""
+    funcs = {}
+    for it in items:
+        if it.is_function and "__global__" not in it.qualifiers:
+            f = host_function(it.header, it.body)
+            if f is not None:
+                funcs[f[0]] = f[1]
+    hosts = {it.name: it for it in items if it.is_function and not ({"__global__", "__device__"} & it.qualifiers)}
+    calls = {name: scan_host(it.body, env, set(hosts) - {name}, funcs)[1] for name, it in hosts.items()}
+    called = {c.name for cs in calls.values() for c in cs}
+    sites: dict = {}
+    visited: set = set()
+    budget = [4 * len(hosts) + 16]  # scans: a call graph with many paths is cut short, never slow
+
+    def visit(name: str, scope: dict, stack: tuple, dim3s: dict | None = None):
+        budget[0] -= 1
+        visited.add(name)
+        found, calls_here = scan_host(hosts[name].body, scope, set(hosts) - {name}, funcs, dim3s)
+        for site in found:
+            sites.setdefault(site.kernel, site)
+        for call in calls_here:
+            if call.name in stack or budget[0] <= 0:
+                continue
+            inner, dim3s = dict(env), {}
+            for k, (pname, value) in enumerate(zip(param_names(hosts[call.name].header), call.args, strict=False)):
+                if pname is not None:
+                    inner.pop(pname, None)  # a parameter shadows a file-scope constant of its name
+                    if value is not None:
+                        inner[pname] = value
+                    if k in call.dim3s:
+                        dim3s[pname] = call.dim3s[k]
+            visit(call.name, inner, stack + (call.name,), dim3s)
+
+    for name in hosts:
+        if name not in called:
+            visit(name, env, (name,))
+    for name in hosts:
+        if name not in visited:
+            visit(name, env, (name,))
+    return sites
+
+
+def _stmt_end(tokens: list[Token], i: int, comma: bool = False, ends: dict | None = None) -> int:
+    """Index of the `;` (or `,`) ending the statement that starts at `i`.  With `ends` (a cache
+    for one token list, `;` only), every position passed at the statement's own bracket depth
+    ends at the same `;`: remembered, so nested `if (a) if (b) ... x;` is not scanned once per if."""
+    if ends is not None and not comma and i in ends:
+        return ends[i]
+    depth, level, end = 0, [], len(tokens)
+    for j in range(i, len(tokens)):
+        if ends is not None and depth == 0:
+            if j in ends and not comma:
+                end = ends[j]
+                break
+            level.append(j)
+        t = tokens[j].text
+        if t in ("(", "[", "{"):
+            depth += 1
+        elif t in (")", "]", "}"):
+            depth -= 1
+        elif (t == ";" or (comma and t == ",")) and depth <= 0:
+            end = j
+            break
+    if ends is not None and not comma:
+        ends.update(dict.fromkeys(level, end))
+    return end
+
+
+# ---------------------------------------------------------------------------------------------
+# The launch a kernel is lowered under
+
+DIMS = ("x", "y", "z")
+
+
+def launch_for(name: str, site: LaunchSite | None, overrides: dict, params=(), instance: str = "") -> Launch:
+    """The launch a kernel (or one instantiation) is analyzed under: its launch site's, with
+    --grid/--block and config (for every kernel, the kernel, or the instantiation) over it."""
+    base = None
+    if site is not None:
+        base = Launch(site.grid, site.block, f"launch at {site.location}", grid_in_params(site, list(params)),
+                      site.location)
+    return overridden(base, overrides, (None, name) + ((instance,) if instance and instance != name else ()))
+
+
+def repeats(low, used: set) -> list:
+    """(dim, extent) for each launch dimension the kernel never indexes: every thread along it runs
+    the whole body again (W and accesses multiply; the elements, hence compulsory Q, are the same).
+    Said with SR120.  Where the launch gives no grid (or no block) at all, that part is taken as 1;
+    where it gives one it could not fold, the extent is the size `blockDim_y`/`gridDim_y`."""
+    out = []
+    origin = low.launch.origin
+    where = f"the {origin}" if origin.startswith("launch at") else f"the launch ({origin or 'unknown'})"
+    for k, d in enumerate(DIMS):
+        if d in used:
+            continue
+        parts, said, unknown = [], [], []
+        for role, given in ((LAUNCH_BLOCK, low.launch.block), (LAUNCH_GRID, low.launch.grid)):
+            if all(v is None for v in given):
+                continue
+            name = launch_size(role, d)
+            if given[k] is None:
+                unknown.append(name)
+                parts.append(low.size_symbol(name, origin=origin or "launch (unknown)", role=role))
+                said.append(f"{name.replace('_', '.')} unknown")
+            elif given[k] != 1:
+                parts.append(sympy.Integer(given[k]))
+                said.append(f"{name.replace('_', '.')} = {given[k]}")
+        extent = sympy.Mul(*parts)
+        if extent == 1:
+            continue
+        out.append((d, extent))
+        msg = (f"`{low.kernel.name}` never reads threadIdx.{d} or blockIdx.{d}, but {where} has "
+               f"{' and '.join(said)}: each of the {extent} threads along {d} repeats the body (W and the "
+               "accesses are counted that many times; compulsory traffic is unchanged) and they write the same "
+               "elements")
+        if unknown:
+            msg += f"; {' and '.join(unknown)} could not be folded and stays a size in the formulas"
+        low.kernel.diag("SR120", msg, low.launch.location or low.kernel.location)
+    return out

@@ -1,0 +1,115 @@
+"""The top level of a C++ file as items: function definitions (with their template headers) and
+declarations, found on tokens.  Namespaces and `extern "C"` blocks are transparent, so a kernel in
+`namespace ops { ... }` is an item like any other; one item's tokens never spill into the next."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..common.tokens import Token, match_angle, match_close_texts
+
+
+@dataclass
+class Item:
+    tokens: list
+    is_function: bool = False
+    name: str = ""
+    header: list = field(default_factory=list)  # tokens before the body
+    body: list = field(default_factory=list)  # tokens inside the braces
+    template: list = field(default_factory=list)  # tokens of `template <...>` parameters
+
+    @property
+    def qualifiers(self) -> set:
+        """The header's words; a `constexpr` function is also `__device__` (callable from kernels,
+        as nvcc allows: its calls are inlined, and fold when their arguments are constants)."""
+        q = {t.text for t in self.header}
+        return q | {"__device__"} if "constexpr" in q and "__global__" not in q else q
+
+
+def split_items(tokens: list[Token]) -> list[Item]:
+    # the scan reads texts from one list (most tokens are the stub headers' prototypes: attribute
+    # reads were most of its time): brackets are matched on these texts
+    texts = [t.text for t in tokens]
+    items: list[Item] = []
+    i, n = 0, len(tokens)
+    open_scopes = 0
+    while i < n:
+        t = tokens[i]
+        x = texts[i]
+        if t.kind == "pragma":
+            items.append(Item([t]))
+            i += 1
+            continue
+        if x == "namespace":
+            j = i + 1
+            while j < n and texts[j] not in ("{", ";"):
+                j += 1
+            if j < n and texts[j] == "{":
+                open_scopes += 1
+            i = j + 1
+            continue
+        if x == "extern" and i + 2 < n and tokens[i + 1].kind == "str" and texts[i + 2] == "{":
+            open_scopes += 1
+            i += 3
+            continue
+        if x == "}" and open_scopes:
+            open_scopes -= 1
+            i += 1
+            continue
+        if x in ("using",):
+            while i < n and texts[i] != ";":
+                i += 1
+            i += 1
+            continue
+        if x == ";":
+            i += 1
+            continue
+        start = i
+        template = []
+        if x == "template" and i + 1 < n and texts[i + 1] == "<":
+            close = match_angle(tokens, i + 1)
+            if close < 0:
+                i += 1
+                continue
+            template = tokens[i + 2:close]
+            i = close + 1
+        j = i
+        item = None
+        while j < n:
+            x = texts[j]
+            if x == "(" or x == "[":
+                j = match_close_texts(texts, j) + 1
+                continue
+            if x == "{":
+                prev = texts[j - 1] if j > i else ""
+                close = match_close_texts(texts, j)
+                if prev == ")" or prev in ("const", "noexcept", "override"):
+                    head = tokens[i:j]
+                    item = Item(tokens[start:close + 1], True, _func_name(head), head, tokens[j + 1:close], template)
+                    j = close + 1
+                    break
+                j = close + 1
+                continue
+            if x == ";":
+                item = Item(tokens[start:j + 1], template=template)
+                j += 1
+                break
+            j += 1
+        if item is None:
+            item = Item(tokens[start:j])
+        items.append(item)
+        i = j
+    return items
+
+
+def _func_name(head: list[Token]) -> str:
+    depth = 0
+    for k in range(len(head) - 1, -1, -1):
+        x = head[k].text
+        if x == ")":
+            depth += 1
+        elif x == "(":
+            depth -= 1
+            if depth == 0 and k > 0 and head[k - 1].kind == "id":
+                return head[k - 1].text
+    return ""

@@ -1,0 +1,302 @@
+"""Whole-array and slice expressions in Python kernels (`y[:] = a * x + y`, `z = x * y`,
+`np.sum(A[i, :] * B[:, j])`) as the implicit loops NumPy semantics give them: one loop per sliced
+dimension over its extent, every array operand read at the loop's element, the target written
+there.  A new array (`z = x * y`) is a temporary of the kernel; its traffic follows the compulsory
+rules (written, then read, costs only the write).
+
+Operands broadcast as NumPy broadcasts them: shapes are aligned from the right, an operand with
+fewer axes is indexed by the last loop variables only (`A + b`: b[j] for every i), and an axis of
+extent 1 (`x[:, None]`, a `None` inserting it, or a slice of one element) is read at its only
+index.  A new array takes the broadcast shape, each axis's extent from the operand of most axes
+whose extent there is not 1; extents written as different sizes are taken to be equal (NumPy
+requires it unless one is 1, and a size is taken not to be 1)."""
+
+from __future__ import annotations
+
+import libcst as cst
+import sympy
+
+from ...ir import Loop, Ref, Stmt
+from ..common.lowering import Acc, Unsupported
+from .numba_types import is_float
+from .values import PVal, float_val, int_val
+
+REDUCTIONS = {"sum": 1, "prod": 1, "dot": 2, "vdot": 2, "max": 0, "min": 0, "amax": 0, "amin": 0, "mean": 1}
+
+
+def section(low, base: PVal, elems, node, acc: Acc) -> PVal:
+    """`A[i, :]`, `x[1:-1]`, `A[:, j]`: a section, items (("fix", expr) | ("slice", start, stop))."""
+    items: list[tuple] = []
+    dim = len(base.prefix)
+    for p in base.prefix:
+        items.append(("fix", p))
+    for e in elems:
+        if isinstance(e.slice, cst.Index) and isinstance(e.slice.value, cst.Name) and e.slice.value.value == "None":
+            items.append(("new",))  # np.newaxis: an axis of extent 1, no index of the array
+            continue
+        if isinstance(e.slice, cst.Slice):
+            sl = e.slice
+            if sl.step is not None:
+                step = low.value(sl.step, acc)
+                if step.expr is None or step.expr != 1:
+                    raise Unsupported("a slice with a step", node)
+            extent = low.shape(base.array, dim)
+            start = _bound(low, sl.lower, acc, extent, 0)
+            stop = _bound(low, sl.upper, acc, extent, extent)
+            items.append(("slice", start, stop))
+        else:
+            v = low.value(e.slice.value, acc)
+            if v.kind != "int" or v.expr is None:
+                raise Unsupported("a section with an index that is not an integer expression", node)
+            items.append(("fix", v.expr))
+        dim += 1
+    rank = low.rank(base.array)
+    while dim < rank:
+        items.append(("slice", sympy.Integer(0), low.shape(base.array, dim)))
+        dim += 1
+    return PVal("section", base.dtype, array=base.array, items=tuple(items))
+
+
+def _bound(low, node, acc, extent, default):
+    if node is None:
+        return sympy.sympify(default)
+    v = low.value(node, acc)
+    if v.kind != "int" or v.expr is None:
+        raise Unsupported("a slice bound that is not an integer expression", node)
+    e = v.expr
+    return extent + e if e.is_Integer and e < 0 else e
+
+
+def whole(low, v: PVal) -> PVal:
+    """An array used as a value: the section of all of it."""
+    if v.kind == "section":
+        return v
+    rank = low.rank(v.array)
+    items = tuple(("fix", p) for p in v.prefix) + tuple(
+        ("slice", sympy.Integer(0), low.shape(v.array, k)) for k in range(len(v.prefix), rank))
+    return PVal("section", v.dtype, array=v.array, items=items)
+
+
+def extents(v: PVal) -> list:
+    """The extent of each axis of a section (`None` axes: 1)."""
+    return [sympy.Integer(1) if it[0] == "new" else sympy.expand(it[2] - it[1]) for it in v.items if it[0] != "fix"]
+
+
+def broadcast(sections: list) -> list:
+    """NumPy's broadcast shape of the operands' sections: aligned from the right, each axis's
+    extent from the operand of most axes whose extent there is not 1 (1 if none)."""
+    shapes = sorted((extents(v) for v in sections), key=len, reverse=True)
+    rank = len(shapes[0]) if shapes else 0
+    out = []
+    for k in range(rank):
+        pick = sympy.Integer(1)
+        for sh in shapes:
+            j = k - (rank - len(sh))
+            if j >= 0 and sh[j] != 1:
+                pick = sh[j]
+                break
+        out.append(pick)
+    return out
+
+
+def element(low, v: PVal, node) -> PVal:
+    """The element of a section at the current implicit loop variables."""
+    sec = whole(low, v)
+    axes = [it for it in sec.items if it[0] != "fix"]
+    vars_ = low.elementwise
+    if len(axes) > len(vars_):
+        raise Unsupported(f"an operand of {len(axes)} axes broadcast into {len(vars_)}", node)
+    index, k = [], len(vars_) - len(axes)  # aligned from the right: the last variables
+    for it in sec.items:
+        if it[0] == "fix":
+            index.append(it[1])
+            continue
+        if it[0] == "slice":  # an axis of extent 1 broadcasts: its one element
+            index.append(it[1] if sympy.expand(it[2] - it[1]) == 1 else it[1] + vars_[k])
+        k += 1
+    return low.subscript(PVal("array", sec.dtype, array=sec.array), [int_val(e) for e in index], node)
+
+
+def is_array_expr(low, node) -> bool:
+    """Does `node` have an array value (an array name, a section, arithmetic on them)?"""
+    if isinstance(node, cst.Name):
+        v = low.lookup(node.value)
+        return v is not None and v.kind in ("array", "section")
+    if isinstance(node, cst.Subscript):
+        if any(isinstance(e.slice, cst.Slice) for e in node.slice):
+            return True
+        base = node.value
+        if isinstance(base, cst.Name):
+            v = low.lookup(base.value)
+            return v is not None and v.kind == "array" and len(node.slice) + len(v.prefix) < low.rank(v.array)
+        return False
+    if isinstance(node, cst.BinaryOperation):
+        return is_array_expr(low, node.left) or is_array_expr(low, node.right)
+    if isinstance(node, cst.UnaryOperation):
+        return is_array_expr(low, node.expression)
+    if isinstance(node, cst.Call):
+        from .kernels import qualified
+
+        q = qualified(node.func, low.ctx.names) if isinstance(node.func, (cst.Name, cst.Attribute)) else ""
+        if q.rsplit(".", 1)[-1] in REDUCTIONS or (isinstance(node.func, cst.Attribute)
+                                                  and node.func.attr.value in REDUCTIONS):
+            return False
+        if q.rsplit(".", 1)[-1] in ("empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like"):
+            return True
+        return q.startswith(("numpy.", "math.")) and any(is_array_expr(low, a.value) for a in node.args)
+    return False
+
+
+def first_array(low, node, acc: Acc):
+    """The array operands of an array expression broadcast together, as a section of their shape
+    and the first one's dtype (for the loop extents); None without an array operand."""
+    found = array_operands(low, node, acc)
+    if not found:
+        return None
+    shape = broadcast(found)
+    return PVal("section", found[0].dtype, array=found[0].array,
+                items=tuple(("slice", sympy.Integer(0), e) for e in shape))
+
+
+def array_operands(low, node, acc: Acc) -> list:
+    """Every array operand of an array expression, as sections, in source order."""
+    if isinstance(node, cst.Name) or isinstance(node, cst.Subscript):
+        v = low.expr(node, acc)
+        if v.kind in ("array", "section"):
+            return [whole(low, v)]
+        return []
+    children = []
+    if isinstance(node, cst.BinaryOperation):
+        children = [node.left, node.right]
+    elif isinstance(node, cst.UnaryOperation):
+        children = [node.expression]
+    elif isinstance(node, cst.Call):
+        children = [a.value for a in node.args]
+        v = low.expr(node, acc) if _constructor(low, node) else None
+        if v is not None and v.kind == "array":
+            return [whole(low, v)]
+    out: list = []
+    for c in children:
+        out.extend(array_operands(low, c, acc))
+    return out
+
+
+def _constructor(low, node) -> bool:
+    from .kernels import qualified
+
+    q = qualified(node.func, low.ctx.names) if isinstance(node.func, (cst.Name, cst.Attribute)) else ""
+    return q.rsplit(".", 1)[-1] in ("empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like")
+
+
+def loops(low, extents_: list, body_fn, node) -> list:
+    """A loop nest over `extents_` with the implicit variables set while `body_fn` lowers the body."""
+    vars_ = [sympy.Dummy(f"e{k}") for k in range(len(extents_))]
+    saved = low.elementwise
+    low.elementwise = vars_
+    low.loop_syms |= set(vars_)
+    saved_acc = low.acc
+    low.acc = Acc()
+    try:
+        body_fn()
+        body: list = [Stmt(low.acc.flops, low.acc.special, low.acc.refs, low.ctx.loc(node), low.group,
+                     tuple(low.acc.scalars))]
+    finally:
+        low.acc = saved_acc
+        low.elementwise = saved
+        low.loop_syms -= set(vars_)
+    for v, ext in reversed(list(zip(vars_, extents_, strict=True))):
+        body = [Loop(v, sympy.Integer(0), sympy.Lt(v, ext), 1, body, "seq", low.ctx.loc(node))]
+    return body
+
+
+def assign(low, target, value_node, node, op=None) -> None:
+    """`y[:] = expr`, `y[1:-1] += expr`, `z = x * y` (a new array z)."""
+    probe = Acc()
+    if isinstance(target, cst.Name):
+        src = first_array(low, value_node, probe)
+        if src is None:
+            raise Unsupported("an array expression without an array", node)
+        dims = tuple(extents(src))
+        arr = low.new_array(target.value, src.dtype, dims, "global", node)
+        tgt = PVal("section", src.dtype, array=arr,
+                   items=tuple(("slice", sympy.Integer(0), d) for d in dims))
+        new = PVal("array", src.dtype, array=arr)
+    else:
+        tgt = whole(low, low.expr(target, probe))
+        new = None
+    low.emit(node)
+
+    def body():
+        value = low.value(value_node, low.acc) if low.elementwise else None
+        place = element(low, tgt, target)
+        if op is not None:
+            old = low.load(place, low.acc, target)
+            value = low.binary(op, old, value, low.acc, node)
+        if place.element is None:
+            raise Unsupported("an assignment to something that is not an array element", target)
+        array, index, why = place.element
+        low.acc.refs.append(Ref(array, index, "write", low.ctx.loc(target), why))
+        if new is not None and value is not None and value.is_number and value.dtype != tgt.dtype:
+            low.kernel.arrays[array].dtype = value.dtype  # `z = x * 2.0` of a float32 x is float64
+
+    low.out.extend(_stores_after(loops(low, extents(tgt), body, node)))
+    if new is not None:
+        new.dtype = low.kernel.arrays[new.array].dtype
+        low.env[target.value] = new
+
+
+def _stores_after(nest: list) -> list:
+    """NumPy evaluates the right-hand side in full before it stores.  Where the target's own
+    elements are read at other indices (`y[1:] = y[:-1] * 2.0`), the stores are a second loop nest
+    after the reads: in one nest, y[1]'s first access would be the store of element 0, and its
+    original value (read by element 1) would not count as read."""
+    if len(nest) != 1:
+        return nest
+    chain = [nest[0]]
+    while len(chain[-1].body) == 1 and isinstance(chain[-1].body[0], Loop):
+        chain.append(chain[-1].body[0])
+    if len(chain[-1].body) != 1 or not isinstance(chain[-1].body[0], Stmt):
+        return nest
+    stmt = chain[-1].body[0]
+    writes = [r for r in stmt.refs if r.kind == "write"]
+    if not any(r.kind == "read" and r.array == w.array and r.index != w.index for r in stmt.refs for w in writes):
+        return nest
+    reads = Stmt(stmt.flops, stmt.special, [r for r in stmt.refs if r.kind != "write"], stmt.location, stmt.group,
+                 stmt.scalars)
+    stores: list = [Stmt({}, {}, writes, stmt.location, stmt.group + 1)]
+    first: list = [reads]
+    for loop in reversed(chain):
+        first = [Loop(loop.var, loop.start, loop.cond, loop.step, first, loop.kind, loop.location)]
+        stores = [Loop(loop.var, loop.start, loop.cond, loop.step, stores, loop.kind, loop.location)]
+    return first + stores
+
+
+def reduction(low, name: str, args, node, acc: Acc) -> PVal:
+    """`np.sum(x)`, `x.sum()`, `np.dot(a, b)`: a loop over the elements, one add per element (two
+    FLOPs for a dot product's multiply-add; none for max/min, as fmax in C).  Numba's sum starts from
+    zero, so n elements cost n adds."""
+    probe = Acc()
+    src = first_array(low, args[0], probe)
+    if src is None:
+        raise Unsupported(f"`{name}` of something that is not an array", node)
+    ext = extents(src)
+    result = {"dtype": src.dtype}
+    low.emit(node)
+
+    def body():
+        vals = [low.value(a, low.acc) for a in args]
+        t = result["dtype"]
+        for v in vals:
+            if v.kind == "float":
+                t = v.dtype if not is_float(t) else max(t, v.dtype, key=("fp16", "fp32", "fp64").index)
+        if name in ("dot", "vdot"):
+            low.binary("*", vals[0], vals[1], low.acc, node)
+        if REDUCTIONS[name] and is_float(t):
+            low.acc.flop(t)
+        result["dtype"] = t
+
+    low.out.extend(loops(low, ext, body, node))
+    t = result["dtype"]
+    if name == "mean" and is_float(t):
+        acc.flop(t)  # the division by the count
+    return float_val(t if is_float(t) else "fp64") if is_float(t) or name == "mean" else int_val(None, f"`{name}`")
