@@ -71,7 +71,7 @@ def same(a, b) -> bool:
     else:
         points = _cycled(axes)
     try:
-        from staticroof.analysis.interpret import evaluator
+        from staticroof.analysis.evaluators import evaluator
 
         f = evaluator(d, syms)
         return all(_zero(f, p) for p in points)

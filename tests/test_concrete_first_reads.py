@@ -75,7 +75,7 @@ def expected(n: int, m: int) -> dict:
 def symbolic(kernel):
     """The symbolic count: its first accesses too are looked for among the leading references only
     (traffic._first_counts), so the values below check that rule at every size as well."""
-    return analysis._counted(kernel, {}, {}, False, 0)
+    return analysis.count_attempt(kernel, {}, {}, False, 0)
 
 
 @pytest.mark.parametrize("n, m", [(1, 0), (1, 3), (2, 1), (3, 0), (5, 3), (7, 4)])
@@ -90,7 +90,7 @@ def test_first_reads_at_the_sizes(kernel, symbolic, monkeypatch, n, m):
         return found
 
     monkeypatch.setattr(traffic, "_concrete_first_reads", spy)
-    result = analysis._counted(kernel, sizes, {}, False, 0, concrete=True)
+    result = analysis.count_attempt(kernel, sizes, {}, False, 0, concrete=True)
     got = {name: (t.read.value(sizes) or 0, t.write.value(sizes) or 0) for name, t in result.total.arrays.items()}
     assert got == expected(n, m)
     assert any(used)  # the references left out gave the count, not the full union

@@ -15,7 +15,7 @@ import pytest
 import sympy
 
 from staticroof import floors as fast_floors, pipeline
-from staticroof.analysis import polyhedra, result
+from staticroof.analysis import isltext, polyhedra, result
 from staticroof.analysis.budget import check
 from staticroof.analysis.expansion import expand, polynomial
 from staticroof.analysis.result import _degrees, _degrees_at_least
@@ -186,7 +186,7 @@ def met() -> list:
         found.append(expand(expr))
         return result._ceilings(result.drop_floors(found[-1]))
 
-    polyhedra.qp_sympy.cache_clear()
+    isltext.qp_sympy.cache_clear()
     polyhedra._pieces_cache.clear()
     mp = pytest.MonkeyPatch()
     mp.setattr(result, "finish", finish)

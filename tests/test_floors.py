@@ -13,7 +13,7 @@ import sympy
 from sympy.core.cache import clear_cache
 
 from staticroof import floors, pipeline
-from staticroof.analysis import polyhedra
+from staticroof.analysis import isltext, polyhedra
 
 ROOT = Path(__file__).resolve().parent.parent
 # kernels whose counts carry floors: tiles, divisions and remainders, a modulo-guarded init
@@ -54,7 +54,7 @@ def _met() -> tuple:
         renamings.append((expr, rule))
         return xreplace(expr, rule)
 
-    polyhedra.qp_sympy.cache_clear()
+    isltext.qp_sympy.cache_clear()
     polyhedra._pieces_cache.clear()
     mp = pytest.MonkeyPatch()
     mp.setattr(floors, "floor", recording_floor)  # the walker's floors too (a module global)

@@ -12,7 +12,8 @@ import pytest
 import sympy
 
 from staticroof.analysis import loopcode
-from staticroof.analysis.interpret import TooLarge, enumerate_counts, walk_counts
+from staticroof.analysis.counts import TooLarge
+from staticroof.analysis.interpret import enumerate_counts, walk_counts
 from staticroof.frontends import load
 from staticroof.ir import Array, Guard, Kernel, Loop, Ref, Stmt
 

@@ -207,7 +207,7 @@ def test_shared_parses_count_each_kernel_by_hand(tmp_path, n):
     got = {}
     sizes = {"n": n, "HEAD": 100}
     for kernel in lowered.kernels:
-        result = analysis._counted(kernel, {}, {}, False, 0)
+        result = analysis.count_attempt(kernel, {}, {}, False, 0)
         got[kernel.name] = {name: (t.read.value(sizes) or 0, t.write.value(sizes) or 0)
                             for name, t in result.total.arrays.items()}
     assert got == heads_expected(n)

@@ -247,7 +247,7 @@ def test_tiled_pieces_told_apart_off_the_sample_point():
     import islpy as isl
     import sympy
 
-    from staticroof.analysis.interpret import evaluator
+    from staticroof.analysis.evaluators import evaluator
     from staticroof.analysis.pieces import Piece, _agrees
     from staticroof.analysis.probes import differ_at_a_point, more_points
 
@@ -391,9 +391,9 @@ def test_the_piece_at_sizes_from_an_isl_point(tmp_path):
     space = isl.Set("[p_a, p_b] -> { : p_a >= 1 and p_b >= 1 }").get_space()
     region = isl.Set("[p_a, p_b] -> { : p_a >= 1 and p_b >= 10 }")
     big = 10 ** 30
-    got = PM._point(space, [5, big], region)
+    got = PM.point_set(space, [5, big], region)
     assert got is not None and got.is_equal(isl.Set(f"[p_a, p_b] -> {{ : p_a = 5 and p_b = {big} }}"))
-    assert PM._point(space, [5, 9], region) is None  # p_b = 9 is outside the region
+    assert PM.point_set(space, [5, 9], region) is None  # p_b = 9 is outside the region
 
 
 def test_a_resplit_on_remembered_halves_is_the_resplit_afresh():
@@ -479,7 +479,7 @@ def test_differ_at_a_point_with_kept_values_and_fingerprints_in_all_parameters_a
     from pathlib import Path
 
     from staticroof import pipeline
-    from staticroof.analysis import pieces as P, polyhedra
+    from staticroof.analysis import isltext, pieces as P, polyhedra
 
     root = Path(__file__).resolve().parent.parent
     files = ["samples/matmul_tiled.cu", "tests/data/cuda/laplace3d.cu", "tests/data/cuda/tile_div_mod.cu",
@@ -502,7 +502,7 @@ def test_differ_at_a_point_with_kept_values_and_fingerprints_in_all_parameters_a
             prints.append((got, printed(raw)))
         return got
 
-    polyhedra.qp_sympy.cache_clear()
+    isltext.qp_sympy.cache_clear()
     polyhedra._pieces_cache.clear()
     mp = pytest.MonkeyPatch()
     mp.setattr(P, "differ_at_a_point", checked)

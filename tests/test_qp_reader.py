@@ -1,4 +1,4 @@
-"""isl's quasi-polynomial text to sympy (analysis/polyhedra.qp_sympy): the fast reader must build the
+"""isl's quasi-polynomial text to sympy (analysis/isltext.qp_sympy): the fast reader must build the
 very expression sympy's own parser builds (same tree, same printing), since every formula shown
 comes from it, and fall back to sympy's parser for text it does not know."""
 
@@ -10,7 +10,7 @@ import islpy as isl
 import pytest
 import sympy
 
-from staticroof.analysis import polyhedra as P
+from staticroof.analysis import isltext as P
 
 
 def _sympify(text: str, names: tuple) -> sympy.Expr:

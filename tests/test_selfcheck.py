@@ -122,7 +122,7 @@ void gemm(float A[N][N], float B[N][N], float C[N][N]) {
 
 
 def test_evaluator_is_exact():
-    from staticroof.analysis.interpret import evaluator
+    from staticroof.analysis.evaluators import evaluator
 
     n = sympy.Symbol("n")
     f = evaluator(sympy.floor(n / 3) * 3 + sympy.Mod(n, 3) + sympy.Max(0, n - 100), [n])
@@ -184,7 +184,7 @@ def test_evaluator_floors_by_integer_division():
     floor 0.  Nested: floor(floor(n/2)/3 + 1/2) at n = 9: floor(4/3 + 1/2) = floor(11/6) = 1."""
     from fractions import Fraction
 
-    from staticroof.analysis.interpret import evaluator
+    from staticroof.analysis.evaluators import evaluator
 
     n, m = sympy.symbols("n m")
     e = sympy.floor(n / 6 + m / 4 + sympy.Rational(1, 3))
@@ -326,7 +326,7 @@ def test_fast_formula_checks_decide_as_the_reference(monkeypatch):
             bad.append(("holds", cond, point))
         return got
 
-    fast_items = PT._param_items
+    fast_items = PT.param_values_in_order
 
     def items(space, namer, sizes, grid_value):
         got = fast_items(space, namer, sizes, grid_value)
@@ -345,7 +345,7 @@ def test_fast_formula_checks_decide_as_the_reference(monkeypatch):
         got = fast_eval(pw, space, found)
         seen["value"] += 1
         v = pw.eval(PT._isl_point(space, list(found[1])))
-        if got != (int(v.to_python()) if v.is_int() else PT._number(Fraction(str(v)))):
+        if got != (int(v.to_python()) if v.is_int() else PT.exact_number(Fraction(str(v)))):
             bad.append(("value", found))
         return got
 
@@ -355,8 +355,8 @@ def test_fast_formula_checks_decide_as_the_reference(monkeypatch):
     monkeypatch.setattr(PT, "_points", Bounded(8192))
     monkeypatch.setattr(PM.Pieces, "_at", at)
     monkeypatch.setattr(SC, "_decide", decide)
-    monkeypatch.setattr(PM, "_param_items", items)  # Pieces._at's
-    monkeypatch.setattr(PT, "_param_items", items)  # pw_value's
+    monkeypatch.setattr(PM, "param_values_in_order", items)  # Pieces._at's
+    monkeypatch.setattr(PT, "param_values_in_order", items)  # pw_value's
     monkeypatch.setattr(PT, "_eval", evaluate)
     for path in ("tests/data/real/cuda/gemm.cu", "samples/stencil1d.c", "tests/data/cuda/daxpy_extern_c.cu"):
         pipeline.run([path], {})

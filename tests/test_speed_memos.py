@@ -160,10 +160,10 @@ def test_compiled_closures_are_shared_by_their_text():
     # answer at its own values (5 - 3 = 2 and 5 - 3 = 2), and n + m is another text and closure
     import sympy
 
-    from staticroof.analysis.interpret import _Compiler
+    from staticroof.analysis.evaluators import ExpressionCompiler
 
     n, m = sympy.symbols("n m")
-    a, b = _Compiler(), _Compiler()
+    a, b = ExpressionCompiler(), ExpressionCompiler()
     a.slot(n), a.slot(m)
     b.slot(m), b.slot(n)
     f, g = a.compile(n - m), b.compile(m - n)

@@ -68,20 +68,20 @@ def analyze(kernel: Kernel, sizes: dict | None = None, weights: dict | None = No
     kernel never uses, or a grid dimension assumed to cover the guards, never blocks it."""
     sizes = sizes or {}
     weights = weights or {}
-    budget = _budget()
+    budget = isl_operation_budget()
     try:
-        return _counted(kernel, sizes, weights, flops_only, budget)
+        return count_attempt(kernel, sizes, weights, flops_only, budget)
     except isl.Error as e:
         if not _over_budget(e):
             raise
-    if not _all_sizes_known(kernel, sizes):
+    if not all_sizes_known(kernel, sizes):
         kernel.diag("SR116", "exact counting exceeded the work budget; give the sizes with -D or raise "
                     "STATICROOF_ISL_BUDGET", kernel.location)
         return KernelResult(kernel, Part(), [], failed=True)
     # Too complex for symbolic first-access counting: with every size known, count the distinct
     # elements at those sizes (concrete sets are small), keeping W and the access level symbolic.
     try:
-        result = _counted(kernel, sizes, weights, flops_only, budget * 10, concrete=True)
+        result = count_attempt(kernel, sizes, weights, flops_only, budget * 10, concrete=True)
         kernel.diag("SR118", "first accesses too complex for a formula: distinct elements counted at the "
                     "given sizes (exact numbers; the compulsory-traffic formula holds only there)",
                     kernel.location)
@@ -91,21 +91,21 @@ def analyze(kernel: Kernel, sizes: dict | None = None, weights: dict | None = No
             raise
     # Still too much: every size fixed in the IR, so that every set is constant (no budget there).
     at = at_sizes(kernel, sizes)
-    result = _counted(at, sizes, weights, flops_only, 0)
+    result = count_attempt(at, sizes, weights, flops_only, 0)
     kernel.diag("SR118", "counting too complex for formulas: W and Q counted with every size fixed at its "
                 "value (exact numbers; the formulas are those numbers and hold only at these sizes)",
                 kernel.location)
     return KernelResult(kernel, result.total, result.nests, result.failed)
 
 
-def _budget() -> int:
+def isl_operation_budget() -> int:
     try:
         return max(1, int(os.environ.get("STATICROOF_ISL_BUDGET", "800000")))
     except ValueError:
         return 800000
 
 
-def _counted(kernel: Kernel, sizes: dict, weights: dict, flops_only: bool, budget: int,
+def count_attempt(kernel: Kernel, sizes: dict, weights: dict, flops_only: bool, budget: int,
              concrete: bool = False, bound: bool = False) -> KernelResult:
     """One counting attempt under an isl operation budget (0: none)."""
     ctx = isl.DEFAULT_CONTEXT
@@ -165,7 +165,7 @@ def needed_sizes(kernel: Kernel) -> set:
     return {s.name for s in symbols - loop_vars if not isinstance(s, sympy.Dummy)}
 
 
-def _all_sizes_known(kernel: Kernel, sizes: dict) -> bool:
+def all_sizes_known(kernel: Kernel, sizes: dict) -> bool:
     """Is every size the counting reads known?  A grid dimension without a value is the covering
     grid (pieces.GRID), as everywhere in the numbers."""
     return all(sizes.get(n) is not None or is_grid_size(n) for n in needed_sizes(kernel))

@@ -13,7 +13,7 @@ import sympy
 
 from .. import floors
 from ..memo import Bounded
-from .polyhedra import qp_sympy
+from .isltext import qp_sympy
 
 
 def param_names(space) -> list:

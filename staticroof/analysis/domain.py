@@ -57,7 +57,7 @@ def _walk(nodes, nest, dims, loop_vars, constraints, schedule, namer, out, count
                 c_then = c_else = []
             else:
                 c_then = [P.cond(node.cond, namer)]
-                c_else = [P.cond(P._negate(node.cond), namer)]
+                c_else = [P.cond(P.negate(node.cond), namer)]
             _walk(node.then, nest, dims, loop_vars, constraints + c_then, schedule, namer, out, counter)
             _walk(node.orelse, nest, dims, loop_vars, constraints + c_else, schedule, namer, out, counter)
         elif isinstance(node, Loop):

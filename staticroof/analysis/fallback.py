@@ -29,11 +29,11 @@ from .result import KernelResult, Part
 def within_budget(kernel: Kernel, sizes: dict, weights: dict, seconds: float, bindings: dict,
                   cache_bytes: int | None, l1_bytes: int | None):
     """(KernelResult, KernelSummary) for a kernel whose counting ran out of `seconds`."""
-    from . import _all_sizes_known, _budget, _counted, at_sizes
+    from . import all_sizes_known, at_sizes, count_attempt, isl_operation_budget
     from .summary import summarize
 
     spent = f"{seconds:g} s of CPU"
-    known = _all_sizes_known(kernel, sizes)
+    known = all_sizes_known(kernel, sizes)
     attempts = []
     if known:
         attempts.append(("SR124", False, f"counting ran past its time budget ({spent}): W and Q counted with "
@@ -47,8 +47,8 @@ def within_budget(kernel: Kernel, sizes: dict, weights: dict, seconds: float, bi
         mark = len(kernel.diagnostics)
         try:
             with budget.limit(seconds):
-                counted = _counted(at_sizes(kernel, sizes), sizes, weights, False, 0 if not bound else _budget() * 10,
-                                   bound=bound)
+                ops = 0 if not bound else isl_operation_budget() * 10
+                counted = count_attempt(at_sizes(kernel, sizes), sizes, weights, False, ops, bound=bound)
                 result = KernelResult(kernel, counted.total, counted.nests, counted.failed)
                 if not result.failed:
                     kernel.diag(code, message, kernel.location)

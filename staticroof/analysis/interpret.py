@@ -13,34 +13,11 @@ against, and runs what Python cannot compile.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
-from fractions import Fraction
-
 import sympy
 
-from ..ir import DRAM_SPACES, Guard, Kernel, Loop, Stmt
-from ..memo import Bounded
-
-
-class TooLarge(Exception):
-    """The enumeration exceeded its budget of statement instances and loop iterations."""
-
-
-@dataclass
-class ArrayCount:
-    first_read: int = 0  # distinct elements whose first access was a read
-    written: int = 0  # distinct elements written
-    loads: int = 0  # dynamic loads (register rule applied)
-    stores: int = 0
-
-
-@dataclass
-class Counts:
-    flops: dict = field(default_factory=dict)  # precision -> FLOPs (specials weighted in)
-    special: dict = field(default_factory=dict)  # function -> calls
-    arrays: dict = field(default_factory=dict)  # DRAM array -> ArrayCount
-    shared: dict = field(default_factory=dict)  # on-chip array -> ArrayCount (loads and stores only)
+from ..ir import Guard, Kernel, Loop, Stmt
+from .counts import ArrayCount, Counts, TooLarge, counted_refs
+from .evaluators import ExpressionCompiler
 
 
 def enumerate_counts(kernel: Kernel, sizes: dict, weights: dict | None = None, budget: int = 20000,
@@ -74,138 +51,7 @@ def walk_counts(kernel: Kernel, sizes: dict, weights: dict | None = None, budget
 
 
 # ---------------------------------------------------------------------------------------------
-# Expressions: sympy to Python closures with exact integer and Fraction arithmetic
-
-_NAMES = {"F": Fraction, "floor": math.floor, "ceil": math.ceil}
-# code -> its closure: Python's compilation of the text, once per process.  The closure is a pure
-# function of its text (it reads only its argument and _NAMES, and keeps no state), so every
-# compiler that writes the same text may share it: each kernel's loop bounds, guards and
-# subscripts (`(v[0] < v[1])`, `v[2]`) and each formula's evaluator recur across kernels.
-_LAMBDAS: dict = Bounded(8192)
-
-
-class _Compiler:
-    def __init__(self, integers: bool = False):
-        self.slots: dict = {}  # sympy Symbol -> index into the value list
-        self.integers = integers  # every value is an int or a Fraction: floors by floor division
-
-    def slot(self, sym) -> int:
-        if sym not in self.slots:
-            self.slots[sym] = len(self.slots)
-        return self.slots[sym]
-
-    def variable(self, k: int) -> str:
-        """How the code reads slot `k`: an item of the closure's argument."""
-        return f"v[{k}]"
-
-    def compile(self, expr):
-        code = self.code(sympy.sympify(expr))
-        f = _LAMBDAS.get(code)
-        if f is None:
-            f = _LAMBDAS[code] = eval(f"lambda v: {code}", _NAMES)
-        return f
-
-    def code(self, e) -> str:
-        if e is sympy.true or e == sympy.true:
-            return "True"
-        if e is sympy.false or e == sympy.false:
-            return "False"
-        if e.is_Integer:
-            return f"({int(e)})"
-        if e.is_Rational:
-            return f"F({int(e.p)}, {int(e.q)})"
-        if e.is_Symbol:
-            return self.variable(self.slot(e))
-        if e.is_Add:
-            return "(" + " + ".join(self.code(a) for a in e.args) + ")"
-        if e.is_Mul:
-            return "(" + " * ".join(self.code(a) for a in e.args) + ")"
-        if e.is_Pow and e.exp.is_Integer and e.exp >= 0:
-            return f"({self.code(e.base)} ** {int(e.exp)})"
-        if e.is_Pow and e.exp.is_Integer:
-            return f"(F(1) / ({self.code(e.base)} ** {-int(e.exp)}))"
-        if isinstance(e, sympy.floor):
-            divided = self.floor_division(e.args[0]) if self.integers else None
-            return divided or f"floor({self.code(e.args[0])})"
-        if isinstance(e, sympy.ceiling):  # ceil(x) = -floor(-x)
-            divided = self.floor_division(-e.args[0]) if self.integers else None
-            return f"(-{divided})" if divided else f"ceil({self.code(e.args[0])})"
-        if isinstance(e, sympy.Mod):
-            return f"({self.code(e.args[0])} % {self.code(e.args[1])})"
-        if isinstance(e, sympy.Min):
-            return "min(" + ", ".join(self.code(a) for a in e.args) + ")"
-        if isinstance(e, sympy.Max):
-            return "max(" + ", ".join(self.code(a) for a in e.args) + ")"
-        if isinstance(e, sympy.And):
-            return "(" + " and ".join(self.code(a) for a in e.args) + ")"
-        if isinstance(e, sympy.Or):
-            return "(" + " or ".join(self.code(a) for a in e.args) + ")"
-        if isinstance(e, sympy.Not):
-            return f"(not {self.code(e.args[0])})"
-        if isinstance(e, sympy.Rel):
-            op = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}[e.rel_op]
-            return f"({self.code(e.lhs)} {op} {self.code(e.rhs)})"
-        if isinstance(e, sympy.Piecewise):
-            text = "None"
-            for value, cond in reversed(e.args):
-                text = f"({self.code(value)} if {self.code(cond)} else {text})"
-            return text
-        raise ValueError(f"cannot evaluate {e}")
-
-
-    def floor_division(self, arg) -> str | None:
-        """floor(a1*t1 + ... + a0) with rational a's as ((D*a1)*t1 + ... + D*a0) // D, D the least
-        common denominator: integer arithmetic where the terms are integers, rather than Fractions
-        (forty times faster on a tiled kernel's counts).  floor(x) = floor(D*x / D) = (D*x) // D
-        for any rational x and integer D >= 1, and Python's // is the floor for ints and Fractions
-        alike (not for floats: only for values that are ints or Fractions).  None when some
-        coefficient is not rational or the argument has no denominator to clear."""
-        terms = [t.as_coeff_Mul() for t in sympy.Add.make_args(arg)]
-        if any(not c.is_Rational for c, _ in terms):
-            return None
-        den = 1
-        for c, _ in terms:
-            den = math.lcm(den, int(c.q))
-        if den == 1:
-            return None
-        parts = [f"({int(c * den)})" if rest == 1 else f"({int(c * den)}) * {self.code(rest)}" for c, rest in terms]
-        return f"(({' + '.join(parts)}) // {den})"
-
-
-def evaluator(expr, symbols: list, integers: bool = False):
-    """A fast exact evaluator of `expr` at values of `symbols` (in that order); `integers` when
-    every value it will be given is an int or a Fraction (never a float): floors of rational
-    combinations are then integer floor divisions."""
-    comp = _Compiler(integers)
-    for s in symbols:
-        comp.slot(s)
-    f = comp.compile(expr)
-    extra = [s for s in comp.slots if s not in symbols]
-    if extra:
-        raise ValueError(f"{expr} needs {extra}")
-    return f
-
-
-# ---------------------------------------------------------------------------------------------
 # The walk
-
-def counted_refs(kernel: Kernel, stmt: Stmt, inner: Loop | None):
-    """(reference, in DRAM?, hoisted?) of each reference of `stmt` the enumeration counts: those of
-    a known array with a subscript, in DRAM or shared memory (registers and locals cost nothing).
-    A DRAM reference invariant in its innermost sequential loop `inner` is hoisted: one access per
-    execution of that loop (a register holds it); shared memory: every access.  The walker and
-    the code written for a kernel (loopcode.py) count by this one rule."""
-    for ref in stmt.refs:
-        arr = kernel.arrays.get(ref.array)
-        if arr is None or ref.index is None:
-            continue
-        dram = arr.space in DRAM_SPACES
-        if not dram and arr.space != "shared":
-            continue
-        hoisted = dram and inner is not None and inner.kind in ("seq", "unknown") and \
-            not any(inner.var in sympy.sympify(e).free_symbols for e in ref.index)
-        yield ref, dram, hoisted
-
 
 class _Walker:
     def __init__(self, kernel: Kernel, sizes: dict, weights: dict, budget: int, memo: dict | None = None):
@@ -216,7 +62,7 @@ class _Walker:
         memo = {} if memo is None else memo
         if memo.get("kernel") is not kernel:  # compiled closures read the slots of one compiler
             memo.clear()
-            memo.update(kernel=kernel, comp=_Compiler(), cache={}, plans={}, idents={})
+            memo.update(kernel=kernel, comp=ExpressionCompiler(), cache={}, plans={}, idents={})
         self.comp = memo["comp"]
         self.values: list = []
         self.counts = Counts()

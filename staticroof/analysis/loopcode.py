@@ -22,7 +22,8 @@ import sympy
 
 from ..ir import Guard, Kernel, Loop, Stmt
 from ..memo import Bounded
-from .interpret import _NAMES, ArrayCount, Counts, TooLarge, _Compiler, counted_refs
+from .counts import ArrayCount, Counts, TooLarge, counted_refs
+from .evaluators import EVALUATOR_GLOBALS, ExpressionCompiler
 
 
 class _Zero:
@@ -43,15 +44,15 @@ def _fail(exc):
     raise exc.with_traceback(None)
 
 
-_GLOBALS = {**_NAMES, "TooLarge": TooLarge, "_ZERO": _ZERO, "_fail": _fail}
+_GLOBALS = {**EVALUATOR_GLOBALS, "TooLarge": TooLarge, "_ZERO": _ZERO, "_fail": _fail}
 # source -> its _make: Python's compilation of a nest's text, once per process (kernels of one shape
 # in several files, or one kernel checked again, write the same text)
 _MAKERS: dict = Bounded(512)
 
 
-class _Locals(_Compiler):
+class _Locals(ExpressionCompiler):
     """The walker's expression compiler, slot k read from the local variable s<k>, and floors of
-    rational combinations as integer floor divisions (interpret._Compiler.floor_division: the same
+    rational combinations as integer floor divisions (ExpressionCompiler.floor_division: the same
     value and type, an int, for ints and Fractions).  Every value is one: sizes are ints (_Program
     checks, else the walker runs), and the code makes only ints, Fractions, bools and None."""
 

@@ -32,9 +32,9 @@ from .budget import check
 from .conditions import param_names, set_condition
 from .expansion import expand
 from .hulls import hull_solution
+from .isltext import Namer, qp_sympy
 from .minmax import lattice
-from .points import GRID, _number, _param_items, _param_values, _point, _point_of, pw_value
-from .polyhedra import qp_sympy
+from .points import GRID, exact_number, isl_point_at, param_values_by_name, param_values_in_order, point_set, pw_value
 from .probes import differ_at_a_point, differ_opaque, fingerprint, zero_at
 from .rational import equal_ratios, factor_cancel
 
@@ -208,7 +208,7 @@ class Pieces:
         the region, holds the point: what `_at_by_sets` finds by intersecting sets, a tenth of the
         cost.  Pieces whose domains are in another parameter space than the region keep that."""
         space = self.region.get_space()
-        found = _param_items(space, self.namer, {k: v for k, v in sizes.items() if not is_grid_size(k)}, GRID)
+        found = param_values_in_order(space, self.namer, {k: v for k, v in sizes.items() if not is_grid_size(k)}, GRID)
         if found is None:
             return None
         text, values, _ = found
@@ -221,7 +221,7 @@ class Pieces:
         indicators = self._indicators(space)
         if indicators is None:
             return self._at_by_sets(sizes)
-        point = _point_of(space, text, values)
+        point = isl_point_at(space, text, values)
         return next((p for p, one in zip(self.pieces, indicators, strict=True) if not one.eval(point).is_zero()),
                     None)
 
@@ -273,7 +273,7 @@ class Pieces:
         if len(found) == 1:
             (v,) = found
             if v.is_Number:
-                return _number(v)
+                return exact_number(v)
         return None
 
     def expr_at(self, sizes: dict) -> tuple:
@@ -323,10 +323,10 @@ class Pieces:
     def _point_set(self, sizes: dict):
         space = self.region.get_space()
         grid = {k for k in sizes if is_grid_size(k)}  # the formulas are for a covering grid
-        values = _param_values(space, self.namer, {k: v for k, v in sizes.items() if k not in grid}, GRID)
+        values = param_values_by_name(space, self.namer, {k: v for k, v in sizes.items() if k not in grid}, GRID)
         if values is None:
             return None
-        return _point(space, [values[0][n] for n in param_names(space)], self.region)
+        return point_set(space, [values[0][n] for n in param_names(space)], self.region)
 
     def _min_max(self):
         """Max (Min) of the pieces when isl proves each piece is the greatest (least) on its domain."""
@@ -352,8 +352,6 @@ def _joint(a, b):
         return a
     if not a.params:
         return b
-    from .polyhedra import Namer
-
     joint = Namer()
     joint.params.update(a.params)
     joint.params.update(b.params)

@@ -20,16 +20,16 @@ from .conditions import param_names
 GRID = 10 ** 15  # grid dimensions in the covering model: far beyond every size
 
 
-def _param_values(space, namer, sizes: dict, grid_value: int):
+def param_values_by_name(space, namer, sizes: dict, grid_value: int):
     """({isl parameter: int}, whether a grid dimension was filled in) or None if a size is missing."""
-    found = _param_items(space, namer, sizes, grid_value)
+    found = param_values_in_order(space, namer, sizes, grid_value)
     if found is None:
         return None
     _, values, filled = found
     return dict(zip(_params_of(space, namer)[1], values, strict=True)), filled
 
 
-def _param_items(space, namer, sizes: dict, grid_value: int):
+def param_values_in_order(space, namer, sizes: dict, grid_value: int):
     """(the space's text, the parameters' values in the space's order, whether a grid dimension
     was filled in) or None if a size is missing.  A parameter that stands for an expression in the
     sizes (a product) is evaluated by its compiled closure when every size in it is an int (the
@@ -73,7 +73,7 @@ def _params_of(space, namer) -> tuple:
     entry = _params_cache.get(key)
     if entry is not None and entry[0] is namer:
         return entry[1]
-    from .interpret import evaluator
+    from .evaluators import evaluator
 
     names = param_names(space)
     params = []
@@ -92,7 +92,7 @@ def _params_of(space, namer) -> tuple:
     return found
 
 
-def _point(space, values: list, region):
+def point_set(space, values: list, region):
     """The one-point parameter set of `space` at these parameter values (None when the point lies
     outside the region), made from an isl Point: the set `[n, m] -> { : n = 5 and m = 7 }` its
     text would parse to, in a tenth of the time of parsing it (and of the region's text)."""
@@ -103,7 +103,7 @@ def _point(space, values: list, region):
 _points: dict = Bounded(8192)  # (space text, parameter values) -> its isl Point
 
 
-def _point_of(space, text: str, values: tuple):
+def isl_point_at(space, text: str, values: tuple):
     """_isl_point, once per (space, values): every count of a kernel is asked at the same points
     (isl values are never changed in place; islpy copies what an isl call takes)."""
     key = (text, values)
@@ -129,22 +129,22 @@ def pw_value(pw, namer, sizes: dict):
     """The exact count at these sizes (int or Fraction), None when a size it needs is missing.  A
     grid dimension that is not given covers the guards: the value must not depend on it."""
     space = pw.get_domain_space()
-    found = _param_items(space, namer, sizes, GRID)
+    found = param_values_in_order(space, namer, sizes, GRID)
     if found is None:
         return None
     v = _eval(pw, space, found)
     if found[2]:  # an unknown grid dimension: the count must be the same on a larger grid
-        if _eval(pw, space, _param_items(space, namer, sizes, 3 * GRID + 7)) != v:
+        if _eval(pw, space, param_values_in_order(space, namer, sizes, 3 * GRID + 7)) != v:
             return None
     return v
 
 
 def _eval(pw, space, found):
     text, values, _ = found
-    v = pw.eval(_point_of(space, text, values))
-    return int(v.to_python()) if v.is_int() else _number(Fraction(str(v)))
+    v = pw.eval(isl_point_at(space, text, values))
+    return int(v.to_python()) if v.is_int() else exact_number(Fraction(str(v)))
 
 
-def _number(v):
+def exact_number(v):
     f = Fraction(v) if not isinstance(v, Fraction) else v
     return int(f) if f.denominator == 1 else f

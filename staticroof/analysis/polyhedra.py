@@ -3,7 +3,8 @@
 Iteration domains and accessed-element sets of affine programs are (unions of projections of)
 parametric polytopes; their sizes are piecewise quasi-polynomials in the size parameters.  We
 do not reimplement that mathematics: isl builds the sets and barvinok counts them exactly.  This
-module turns IR expressions into isl syntax, counts, and turns the counts into
+module turns IR expressions into isl syntax (named by staticroof.analysis.isltext.Namer), counts,
+and turns the counts into
 
 - pieces over the sizes a kernel can run at, each a sympy formula with its condition
   (staticroof.analysis.pieces), and
@@ -12,16 +13,15 @@ module turns IR expressions into isl syntax, counts, and turns the counts into
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 import islpy as isl
 import sympy
 
-from .. import floors
 from ..memo import Bounded
 from .budget import check
+from .isltext import Namer
 
 
 class NotAffine(Exception):
@@ -29,32 +29,6 @@ class NotAffine(Exception):
 
 
 _ISL_KEYWORDS = {"and", "or", "not", "mod", "floor", "ceil", "min", "max", "exists", "infty", "implies", "xor"}
-
-
-class Namer:
-    """Maps sympy symbols to isl names: sizes become `p_NAME` parameters, loop variables `cK` dims.
-
-    A product of sizes (``N*M``) is not affine, so it becomes a parameter of its own; because the
-    counts are polynomials in their parameters, substituting the product back is exact.
-    """
-
-    def __init__(self):
-        self.params: dict[str, sympy.Expr] = {}  # isl name -> sympy expression (a symbol or a product)
-        self.dims: dict[sympy.Symbol, str] = {}  # loop variable -> isl dim name (innermost binding)
-
-    def param(self, expr: sympy.Expr) -> str:
-        if isinstance(expr, sympy.Symbol):
-            name = "p_" + re.sub(r"\W", "_", expr.name)
-        else:
-            name = "pp_" + re.sub(r"\W", "_", str(expr))  # N*M -> pp_M_N, N**2 -> pp_N__2
-        self.params.setdefault(name, expr)
-        return name
-
-    def to_sympy(self, name: str) -> sympy.Expr:
-        return self.params[name]
-
-    def header(self) -> str:
-        return "[" + ", ".join(self.params) + "]"
 
 
 def aff(expr, namer: Namer) -> str:
@@ -110,7 +84,7 @@ def cond(c, namer: Namer) -> str:
     if isinstance(c, sympy.Or):
         return "(" + " or ".join(cond(a, namer) for a in c.args) + ")"
     if isinstance(c, sympy.Not):
-        return cond(_negate(c.args[0]), namer)
+        return cond(negate(c.args[0]), namer)
     if isinstance(c, sympy.Rel):
         lhs, rhs = aff(c.lhs, namer), aff(c.rhs, namer)
         op = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "="}.get(c.rel_op)
@@ -122,11 +96,11 @@ def cond(c, namer: Namer) -> str:
     raise NotAffine(f"unsupported condition {c}")
 
 
-def _negate(c):
+def negate(c):
     if isinstance(c, sympy.And):
-        return sympy.Or(*[_negate(a) for a in c.args], evaluate=False)
+        return sympy.Or(*[negate(a) for a in c.args], evaluate=False)
     if isinstance(c, sympy.Or):
-        return sympy.And(*[_negate(a) for a in c.args], evaluate=False)
+        return sympy.And(*[negate(a) for a in c.args], evaluate=False)
     if isinstance(c, sympy.Not):
         return c.args[0]
     if c == sympy.true:
@@ -315,117 +289,3 @@ def set_card(s):
     while len(terms) > 1:
         terms = [terms[k].add(terms[k + 1]) if k + 1 < len(terms) else terms[k] for k in range(0, len(terms), 2)]
     return terms[0].coalesce()
-
-
-@lru_cache(maxsize=8192)
-def qp_sympy(text: str, names: tuple) -> sympy.Expr:
-    """isl's text of a quasi-polynomial (`[p_n] -> { (3 * p_n + floor((p_n)/4)) }`) as sympy, in
-    symbols named after the isl parameters."""
-    body = text[text.index("{") + 1: text.rindex("}")].strip()
-    if not body:
-        return sympy.Integer(0)
-    body = body.replace("^", "**")
-    # isl writes `3p_n` inside floors; a digit inside a name (`p_LEN_1D`) is not a coefficient
-    body = re.sub(r"(?<!\w)(\d+)\s*([A-Za-z_(])", r"\1*\2", body)
-    loc = {n: sympy.Symbol(n) for n in names}
-    try:
-        return _Reader(body, loc).expression()
-    except _Unread:  # text the reader does not know: sympy's own parser
-        loc["floor"] = sympy.floor
-        return sympy.sympify(body, locals=loc)
-
-
-class _Unread(Exception):
-    pass
-
-
-_TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_]\w*)|(\*\*|[-+*/(),]))")
-
-
-class _Reader:
-    """isl's quasi-polynomial text, read as `sympify` reads it (Python's grammar, integers as
-    sympy Integers) and built with the same operations in the same order, so that the
-    expression is the very one `sympify` makes; a few hundred times faster than sympy's parser,
-    which tokenizes Python source."""
-
-    def __init__(self, text: str, names: dict):
-        self.tokens: list = []
-        pos = 0
-        text = text.rstrip()
-        while pos < len(text):
-            m = _TOKEN.match(text, pos)
-            if m is None:
-                raise _Unread(text)
-            number, name, op = m.groups()
-            self.tokens.append(("n", sympy.Integer(int(number))) if number else
-                               ("s", name) if name else ("o", op))
-            pos = m.end()
-        self.names = names
-        self.k = 0
-
-    def _peek(self):
-        return self.tokens[self.k] if self.k < len(self.tokens) else ("end", None)
-
-    def _take(self, op: str) -> bool:
-        if self._peek() == ("o", op):
-            self.k += 1
-            return True
-        return False
-
-    def expression(self):
-        e = self._sum()
-        if self.k != len(self.tokens):
-            raise _Unread("trailing text")
-        return e
-
-    def _sum(self):  # arith: term (('+' | '-') term)*
-        e = self._term()
-        while True:
-            if self._take("+"):
-                e = e + self._term()
-            elif self._take("-"):
-                e = e - self._term()
-            else:
-                return e
-
-    def _term(self):  # term: factor (('*' | '/') factor)*
-        e = self._factor()
-        while True:
-            if self._take("*"):
-                e = e * self._factor()
-            elif self._take("/"):
-                e = e / self._factor()
-            else:
-                return e
-
-    def _factor(self):  # factor: ('+' | '-') factor | power
-        if self._take("-"):
-            return -self._factor()
-        if self._take("+"):
-            return +self._factor()
-        return self._power()
-
-    def _power(self):  # power: atom ['**' factor]
-        e = self._atom()
-        if self._take("**"):
-            return e ** self._factor()
-        return e
-
-    def _atom(self):
-        kind, value = self._peek()
-        self.k += 1
-        if kind == "n":
-            return value
-        if kind == "o" and value == "(":
-            e = self._sum()
-            if not self._take(")"):
-                raise _Unread("unbalanced")
-            return e
-        if kind == "s" and value == "floor" and self._take("("):
-            e = self._sum()
-            if not self._take(")"):
-                raise _Unread("unbalanced")
-            return floors.floor(e)  # sympy.floor(e), without its assumption queries
-        if kind == "s" and value in self.names:
-            return self.names[value]
-        raise _Unread(f"unexpected {value}")

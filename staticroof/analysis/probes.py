@@ -295,8 +295,8 @@ def membership(dom):
 
 @lru_cache(maxsize=4096)
 def compiled(expr: sympy.Expr, syms: tuple):
-    """interpret.evaluator of `expr` in `syms`, compiled once per formula (each is compared with
+    """evaluators.evaluator of `expr` in `syms`, compiled once per formula (each is compared with
     every other piece of its count)."""
-    from .interpret import evaluator
+    from .evaluators import evaluator
 
     return evaluator(expr, list(syms), integers=True)  # every caller gives ints

@@ -304,7 +304,7 @@ def _degrees_at_least(poly: sympy.Expr, variables: list) -> dict | None:
     is, so values that differ when only v changes prove degree >= 1 in v (equal values prove
     nothing: the bound says 0).  None when `poly` cannot be evaluated.  What drop_floors needs to
     see that the exact degrees (an expansion: seconds on a tiled GEMM's floors) are past its budget."""
-    from .interpret import evaluator
+    from .evaluators import evaluator
 
     others = sorted(poly.free_symbols - set(variables), key=str)  # the floors' fresh constants
     order = list(variables) + others

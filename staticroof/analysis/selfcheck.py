@@ -28,7 +28,9 @@ import sympy
 from ..diagnostics import Diagnostic
 from ..ir import Guard, Loop, is_block_size, is_grid_size, walk
 from ..memo import Bounded
-from .interpret import TooLarge, enumerate_counts, evaluator
+from .counts import TooLarge
+from .evaluators import evaluator
+from .interpret import enumerate_counts
 from .pieces import GRID, is_grid
 
 _SMALL = (1, 2, 3, 5, 8, 37)
@@ -379,7 +381,7 @@ def _decide_sympy(cond, point: dict) -> bool:
 
 
 def _predicate(cond):
-    """A condition compiled to integer arithmetic (interpret.evaluator), when that decides exactly
+    """A condition compiled to integer arithmetic (evaluators.evaluator), when that decides exactly
     what sympy decides at int sizes: every symbol in it a plain Symbol (the one sympy.Symbol(name)
     that _decide_sympy puts a value in for), no Piecewise (it may match no case).  Comparisons,
     And/Or/Not, Mod and floors of ints and Fractions are exact in Python as in sympy; a point
