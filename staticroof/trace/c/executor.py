@@ -18,7 +18,7 @@ from ...inputs import InputError, read_text
 from ...resources import grammars_dir
 from .. import Trace, TraceError, executor
 from .instrument import Instrumenter, file_constants
-from .program import ALLOCATION, RUNTIME_DIR, Program, _rank, driver, names_read, own_values, params_of, parse
+from .program import ALLOCATION, RUNTIME_DIR, Program, driver, names_read, own_values, params_of, parse, pointer_depth
 
 USER_MAIN = "__sr_user_main"
 
@@ -103,7 +103,7 @@ class CProgram:
                 continue  # its prototype
             else:
                 if isinstance(node, c_ast.Decl) and isinstance(node.type, c_ast.ArrayDecl) and node.name:
-                    file_arrays.append((node.name, _rank(node.type), own_values(node)))
+                    file_arrays.append((node.name, pointer_depth(node.type), own_values(node)))
                 lines.append(gen.visit(node) + ";")
         main, self.sizes = driver(fn.decl.name, self.params)
         self.specials = inst.specials

@@ -21,7 +21,7 @@ from pycparser import c_ast, c_generator
 from ... import costs
 from ...frontends.c.frontend import _assigned_names
 from .overloads import select
-from .program import _rank, names_read
+from .program import names_read, pointer_depth
 
 _ARITH = ("+", "-", "*", "/")
 
@@ -61,7 +61,7 @@ class Instrumenter:
         arrays; bytes 0 for a parameter's region; `element` an expression of the element type, or
         None; `keep` for an array whose values are its own)."""
         head = self.gen.visit(fn.decl)
-        self.ranks = {p.name: _rank(p.type) for p in (fn.decl.type.args.params if fn.decl.type.args else [])
+        self.ranks = {p.name: pointer_depth(p.type) for p in (fn.decl.type.args.params if fn.decl.type.args else [])
                       if isinstance(p, c_ast.Decl)}
         body = [self.register(name, rank, nbytes, *rest) for name, rank, nbytes, *rest in register or []]
         body += [self.stmt(s) for s in (fn.body.block_items or [])]
@@ -120,7 +120,7 @@ class Instrumenter:
     def decl(self, d: c_ast.Decl, in_for: bool = False) -> str:
         if self.shared_static and "register" in (d.storage or []):
             d.storage = ["static" if x == "register" else x for x in d.storage if x != "extern"]
-        rank = _rank(d.type)
+        rank = pointer_depth(d.type)
         if d.name:
             self.ranks[d.name] = rank
             const = "const" in (getattr(d.type, "quals", None) or [])

@@ -37,7 +37,8 @@ def compiler() -> str:
     raise TraceError("staticroof trace needs a C compiler (cc, gcc or clang) on PATH; none was found")
 
 
-def _rank(t) -> int:
+def pointer_depth(t) -> int:
+    """How many pointer and array declarators wrap the type (`float **a`, `float a[4][4]`: 2)."""
     n = 0
     while isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl)):
         n += 1
@@ -89,7 +90,7 @@ def params_of(fn, ext, spelled: dict | None = None) -> list:
     for p in (fn.decl.type.args.params if fn.decl.type.args else []):
         if isinstance(p, c_ast.EllipsisParam) or getattr(p, "name", None) is None:
             continue
-        rank = _rank(p.type)
+        rank = pointer_depth(p.type)
         if rank >= 2 and isinstance(p.type, c_ast.PtrDecl) and isinstance(p.type.type, c_ast.PtrDecl):
             raise TraceError(f"`{p.name}`: pointer-to-pointer parameters cannot be traced")
         kind = "ptr" if rank else _kind(p.type, typedefs, spelled or {})

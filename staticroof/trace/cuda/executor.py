@@ -24,7 +24,7 @@ from ...inputs import InputError, read_text
 from ...resources import grammars_dir
 from .. import Trace, TraceError, executor
 from ..c.instrument import Instrumenter, file_constants
-from ..c.program import ALLOCATION, RUNTIME_DIR, Program, _rank, driver, own_values, params_of, parse
+from ..c.program import ALLOCATION, RUNTIME_DIR, Program, driver, own_values, params_of, parse, pointer_depth
 from .rewrite import instance, instantiate, overloads, shared_memory, textures
 
 _DIMS = ("x", "y", "z")
@@ -79,7 +79,7 @@ class CudaProgram:
             v.update({k: macro_sizes[k] for k in v if k in macro_sizes})
         # file-scope arrays in device memory (`__constant__`, `__device__`) are DRAM arrays, as the
         # analysis counts them; `__shared__` ones (storage `register` until shared_memory) are on-chip
-        file_arrays = [(n.name, _rank(n.type), own_values(n)) for n in ext
+        file_arrays = [(n.name, pointer_depth(n.type), own_values(n)) for n in ext
                        if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.ArrayDecl) and n.name
                        and not {"register", "extern"} & set(n.storage or []) and n.type.dim is not None]
         shared_memory(ext)

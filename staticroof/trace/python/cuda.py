@@ -9,10 +9,10 @@ before the barrier (a tile staged in shared memory), and Numba's own simulator
 (NUMBA_ENABLE_CUDASIM) runs a Python thread per CUDA thread with real barriers but hands the kernel
 NumPy arrays of its own (the recording arrays would be copied away), needs numba installed and
 interleaves threads unpredictably.  Here a kernel that reaches a barrier is rewritten into a
-generator (python_rewrite.py: `cuda.syncthreads()` is a `yield`): the threads of a block are run
+generator (rewrite.py: `cuda.syncthreads()` is a `yield`): the threads of a block are run
 in turn up to their next barrier, then all of them on to the next one, which is exactly the
 barrier's semantics, serially and deterministically.  Registers are per thread: each thread has
-its own register state (python_runtime.Sites), so the order in which threads interleave does not
+its own register state (runtime.Sites), so the order in which threads interleave does not
 change the loads and stores counted.
 """
 

@@ -4,11 +4,11 @@ arithmetic operation is counted by precision with Numba's promotion rules (pytho
 
 The function's own source is executed, never the file: the kernel's definition and the file's
 other functions are taken out of the parsed file (without their decorators), rewritten
-(python_rewrite.py) and run in a namespace where `numpy`/`math` calls on wrapped values count as
-the cost table says (python_math.py), `prange` is `range` and `np.float32(x)` makes a float32.
+(rewrite.py) and run in a namespace where `numpy`/`math` calls on wrapped values count as
+the cost table says (mathcalls.py), `prange` is `range` and `np.float32(x)` makes a float32.
 `@vectorize` functions run once per element of their inputs; `@cuda.jit` kernels over every
-block and thread of their launch, barriers kept (python_cuda.py); whole-array expressions element
-by element (python_wholearray.py).
+block and thread of their launch, barriers kept (cuda.py); whole-array expressions element
+by element (runtime.py).
 """
 
 from __future__ import annotations

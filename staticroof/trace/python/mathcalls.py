@@ -65,7 +65,7 @@ class Made:
 
     def bind(self, loc, default: str, v):
         """`name = <array expression>`: a new array holding its values (anything else as it is)."""
-        from .wholearray import Expr, new_array
+        from .runtime import Expr, new_array
 
         if not isinstance(v, Expr):
             return v
@@ -92,7 +92,7 @@ def module(real, made: Made | None):
     """`math` or `numpy` for the kernel."""
     from ...frontends.python.mathnames import _RENAMES, FREE, MATH, cost_name
     from ...frontends.python.numba_types import dtype_name, is_float
-    from .wholearray import REDUCTIONS, Expr, reduce
+    from .runtime import REDUCTIONS, Expr, reduce
 
     class Proxy:
         def __getattr__(self, name):

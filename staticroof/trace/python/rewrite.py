@@ -7,7 +7,7 @@ run can count what the analysis counts.
 - every `for ... in range/prange(...)` becomes `_sr_range(L, ...)`, L naming the loop, whose body's
   references are known (a new execution of the loop forgets their registers);
 - `cuda.syncthreads()` (and its `_count/_and/_or` forms, `cuda.syncwarp()`) becomes a `yield` to the
-  thread scheduler (python_cuda.py), and a call of a function that reaches one a `yield from`;
+  thread scheduler (cuda.py), and a call of a function that reaches one a `yield from`;
 - arrays made in the kernel (`np.zeros`, `cuda.shared.array`, ...) learn where they are made
   (`_sr_loc`, the position the analysis names them by), and a name bound to an array expression
   (`z = x * y`, `return a + b`) becomes a new array there (`_sr_bind`).
