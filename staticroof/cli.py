@@ -167,7 +167,7 @@ def _setup(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(),
         sys.exit(2)
     o = options_from(cfg, defines, include_dirs, costs, grids, blocks, machine_name, unit, machine_files, cache,
                      dtypes, time_budget, jobs)
-    files, errors = _collect(paths)
+    files, errors = collect_sources(paths)
     if errors and not files:
         for d in errors:
             click.echo(f"{d.location}: {d.code} {d.message}", err=True)
@@ -294,7 +294,7 @@ def _launch_limit(option: str, nums: tuple):
     return None
 
 
-def _collect(paths) -> tuple[list[Path], list]:
+def collect_sources(paths) -> tuple[list[Path], list]:
     from .diagnostics import Diagnostic, Location
     from .frontends import supported
 
@@ -449,7 +449,7 @@ def trace(path, defines, include_dirs, kernels, grids, blocks, fmt):
     from .trace import TraceError, compare, run as run_trace
 
     defs = _parse_defines(defines)
-    files, errors = _collect([path])
+    files, errors = collect_sources([path])
     if errors:
         for d in errors:
             click.echo(f"{d.location}: {d.code} {d.message}", err=True)

@@ -5,7 +5,7 @@ A crash in C code cannot be caught in the process it happens in, so the process 
 one that may die.  Its position is kept in a page of memory shared with the process that waits for
 it: `begin(file, index, name)` before each kernel (index -1: loading the file), `end()` after, a
 few bytes written, no system call.  When it dies of one of `CRASHES` inside a kernel, the waiting
-process records that kernel in `_crashed` and runs the work again in a fresh process, which reports
+process records that kernel in `crashed_kernels` and runs the work again in a fresh process, which reports
 that kernel as SR127 instead of analyzing it (`crashed`): the other kernels are analyzed as if the
 crash had never happened, so they print exactly what a run without it prints.
 
@@ -40,8 +40,8 @@ GUARDED = frozenset({"analyze", "lint", "diff", "baseline", "plot"})
 _SLOT_BYTES = 1 << 16
 _MAX_RERUNS = 64  # a run that crashes more often than this gives up (it would never end)
 
-_slot = None  # the shared page this process writes its position into (None: nobody watches)
-_crashed: dict = {}  # {(file key, kernel index or -1): signal name}: what a previous attempt crashed in
+slot_page = None  # the shared page this process writes its position into (None: nobody watches)
+crashed_kernels: dict = {}  # {(file key, kernel index or -1): signal name}: what a previous attempt crashed in
 
 
 def new_slot():
@@ -55,7 +55,7 @@ def file_key(path) -> str:
     temporary folder each time), its name when it cannot be read; '' when nobody watches.  Two
     files of one run with the same bytes are one file here: a kernel that crashed in one is SR127
     in both (their analyses differ only if they include different headers)."""
-    if _slot is None and not _crashed:
+    if slot_page is None and not crashed_kernels:
         return ""
     import hashlib
 
@@ -70,22 +70,22 @@ def begin(key: str, index: int, name: str) -> None:
     """This process now analyzes kernel `index` (`name`) of the file `key` names (-1: loads the file,
     `name` its file name)."""
     test = os.environ.get("STATICROOF_TEST_CRASH")
-    if _slot is not None:
+    if slot_page is not None:
         data = f"{index}\0{name}\0{key}".encode("utf-8", "surrogateescape")[:_SLOT_BYTES - 4]
-        _slot[4:4 + len(data)] = data
-        _slot[0:4] = len(data).to_bytes(4, "little")
+        slot_page[4:4 + len(data)] = data
+        slot_page[0:4] = len(data).to_bytes(4, "little")
     if test:
         _test_crash(test, name)
 
 
 def end() -> None:
-    if _slot is not None:
-        _slot[0:4] = b"\0\0\0\0"
+    if slot_page is not None:
+        slot_page[0:4] = b"\0\0\0\0"
 
 
 def crashed(key: str, index: int) -> str | None:
     """The signal an earlier attempt died of in this kernel (index -1: the file's loading), if any."""
-    return _crashed.get((key, index)) if _crashed else None
+    return crashed_kernels.get((key, index)) if crashed_kernels else None
 
 
 def where(slot) -> tuple | None:
@@ -108,12 +108,12 @@ def record(slot, signum: int | None) -> bool:
     """After a death by `signum`: record the kernel it happened in, so that the next attempt skips
     it.  False when the death is not such a crash (another signal, between kernels, again in a
     kernel already recorded, too many): then it ends the run, as without isolation."""
-    if signum is None or signum not in CRASHES or len(_crashed) >= _MAX_RERUNS:
+    if signum is None or signum not in CRASHES or len(crashed_kernels) >= _MAX_RERUNS:
         return False
     at = where(slot)
-    if at is None or (at[0], at[1]) in _crashed:
+    if at is None or (at[0], at[1]) in crashed_kernels:
         return False
-    _crashed[(at[0], at[1])] = signal_name(signum)
+    crashed_kernels[(at[0], at[1])] = signal_name(signum)
     return True
 
 
@@ -132,7 +132,7 @@ def watch(command: str | None) -> None:
     here and runs it; this process never returns, it exits as the command did.  A crash inside a
     kernel runs the command again without that kernel (see the module's docstring).  Nothing
     happens without fork, with STATICROOF_ISOLATE=0, or for a command that is not `GUARDED`."""
-    global _slot
+    global slot_page
     if command not in GUARDED or not hasattr(os, "fork") or os.environ.get("STATICROOF_ISOLATE") == "0":
         return
     sys.stdout.flush()
@@ -141,7 +141,7 @@ def watch(command: str | None) -> None:
         slot = new_slot()
         pid = os.fork()
         if pid == 0:
-            _slot = slot
+            slot_page = slot
             return
         status = _wait(pid)
         if os.WIFEXITED(status):

@@ -128,7 +128,7 @@ class _Pool:
             return
         w.task = pending.pop()
         try:
-            w.conn.send((w.task, items[w.task], crashes._crashed))
+            w.conn.send((w.task, items[w.task], crashes.crashed_kernels))
         except OSError:  # it died since it last answered: a fresh one takes the item
             fresh = _Worker(self.ctx, self.work)
             fresh.task = w.task
@@ -136,7 +136,7 @@ class _Pool:
             w.process.kill()
             w.process.join()
             w.conn.close()
-            fresh.conn.send((fresh.task, items[fresh.task], crashes._crashed))
+            fresh.conn.send((fresh.task, items[fresh.task], crashes.crashed_kernels))
 
     @staticmethod
     def _collect(w: _Worker, items, results: list, done: list, lost: Callable, pending: list) -> None:
@@ -203,7 +203,7 @@ def _serve(work, conn, parent_end, slot) -> None:
     from . import crashes
     from .diagnostics import aliases
 
-    crashes._slot = slot
+    crashes.slot_page = slot
     parent_end.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent, which stops the workers
     # stopped with SIGTERM: exit through Python, so `finally` blocks remove temporary folders
@@ -215,7 +215,7 @@ def _serve(work, conn, parent_end, slot) -> None:
             break
         if message is _STOP:
             break
-        index, item, crashes._crashed = message
+        index, item, crashes.crashed_kernels = message
         reply: tuple
         try:
             reply = (index, (True, (work(item), aliases())))

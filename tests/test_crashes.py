@@ -188,9 +188,9 @@ def test_lint_reports_the_crashed_kernel_and_the_others_as_before(files):
 
 def test_a_crash_is_recorded_only_inside_a_kernel():
     slot = crashes.new_slot()
-    saved_slot, saved = crashes._slot, dict(crashes._crashed)
+    saved_slot, saved = crashes.slot_page, dict(crashes.crashed_kernels)
     try:
-        crashes._slot, crashes._crashed = slot, {}
+        crashes.slot_page, crashes.crashed_kernels = slot, {}
         assert not crashes.record(slot, signal.SIGSEGV)  # between kernels: nothing to skip
         crashes.begin("k1", 3, "damp")
         assert crashes.where(slot) == ("k1", 3, "damp")
@@ -203,7 +203,7 @@ def test_a_crash_is_recorded_only_inside_a_kernel():
         crashes.begin("k1", -1, "particles.c")
         assert crashes.record(slot, signal.SIGKILL) and crashes.crashed("k1", -1) == "SIGKILL"
     finally:
-        crashes._slot, crashes._crashed = saved_slot, saved
+        crashes.slot_page, crashes.crashed_kernels = saved_slot, saved
         slot.close()
 
 
@@ -212,12 +212,12 @@ def test_a_file_is_named_by_its_bytes(tmp_path):
     b.parent.mkdir()
     a.write_text(SAXPY)
     b.write_text(SAXPY)
-    saved = crashes._slot
+    saved = crashes.slot_page
     try:
-        crashes._slot = crashes.new_slot()  # watched: a diff's copies in fresh folders are the same file
+        crashes.slot_page = crashes.new_slot()  # watched: a diff's copies in fresh folders are the same file
         assert crashes.file_key(a) == crashes.file_key(b) != crashes.file_key(tmp_path / "missing.c")
     finally:
-        crashes._slot = saved
+        crashes.slot_page = saved
     assert crashes.file_key(a) == ""  # nobody watches: nothing read
 
 

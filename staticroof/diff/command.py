@@ -153,7 +153,7 @@ def baseline(paths, output, defines, include_dirs, dtypes, costs, grids, blocks,
         raise click.BadParameter(f"`{output}`: the folder {folder} does not exist or is not writable", param_hint="-o")
     _cfg, options, store, config_path = _setup(config_file, defines, include_dirs, costs, grids, blocks,
                                                machine_name, unit, machine_files, cache, use_cache, dtypes, jobs)
-    files, errors = cli._collect(paths)
+    files, errors = cli.collect_sources(paths)
     for d in errors:
         click.echo(f"{d.location}: {d.code} {d.message}", err=True)
     if errors and not files:

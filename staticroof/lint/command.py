@@ -96,7 +96,7 @@ def lint(paths, select, ignore, fmt, statistics, explain, defines, include_dirs,
         settings.ridge_factor = cfg.thresholds["ridge-factor"]
     options = cli.options_from(cfg, defines, include_dirs, costs, grids, blocks, machine_name, unit, machine_files,
                                cache, dtypes, jobs=jobs)
-    files, errors = cli._collect(paths)
+    files, errors = cli.collect_sources(paths)
     from ..frontends import supported
 
     errors = [d for d in errors if "unsupported file type" not in d.message]  # a hook passes every file

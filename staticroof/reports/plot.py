@@ -7,7 +7,7 @@ tests can check that the picture shows what the JSON says.
 
 from __future__ import annotations
 
-from .text import _si
+from .text import with_si_prefix
 
 LEVEL_MARKERS = {"DRAM": "s", "L2": "D", "L1": "^"}
 
@@ -51,17 +51,17 @@ def draw(kernels, machine, path: str, measured=()) -> list[dict]:
     fig, ax = plt.subplots(figsize=(9, 6))
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.plot([lo, hi], [bw * lo, bw * hi], color="0.3", lw=1.5, label=f"DRAM {_si(bw, 'B/s')}")
+    ax.plot([lo, hi], [bw * lo, bw * hi], color="0.3", lw=1.5, label=f"DRAM {with_si_prefix(bw, 'B/s')}")
     for name, level_bw, style in (("L2", machine.l2_bandwidth, "--"), ("L1", machine.l1_bandwidth, ":")):
         if level_bw:
             ax.plot([lo, hi], [level_bw * lo, level_bw * hi], color="0.45", lw=1.2, ls=style,
-                    label=f"{name} {_si(level_bw, 'B/s')}")
+                    label=f"{name} {with_si_prefix(level_bw, 'B/s')}")
     colors = ["tab:red", "tab:purple", "tab:brown", "tab:pink"]
     for n, roof in enumerate(roofs):
         peak = machine.peak(roof)
         ridge = peak / bw
         ax.plot([ridge, hi], [peak, peak], color=colors[n % len(colors)], lw=1.5,
-                label=f"{roof} {_si(peak, 'FLOP/s')}")
+                label=f"{roof} {with_si_prefix(peak, 'FLOP/s')}")
         ax.plot([ridge], [peak], "o", color=colors[n % len(colors)])
         ax.annotate(f"ridge {ridge:.3g} FLOP/B", (ridge, peak), textcoords="offset points", xytext=(4, -12),
                     fontsize=8)

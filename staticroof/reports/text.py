@@ -115,7 +115,7 @@ def _part_rows(p: PartSummary) -> list[str]:
     return rows
 
 
-def _si(v, unit: str) -> str:
+def with_si_prefix(v, unit: str) -> str:
     for scale, prefix in ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
         if abs(v) >= scale:
             return f"{v / scale:.3g} {prefix}{unit}"
@@ -139,14 +139,14 @@ def _roofline(r: dict) -> str:
     if h.get("bound") is not None and len(h.get("levels", ())) > 1:
         where = "compute-bound" if h["bound"] == "compute" else f"memory-bound at {h['bound']}"
         text = (f"{head}: I {_num(r['intensity'])} FLOP/B at DRAM; {where}, "
-                f"attainable {_si(h['attainable'], 'FLOP/s')} = {100 * h['fraction_of_peak']:.3g}% of peak")
+                f"attainable {with_si_prefix(h['attainable'], 'FLOP/s')} = {100 * h['fraction_of_peak']:.3g}% of peak")
         if r.get("shares"):
             text += " [" + ", ".join(f"{p} {100 * float(v):.3g}%" for p, v in r["shares"].items()) + " of W]"
         if h.get("time_floor") is not None:
             text += f"; time >= {_seconds(h['time_floor'])}"
         return text
     text = (f"{head}: I {_num(r['intensity'])} FLOP/B, {r['bound']}-bound, "
-            f"attainable {_si(r['attainable'], 'FLOP/s')} = {100 * r['fraction_of_peak']:.3g}% of peak")
+            f"attainable {with_si_prefix(r['attainable'], 'FLOP/s')} = {100 * r['fraction_of_peak']:.3g}% of peak")
     if r.get("shares"):
         text += " [" + ", ".join(f"{p} {100 * float(v):.3g}%" for p, v in r["shares"].items()) + " of W]"
     if r.get("time_floor") is not None:
@@ -160,7 +160,7 @@ def _levels(r: dict) -> str:
     parts = []
     for lv in r["levels"]:
         i = "?" if lv["intensity"] is None else _num(lv["intensity"])
-        roof = f" @ {_si(lv['bandwidth'], 'B/s')}" if lv["bandwidth"] else " (bandwidth unknown)"
+        roof = f" @ {with_si_prefix(lv['bandwidth'], 'B/s')}" if lv["bandwidth"] else " (bandwidth unknown)"
         parts.append(f"{lv['level']} I {i} FLOP/B{roof}")
     text = " | ".join(parts)
     h = r["hierarchy"]

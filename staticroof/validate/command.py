@@ -34,18 +34,18 @@ def validate(source, report_path, defines, include_dirs, kernels, machine_name, 
     except ReportError as e:
         click.echo(f"staticroof: {e}", err=True)
         sys.exit(2)
-    _report(source, report, report_path, defines, include_dirs, kernels, machine_name, machine_files, costs,
-            config_file, fmt)
+    print_comparison(source, report, report_path, defines, include_dirs, kernels, machine_name, machine_files,
+                     costs, config_file, fmt)
 
 
-def _report(source, report, report_path, defines, include_dirs, kernels, machine_name, machine_files, costs,
-            config_file, fmt):
+def print_comparison(source, report, report_path, defines, include_dirs, kernels, machine_name, machine_files,
+                     costs, config_file, fmt):
     """Analyze SOURCE for the report's launches and print the comparison; exits with the status."""
-    from ..cli import _collect, options_from
+    from ..cli import collect_sources, options_from
     from ..config import ConfigError, load
     from ..roofline import MachineError, load_database
 
-    files, errors = _collect([source])
+    files, errors = collect_sources([source])
     if errors:
         for d in errors:
             click.echo(f"{d.location}: {d.code} {d.message}", err=True)

@@ -31,7 +31,7 @@ def profile(source, app, output, clock_control, defines, include_dirs, kernels, 
     """Profile APP (after `--`) with ncu and validate SOURCE against what it measured."""
     from ..ncu import ReportError, read
     from ..ncu.collect import command
-    from .command import _report
+    from .command import print_comparison
 
     exe = shutil.which("ncu")
     cmd = command(list(app), exe or "ncu", clock_control)
@@ -56,5 +56,5 @@ def profile(source, app, output, clock_control, defines, include_dirs, kernels, 
     if done.returncode != 0:
         click.echo(f"staticroof: ncu exited {done.returncode} (the application's status); validating what it measured",
                    err=True)
-    _report(source, report, output, defines, include_dirs, kernels, machine_name, machine_files, costs, config_file,
-            fmt)
+    print_comparison(source, report, output, defines, include_dirs, kernels, machine_name, machine_files, costs,
+                     config_file, fmt)
