@@ -187,9 +187,9 @@ def import_times(env: dict) -> dict:
 
 
 def collect(paths: list) -> list:
-    from staticroof.cli import _collect
+    from staticroof.cli import collect_sources
 
-    files, errors = _collect([str(p) for p in paths])
+    files, errors = collect_sources([str(p) for p in paths])
     assert not errors, errors
     return files
 
