@@ -22,6 +22,7 @@ from collections import Counter
 from pathlib import Path
 
 from staticroof.diagnostics import RULES
+from staticroof.options import AnalysisOptions
 from staticroof.pipeline import run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,7 +76,7 @@ def base_name(name: str) -> str:
 
 def analyze_one(path: Path, defines: dict) -> dict:
     t0 = time.perf_counter()
-    report = run([path], defines, ())
+    report = run([path], AnalysisOptions(defines=defines))
     seconds = time.perf_counter() - t0
     row = {"file": str(path), "seconds": seconds, "kernels": 0, "exact": 0, "approximate": 0,
            "unsupported": 0, "internal": 0, "approx_codes": Counter(), "unsupported_codes": Counter(),
