@@ -596,11 +596,12 @@ SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
 
 def _placed(paths, defines, machine="a100", machine_files=()):
+    from staticroof.options import AnalysisOptions
     from staticroof.pipeline import run
     from staticroof.roofline.place import place
 
     m = get(machine, load_database(machine_files))
-    report = run(paths, defines, cache_bytes=m.l2_bytes, l1_bytes=m.smem_bytes_per_sm)
+    report = run(paths, AnalysisOptions(defines=defines, cache_bytes=m.l2_bytes, l1_bytes=m.smem_bytes_per_sm))
     for k in report.kernels:
         k.roofline = place(k, m)
     return {k.name: k.roofline for k in report.kernels}
