@@ -22,8 +22,7 @@ from collections import Counter
 from pathlib import Path
 
 from staticroof.diagnostics import RULES
-from staticroof.options import AnalysisOptions
-from staticroof.pipeline import run
+from staticroof.pipeline import AnalysisOptions, run  # the options, re-exported beside the function
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = ROOT / "tests" / "data" / "real"

@@ -168,4 +168,4 @@ def _sizes_for(kernel, bindings: dict) -> dict:
     return resolve_sizes(kernel, bindings)[0]
 
 
-__all__ = ["Report", "run", "Diagnostic"]
+__all__ = ["Report", "run", "AnalysisOptions", "Diagnostic"]
