@@ -234,7 +234,7 @@ def in_process(paths: list, top: int = 5) -> dict:
         clock.file = _rel(f)
         c, w = time.process_time(), time.perf_counter()
         with clock:
-            report = run([f], {})
+            report = run([f])
         rows.append({"file": clock.file, "wall_s": time.perf_counter() - w, "cpu_s": time.process_time() - c,
                      "kernels": len(report.kernels), "failed": sum(1 for k in report.kernels if k.failed),
                      # a file the front end could not read at all (an SR099 internal error, say)

@@ -22,7 +22,7 @@ from collections import Counter
 from pathlib import Path
 
 from staticroof.diagnostics import RULES
-from staticroof.pipeline import run
+from staticroof.pipeline import AnalysisOptions, run  # the options, re-exported beside the function
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = ROOT / "tests" / "data" / "real"
@@ -75,7 +75,7 @@ def base_name(name: str) -> str:
 
 def analyze_one(path: Path, defines: dict) -> dict:
     t0 = time.perf_counter()
-    report = run([path], defines, ())
+    report = run([path], AnalysisOptions(defines=defines))
     seconds = time.perf_counter() - t0
     row = {"file": str(path), "seconds": seconds, "kernels": 0, "exact": 0, "approximate": 0,
            "unsupported": 0, "internal": 0, "approx_codes": Counter(), "unsupported_codes": Counter(),

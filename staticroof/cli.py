@@ -102,10 +102,12 @@ def _machine(name, machine_files, pyproject):
 
 
 def options_from(cfg, defines=(), include_dirs=(), costs=(), grids=(), blocks=(), machine_name=None, unit=None,
-                 machine_files=(), cache=None, dtypes=(), time_budget=None, jobs=None):
-    """The configuration under the command-line options: what the analysis of a file takes
-    (lint.engine.Options).  Exits 2 on a bad machine; raises click's errors on bad options."""
-    from .lint.settings import Options
+                 machine_files=(), cache=None, dtypes=(), time_budget=None, jobs=None, kernels=(),
+                 all_functions=False):
+    """The configuration under the command-line options: the one AnalysisOptions (staticroof/options.py)
+    every command builds here and hands down.  `all_functions` is the flag: `analyze` and `plot`
+    add the configuration's.  Exits 2 on a bad machine; raises click's errors on bad options."""
+    from .options import AnalysisOptions
 
     defs = {name: str(v) for name, v in cfg.sizes.items()}
     given = _parse_defines(defines)
@@ -120,9 +122,14 @@ def options_from(cfg, defines=(), include_dirs=(), costs=(), grids=(), blocks=()
     if cache is None and cfg.cache is not None:
         cache = str(cfg.cache)
     cache_bytes = _parse_size(cache) if cache is not None else None
-    return Options(defs, list(include_dirs) + cfg.include, weights, launches, kernel_sizes, cache_bytes, machine,
-                   unit or cfg.unit, _types_from(cfg, given, _parse_dtypes(dtypes)),
-                   cfg.time_budget if time_budget is None else time_budget, cfg.jobs if jobs is None else jobs)
+    return AnalysisOptions(
+        defines=defs, include_dirs=(*include_dirs, *cfg.include), weights=weights, only=frozenset(kernels),
+        launches=launches, kernel_sizes=kernel_sizes, dtypes=_types_from(cfg, given, _parse_dtypes(dtypes)),
+        all_functions=all_functions,
+        cache_bytes=cache_bytes or (machine.l2_bytes if machine is not None else None),
+        l1_bytes=machine.smem_bytes_per_sm if machine is not None else None,
+        time_budget=cfg.time_budget if time_budget is None else time_budget, machine=machine, unit=unit or cfg.unit,
+        jobs=cfg.jobs if jobs is None else jobs)
 
 
 def _types_from(cfg, given: dict, typed: dict) -> dict:
@@ -142,13 +149,12 @@ def _types_from(cfg, given: dict, typed: dict) -> dict:
 
 class _Setup(NamedTuple):
     """What `analyze` and `plot` run with: the configuration, the options, the files (and the
-    usage errors of the paths that are not), the analysis arguments and the cache, if any."""
+    usage errors of the paths that are not) and the cache, if any."""
 
     cfg: Any
-    options: Any  # lint.settings.Options
+    options: Any  # options.AnalysisOptions
     files: list
     errors: list
-    args: dict  # runner.run's keyword arguments besides the files and the cache
     store: Any = None  # cache.Cache under --use-cache
 
 
@@ -166,25 +172,18 @@ def _setup(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(),
         click.echo(f"staticroof: {e}", err=True)
         sys.exit(2)
     o = options_from(cfg, defines, include_dirs, costs, grids, blocks, machine_name, unit, machine_files, cache,
-                     dtypes, time_budget, jobs)
+                     dtypes, time_budget, jobs, kernels, all_functions or getattr(cfg, "all_functions", False))
     files, errors = collect_sources(paths)
     if errors and not files:
         for d in errors:
             click.echo(f"{d.location}: {d.code} {d.message}", err=True)
         sys.exit(2)
-    machine = o.machine
-    cache_bytes = o.cache_bytes or (machine.l2_bytes if machine is not None else None)
-    l1_bytes = machine.smem_bytes_per_sm if machine is not None else None
     store = None
     if use_cache:
         from .cache import Cache
 
         store = Cache.beside(cfg.path)
-    args = {"defines": o.defines, "include_dirs": o.include_dirs, "weights": o.weights, "only": set(kernels),
-            "launches": o.launches, "cache_bytes": cache_bytes, "l1_bytes": l1_bytes,
-            "all_functions": all_functions or getattr(cfg, "all_functions", False), "kernel_sizes": o.kernel_sizes,
-            "dtypes": o.dtypes, "time_budget": o.time_budget}
-    return _Setup(cfg, o, files, errors, args, store)
+    return _Setup(cfg, o, files, errors, store)
 
 
 def _analyze_files(s: _Setup, files):
@@ -192,7 +191,7 @@ def _analyze_files(s: _Setup, files):
     one is named; exits 2 when a kernel has no roof on it."""
     from .cache.runner import run
 
-    return _place(s, run(files, **s.args, cache=s.store, config_path=s.cfg.path, jobs=s.options.jobs))
+    return _place(s, run(files, s.options, cache=s.store, config_path=s.cfg.path))
 
 
 def _place(s: _Setup, report):
@@ -250,8 +249,8 @@ def _printed_files(s: _Setup, fmt: str, color: bool) -> list:
     machine = s.options.machine
     view = {"format": fmt, "color": color, "unit": s.options.unit,
             "machine": dataclasses.asdict(machine) if machine is not None else None}
-    return printed.run(s.files, s.args, view, lambda report: _printed(_place(s, report), fmt, color), s.store,
-                       s.cfg.path, s.options.jobs)
+    return printed.run(s.files, s.options, view, lambda report: _printed(_place(s, report), fmt, color), s.store,
+                       s.cfg.path)
 
 
 def _parse_launches(grids, blocks, configured: dict) -> dict:
@@ -445,6 +444,7 @@ def trace(path, defines, include_dirs, kernels, grids, blocks, fmt):
 
     Exit 1 when an exact kernel's static and traced numbers differ, 2 when a kernel could not be
     traced (the file's other kernels are still traced and reported)."""
+    from .config import Config
     from .pipeline import run
     from .trace import TraceError, compare, run as run_trace
 
@@ -454,7 +454,8 @@ def trace(path, defines, include_dirs, kernels, grids, blocks, fmt):
         for d in errors:
             click.echo(f"{d.location}: {d.code} {d.message}", err=True)
         sys.exit(2)
-    report = run(files, defs, include_dirs, None, set(kernels), _parse_launches(grids, blocks, {}))
+    # no configuration: the sizes, folders, kernels and launches given here, and nothing else
+    report = run(files, options_from(Config(), defines, include_dirs, grids=grids, blocks=blocks, kernels=kernels))
     if not report.kernels:
         click.echo(f"staticroof: no kernel to trace in {path}", err=True)
         sys.exit(2)

@@ -9,6 +9,9 @@ from dataclasses import dataclass, field
 from . import crashes
 from .diagnostics import Diagnostic, Location
 from .ir import is_grid_size
+from .options import AnalysisOptions, thaw
+
+DEFAULTS = AnalysisOptions()
 
 
 @dataclass
@@ -18,22 +21,25 @@ class Report:
     failed: bool = False  # some kernel or file could not be analyzed
 
 
-def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only: set | None = None,
-        launches: dict | None = None, cache_bytes: int | None = None, l1_bytes: int | None = None,
-        all_functions: bool = False, kernel_sizes: dict | None = None, dtypes: dict | None = None,
-        time_budget: float | None = None) -> Report:
-    """`all_functions` also reports drivers (`main`, setup functions: see frontends/drivers.py);
-    a driver never fails the run either way.  `kernel_sizes` ({kernel name: {size: value}}, from the
-    configuration) binds sizes of one kernel over the file's bindings.  `dtypes` ({None or kernel:
-    {parameter: type}}, from --dtype and the configuration) types the parameters a Python kernel's
-    source leaves untyped.  `time_budget`: CPU seconds for the counting of one kernel before it falls
-    back (analysis/fallback.py; None: STATICROOF_TIME_BUDGET or the default, 0: no budget)."""
+def run(files, options: AnalysisOptions = DEFAULTS) -> Report:
+    """Each of `files` analyzed under `options` (staticroof/options.py): `options.all_functions`
+    also reports drivers (`main`, setup functions: see frontends/c/drivers.py); a driver never fails
+    the run either way.  `kernel_sizes` ({kernel name: {size: value}}, from the configuration) binds
+    sizes of one kernel over the file's bindings.  `dtypes` ({None or kernel: {parameter: type}},
+    from --dtype and the configuration) types the parameters a Python kernel's source leaves
+    untyped.  `time_budget`: CPU seconds for the counting of one kernel before it falls back
+    (analysis/fallback.py; None: STATICROOF_TIME_BUDGET or the default, 0: no budget)."""
     from .analysis import analyze, budget
     from .analysis.fallback import within_budget
     from .analysis.summary import summarize, unsupported
     from .frontends import language_of, load
 
-    seconds = budget.seconds(time_budget)
+    # plain dicts, as the front ends and the analyses take them (a copy each: none can alter the options)
+    defines, launches, dtypes = thaw(options.defines), thaw(options.launches), thaw(options.dtypes)
+    include_dirs, weights, kernel_sizes = list(options.include_dirs), thaw(options.weights), thaw(options.kernel_sizes)
+    only, all_functions = options.only, options.all_functions
+    cache_bytes, l1_bytes = options.cache_bytes, options.l1_bytes
+    seconds = budget.seconds(options.time_budget)
 
     report = Report()
     for path in files:
@@ -134,7 +140,7 @@ def _self_check(result, summary, sizes: dict, weights: dict) -> None:
         summary.exact = False
 
 
-def _selected(name: str, only: set) -> bool:
+def _selected(name: str, only: frozenset) -> bool:
     """`--kernel axpy` selects the kernel and every instantiation of it (`axpy<double>`)."""
     return name in only or name.split("<")[0] in only
 
@@ -162,4 +168,4 @@ def _sizes_for(kernel, bindings: dict) -> dict:
     return resolve_sizes(kernel, bindings)[0]
 
 
-__all__ = ["Report", "run", "Diagnostic"]
+__all__ = ["Report", "run", "AnalysisOptions", "Diagnostic"]

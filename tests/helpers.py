@@ -8,6 +8,7 @@ from pathlib import Path
 
 import sympy
 
+from staticroof.options import AnalysisOptions
 from staticroof.pipeline import run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -16,7 +17,7 @@ SAMPLES = ROOT / "samples"
 
 def analyze_file(path, defines=None, include_dirs=()):
     """{kernel name: KernelSummary} for one file (plus the whole Report as `.report`)."""
-    report = run([Path(path)], defines or {}, include_dirs)
+    report = run([Path(path)], AnalysisOptions(defines=defines or {}, include_dirs=include_dirs))
     out = {k.name: k for k in report.kernels}
     return out, report
 

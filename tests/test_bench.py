@@ -92,11 +92,12 @@ def test_bench30_expect_blocks_are_reproduced():
     from test_real import agrees, expect_blocks
 
     from staticroof.cache.runner import run
+    from staticroof.options import AnalysisOptions
 
     from helpers import S
 
     files = sorted(BENCH30.glob("*.c"))
-    report = run(files, {}, jobs=None)
+    report = run(files, AnalysisOptions(jobs=None))
     kernels = {k.name: k for k in report.kernels}
     for f in files:
         for name, values in expect_blocks(f).items():

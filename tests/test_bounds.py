@@ -8,6 +8,7 @@ from fractions import Fraction
 import sympy
 
 from staticroof.analysis.bounds import hbl_exponent
+from staticroof.options import AnalysisOptions
 from staticroof.pipeline import run
 
 from helpers import SAMPLES, S, lru_words, same
@@ -26,7 +27,7 @@ def test_hbl_exponents():
 
 
 def _kernel(path, defines, cache):
-    report = run([path], defines, cache_bytes=cache)
+    report = run([path], AnalysisOptions(defines=defines, cache_bytes=cache))
     return report.kernels[0]
 
 

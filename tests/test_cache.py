@@ -16,6 +16,7 @@ from staticroof import pipeline
 from staticroof.cache import Cache, codec, file_key, fingerprint, runner
 from staticroof.cache.store import CACHEDIR_TAG
 from staticroof.cli import main
+from staticroof.options import AnalysisOptions
 from staticroof.reports import json as json_report, text as text_report
 
 from helpers import SAMPLES
@@ -132,21 +133,18 @@ def test_header_earlier_on_the_search_path_is_a_miss(tmp_path):
     assert file_key(src, "analysis", {}, [a, b]) == before
 
 
-OPTIONS = {"defines": {}, "include_dirs": [], "weights": {}, "only": set(), "launches": {}, "cache_bytes": None,
-           "l1_bytes": None, "all_functions": False, "kernel_sizes": {}}
 CHANGES = {
     "defines": {"N": "64"}, "include_dirs": ["inc"], "weights": {"expf": 4}, "only": {"scale_add"},
     "launches": {None: {"grid": (4,), "block": (256,)}}, "cache_bytes": 40 * 2**20, "l1_bytes": 196608,
-    "all_functions": True, "kernel_sizes": {"scale_add": {"N": 64}},
+    "all_functions": True, "kernel_sizes": {"scale_add": {"N": 64}}, "dtypes": {None: {"x": "float32"}},
 }
 
 
 @pytest.mark.parametrize("option", sorted(CHANGES))
 def test_each_option_is_in_the_key(project, option):
-    base = file_key("scale.c", "analysis", runner.options_of(**OPTIONS))
-    changed = dict(OPTIONS, **{option: CHANGES[option]})
-    assert file_key("scale.c", "analysis", runner.options_of(**changed)) != base
-    assert file_key("scale.c", "analysis", runner.options_of(**OPTIONS)) == base  # and keys are stable
+    base = runner.key_of("scale.c", AnalysisOptions())
+    assert runner.key_of("scale.c", AnalysisOptions(**{option: CHANGES[option]})) != base
+    assert runner.key_of("scale.c", AnalysisOptions()) == base  # and keys are stable
 
 
 def test_kind_file_name_config_and_version_are_in_the_key(project, monkeypatch):
@@ -229,7 +227,7 @@ CORRUPTIONS = [_corrupt_truncated, _corrupt_garbage, _corrupt_foreign_key, _corr
 
 def test_corrupt_or_foreign_entry_is_a_miss(project):
     """Each corruption of a real entry is a miss (None), never an exception."""
-    report = pipeline.run([project / "scale.c"], {})
+    report = pipeline.run([project / "scale.c"])
     payload = runner.encode_report(report)
     cache = Cache(project / ".staticroof_cache")
     for k, corrupt in enumerate(CORRUPTIONS):
@@ -317,7 +315,7 @@ def test_kinds_and_keys_are_file_names_only(tmp_path):
 
 
 def _report(path):
-    return pipeline.run([path], {}, cache_bytes=40 * 2**20, l1_bytes=196608)
+    return pipeline.run([path], AnalysisOptions(cache_bytes=40 * 2**20, l1_bytes=196608))
 
 
 @pytest.mark.parametrize("sample", ["stencil1d.c", "saxpy.cu"])
@@ -365,7 +363,7 @@ def test_lint_rules_read_a_decoded_entry_as_a_fresh_result():
     rules = selected_rules(Settings())
     seen = set()
     for sample in ("gemm_accum.c", "transpose.cu", "l2norm.cu"):
-        report = pipeline.run([SAMPLES / sample], {})
+        report = pipeline.run([SAMPLES / sample])
         back = runner.decode_report(json.loads(json.dumps(runner.encode_report(report))))
         fresh = [f for r in rules for f in r.check(FileContext(sample, report.kernels, report.file_diagnostics,
                                                                   Settings()))]

@@ -236,12 +236,13 @@ def test_sr119_when_the_launch_grid_does_not_cover_the_sizes():
     # threads.  With -D N=8192 the guards admit 8192 x 8192, so only 1024^2 outputs are computed:
     # W = 2 * 1024^2 * 8192 = 17,179,869,184 at the launch, while the formula 2N^3 gives
     # 1,099,511,627,776.  Both are reported, and SR119 says which is which.
+    from staticroof.options import AnalysisOptions
     from staticroof.pipeline import run
 
-    k = run([SAMPLES / "matmul_naive.cu"], {"N": "8192"}).kernels[0]
+    k = run([SAMPLES / "matmul_naive.cu"], AnalysisOptions(defines={"N": "8192"})).kernels[0]
     assert k.total.flops.value == 2 * 1024**2 * 8192
     (d,) = [d for d in k.diagnostics if d.code == "SR119"]
     assert "17,179,869,184" in d.message and "1,099,511,627,776" in d.message
     # at the launch's own size the grid covers the guards: no warning
-    k = run([SAMPLES / "matmul_naive.cu"], {}).kernels[0]
+    k = run([SAMPLES / "matmul_naive.cu"]).kernels[0]
     assert not [d for d in k.diagnostics if d.code == "SR119"] and k.total.flops.value == 2 * 1024**3

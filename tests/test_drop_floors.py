@@ -192,7 +192,7 @@ def met() -> list:
     mp.setattr(result, "finish", finish)
     try:
         for f in FILES:
-            assert not pipeline.run([ROOT / f], {}).failed, f
+            assert not pipeline.run([ROOT / f]).failed, f
     finally:
         mp.undo()
     return list(dict.fromkeys(found + BY_HAND))

@@ -61,7 +61,7 @@ def _met() -> tuple:
     mp.setattr(floors, "xreplace", recording_xreplace)
     try:
         for f in FILES:  # a kernel that raised would be reported failed, its floors never met
-            assert not pipeline.run([ROOT / f], {}).failed, f
+            assert not pipeline.run([ROOT / f]).failed, f
     finally:
         mp.undo()
     return args, renamings

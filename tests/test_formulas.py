@@ -166,17 +166,19 @@ def test_axpy_with_items_per_thread_prints_2n():
     proof points it was printed as a page of floors equal to 2*n)."""
     from pathlib import Path
 
+    from staticroof.options import AnalysisOptions
     from staticroof.pipeline import run
 
     path = Path(__file__).parent / "data" / "real" / "cuda" / "idioms.cu"
-    (k,) = [k for k in run([path], {}, only={"axpy_items"}).kernels if k.name == "axpy_items"]
+    (k,) = [k for k in run([path], AnalysisOptions(only={"axpy_items"})).kernels if k.name == "axpy_items"]
     assert k.exact
     t = k.total
     assert (str(t.flops.expr), str(t.compulsory.expr), str(t.intensity.expr)) == ("2*n", "12*n", "1/6")
     # and at sizes on both sides of the kernel's constants (4 items a thread, 1024 a block): every
     # i < n is one multiply-add and 12 B whatever the blocking, even in a last, partial block
     for n in (1, 3, 4, 5, 1023, 1024, 1025, 4097):
-        (k,) = [k for k in run([path], {"n": str(n)}, only={"axpy_items"}).kernels if k.name == "axpy_items"]
+        options = AnalysisOptions(defines={"n": str(n)}, only={"axpy_items"})
+        (k,) = [k for k in run([path], options).kernels if k.name == "axpy_items"]
         assert k.exact and (k.total.flops.value, k.total.compulsory.value) == (2 * n, 12 * n), n
 
 

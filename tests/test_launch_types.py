@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from staticroof.cli import main
+from staticroof.options import AnalysisOptions
 from staticroof.pipeline import run
 
 from helpers import ROOT, S, analyze_file, analyze_source, same
@@ -19,7 +20,7 @@ CUDA = DATA / "cuda"
 
 
 def kernels_of(path, defines=None, launches=None, include_dirs=()):
-    report = run([Path(path)], defines or {}, include_dirs, None, None, launches)
+    report = run([Path(path)], AnalysisOptions(defines=defines or {}, include_dirs=include_dirs, launches=launches))
     return {k.name: k for k in report.kernels}
 
 
@@ -384,9 +385,9 @@ def test_one_result_per_instantiation():
 
 def test_instantiations_are_selected_and_launched_by_name():
     # --kernel scale selects every instantiation; --kernel 'scale<double>' one.
-    report = run([TEMPLATES], {}, (), None, {"scale"})
+    report = run([TEMPLATES], AnalysisOptions(only={"scale"}))
     assert len(report.kernels) == 6
-    report = run([TEMPLATES], {}, (), None, {"scale<double>"})
+    report = run([TEMPLATES], AnalysisOptions(only={"scale<double>"}))
     assert [k.name for k in report.kernels] == ["scale<double>"]
     # --grid 'scale<double>=4' --block 'scale<double>=32': 128 threads launched over n = 65536:
     # the numbers count the launched threads: Q = 16 B * 128 = 2048 (SR119 says so).

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import pytest
 
+from staticroof.options import AnalysisOptions
 from staticroof.pipeline import run
 
 from helpers import ROOT
@@ -112,7 +113,7 @@ def summaries():
     out = {}
     for file in sorted({f for f, *_ in CASES.values()}):
         names = {k for k, (f, *_rest) in CASES.items() if f == file}
-        out.update({k.name: k for k in run([CUDA / file], {}, only=names).kernels})
+        out.update({k.name: k for k in run([CUDA / file], AnalysisOptions(only=names)).kernels})
     return out
 
 

@@ -48,12 +48,13 @@ def _counts(texts: tuple, maps) -> tuple:
 
 _SPY = """
 import json, sys
+from staticroof.options import AnalysisOptions
 from staticroof import pipeline
 from staticroof.analysis import traffic
 seen = []
 real = traffic._maps
 traffic._maps = lambda texts: (seen.append(texts), real(texts))[1]
-pipeline.run(sys.argv[1:], {}, time_budget=0)
+pipeline.run(sys.argv[1:], AnalysisOptions(time_budget=0))
 print(json.dumps(seen))
 """
 

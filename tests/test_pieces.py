@@ -509,7 +509,7 @@ def test_differ_at_a_point_with_kept_values_and_fingerprints_in_all_parameters_a
     mp.setattr(P, "fingerprint", checked_print)
     try:
         for f in files:
-            assert not pipeline.run([root / f], {}).failed, f
+            assert not pipeline.run([root / f]).failed, f
     finally:
         mp.undo()
     assert len(seen) > 50 and all(got == afresh for got, afresh, _ in seen)

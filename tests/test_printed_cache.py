@@ -5,7 +5,8 @@ the entries hold an empty report, so each test takes milliseconds."""
 
 from __future__ import annotations
 
-from staticroof.cache import Cache, file_key, printed, runner
+from staticroof.cache import Cache, printed, runner
+from staticroof.options import AnalysisOptions
 from staticroof.pipeline import Report
 
 VIEW = {"kernels": ["k.c:1:6: k  [c, exact]"], "diagnostics": ["k.c:1:1: SR004 note"], "codes": ["SR004"],
@@ -51,10 +52,9 @@ def test_each_way_of_printing_is_kept_up_to_the_latest_few(tmp_path, monkeypatch
     monkeypatch.chdir(tmp_path)
     src = tmp_path / "k.c"
     src.write_text("void k(int n, float *x) { for (int i = 0; i < n; i++) x[i] = 0; }\n")
-    args = {"defines": {}, "include_dirs": [], "weights": {}, "only": set(), "launches": {}, "cache_bytes": None,
-            "l1_bytes": None, "all_functions": False, "kernel_sizes": {}}
+    options = AnalysisOptions()
     cache = Cache(tmp_path / ".staticroof_cache")
-    key = file_key(src, runner.KIND, runner.options_of(**args), [], None, runner.stub_dirs(src))
+    key = runner.key_of(src, options)
     assert cache.put(runner.KIND, key, _part())  # an analysis entry as lint leaves it: no views
     shown = []
 
@@ -64,7 +64,7 @@ def test_each_way_of_printing_is_kept_up_to_the_latest_few(tmp_path, monkeypatch
 
     for n in range(printed.MAX_VIEWS + 2):  # ten ways of printing, each shown once from the entry
         view = {"format": "text", "color": False, "unit": None, "machine": {"name": f"m{n}"}}
-        (part,) = printed.run([src], args, view, show, cache)
+        (part,) = printed.run([src], options, view, show, cache)
         assert part.kernels == [f"block {n + 1}"]
     assert len(shown) == printed.MAX_VIEWS + 2  # every first sight decoded the stored (empty) report
     views = printed.views_of(cache.get(runner.KIND, key))
@@ -73,5 +73,5 @@ def test_each_way_of_printing_is_kept_up_to_the_latest_few(tmp_path, monkeypatch
     assert list(views) == names[2:]  # the latest eight, oldest first
     # a kept way of printing is read back without showing anything
     last = {"format": "text", "color": False, "unit": None, "machine": {"name": f"m{printed.MAX_VIEWS + 1}"}}
-    (again,) = printed.run([src], args, last, show, cache)
+    (again,) = printed.run([src], options, last, show, cache)
     assert again.kernels == [f"block {printed.MAX_VIEWS + 2}"] and len(shown) == printed.MAX_VIEWS + 2

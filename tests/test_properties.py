@@ -241,9 +241,10 @@ LRU_BYTES = (64, 256)
 def check_bound(path, program, sizes: dict, m_bytes: int, src: str):
     """Q(M) <= the bytes an LRU cache of M bytes moved in program order, and that schedule moves at
     least Q compulsory (a check of the simulation itself)."""
+    from staticroof.options import AnalysisOptions
     from staticroof.pipeline import run
 
-    k = run([path], {n: str(v) for n, v in sizes.items()}, cache_bytes=m_bytes).kernels[0]
+    k = run([path], AnalysisOptions(defines={n: str(v) for n, v in sizes.items()}, cache_bytes=m_bytes)).kernels[0]
     assert not k.failed, (src, [str(d) for d in k.diagnostics])
     lru = program.run(sizes, lru_bytes=m_bytes).lru_bytes
     assert k.total.compulsory.value <= lru, (src, sizes, m_bytes, k.total.compulsory.value, lru)
@@ -357,6 +358,7 @@ def check_reuse(generated):
     """The bound against two schedules: the instrumented kernel in program order under an LRU cache
     (check_bound), and tiled orders of the computation's iterations (each tile size), whose best
     comes much closer to the optimum than program order does."""
+    from staticroof.options import AnalysisOptions
     from staticroof.pipeline import run
 
     src, ops, last = generated
@@ -368,7 +370,7 @@ def check_reuse(generated):
         check_bound(path, program, REUSE_SIZES, m_bytes, src)
     n = REUSE_SIZES["n"]
     for m_words in TILED_WORDS:
-        k = run([path], {"n": str(n)}, cache_bytes=4 * m_words).kernels[0]
+        k = run([path], AnalysisOptions(defines={"n": str(n)}, cache_bytes=4 * m_words)).kernels[0]
         best = min(tiled_lru_words(n, m_words, ops, last, t, o) for t in TILES for o in ORDERS)
         assert k.total.cache_bound.value <= 4 * best, (src, m_words, float(k.total.cache_bound.value) / 4, best,
                                                        str(k.total.cache_bound.expr))

@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from staticroof.cli import main
+from staticroof.options import AnalysisOptions
 from staticroof.pipeline import run
 
 # A module the way such code is written: a timed driver beside the kernels, types left to the
@@ -121,14 +122,14 @@ def test_precedence_signature_annotation_pragma_over_dtype_over_config(tmp_path)
 
 
 def test_dtypes_reach_the_pipeline_per_kernel():
-    # pipeline.run's `dtypes`: None for every kernel, a name for one (what the configuration gives)
+    # AnalysisOptions.dtypes: None for every kernel, a name for one (what the configuration gives)
     import tempfile
     from pathlib import Path
 
     with tempfile.TemporaryDirectory() as d:
         p = Path(d) / "k.py"
         p.write_text(KERNELS)
-        report = run([p], {}, dtypes={None: {"x": "float32"}, "scale": {"y": "int32"}})
+        report = run([p], AnalysisOptions(dtypes={None: {"x": "float32"}, "scale": {"y": "int32"}}))
         arrays = {k.name: {n: a.dtype for n, a in k.ir.arrays.items()} for k in report.kernels}
         assert arrays["scale"] == {"x": "fp32", "y": "int32"}
         assert arrays["pragma"] == {"x": "fp64", "y": "fp64"}

@@ -209,8 +209,9 @@ def test_a_standard_indexed_array_is_reloaded_per_row_of_the_nest(tmp_path, n, m
     rows = n - 1 if m > 1 else 0
     assert t.flops == ({"fp64": 4 * rows * (m - 1)} if rows else {})
     assert t.arrays["w"].loads == 2 * rows
+    from staticroof.options import AnalysisOptions
     from staticroof.pipeline import run
     from staticroof.trace import compare
 
-    (k,) = run([p], {k_: str(v) for k_, v in sizes.items()}).kernels
+    (k,) = run([p], AnalysisOptions(defines={k_: str(v) for k_, v in sizes.items()})).kernels
     assert all(r.ok for r in compare(k, t))

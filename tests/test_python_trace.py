@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from staticroof.options import AnalysisOptions
 from staticroof.pipeline import run
 from staticroof.trace import TraceError, compare, run as run_trace
 
@@ -78,7 +79,7 @@ def _path(name: str) -> Path:
 
 def _disagreements(path: Path, sizes: dict, only=None) -> list:
     defines = {n: str(v) for n, v in sizes.items()}
-    report = run([path], defines, only=only)
+    report = run([path], AnalysisOptions(defines=defines, only=only))
     out = []
     for k in report.kernels:
         if (path.name, k.name) in UNTRACED or (only is None and (path.name, k.name) in OWN):
@@ -129,7 +130,7 @@ def test_every_python_kernel_is_traced():
 def test_a_numba_cuda_kernel_runs_every_thread_of_its_launch():
     """saxpy_gpu at n = 300: the launch site's (n + 255) // 256 = 2 blocks of 256 threads, folded
     again at the traced n; the 300 threads with i < n do 2 fp32 FLOPs and move 12 bytes each."""
-    report = run([SAMPLES / "saxpy_numba.py"], {"n": "300"}, only={"saxpy_gpu"})
+    report = run([SAMPLES / "saxpy_numba.py"], AnalysisOptions(defines={"n": "300"}, only={"saxpy_gpu"}))
     (k,) = report.kernels
     t = run_trace(str(SAMPLES / "saxpy_numba.py"), "saxpy_gpu", dict(k.sizes), "python", {"n": "300"},
                   launch=k.launch)
@@ -139,7 +140,7 @@ def test_a_numba_cuda_kernel_runs_every_thread_of_its_launch():
 
 
 def test_a_kernel_without_a_launch_needs_one():
-    report = run([DATA / "cuda_basics.py"], {"c_shape0": "8"}, only={"vec_add"})
+    report = run([DATA / "cuda_basics.py"], AnalysisOptions(defines={"c_shape0": "8"}, only={"vec_add"}))
     (k,) = report.kernels
     with pytest.raises(TraceError, match="launch configuration is unknown"):
         run_trace(str(DATA / "cuda_basics.py"), "vec_add", dict(k.sizes), "python", {"c_shape0": "8"})
@@ -188,7 +189,7 @@ def _both(tmp_path, kernel, sizes):
     path = tmp_path / "edge.py"
     path.write_text(EDGE)
     defines = {n: str(v) for n, v in sizes.items()}
-    (k,) = run([path], defines, only={kernel}).kernels
+    (k,) = run([path], AnalysisOptions(defines=defines, only={kernel})).kernels
     traced = run_trace(str(path), kernel, dict(k.sizes), "python", defines, launch=k.launch or None)
     assert all(r.ok for r in compare(k, traced)), [(r.quantity, r.static, r.traced) for r in compare(k, traced)
                                                    if not r.ok]
@@ -282,7 +283,7 @@ def test_threads_meet_at_barriers(tmp_path):
     approximate; only the trace's counts are checked."""
     path = tmp_path / "flip.py"
     path.write_text(BARRIER)
-    (k,) = run([path], {}).kernels
+    (k,) = run([path]).kernels
     t = run_trace(str(path), "flip", dict(k.sizes), "python", {}, launch=k.launch)
     assert (t.arrays["out"].written, t.arrays["x"].first_read, t.arrays["x"].written) == (16, 16, 16)
     assert "tile" not in t.arrays  # shared memory is on chip
@@ -334,7 +335,7 @@ def test_module_constants_folded_as_the_front_end_folds_them(tmp_path):
                     "@cuda.jit('void(int64, float32[:], float32[:])')\ndef copy(n, x, y):\n"
                     "    i = cuda.grid(1)\n    if i < n and i < N:\n        y[i] = x[i]\n\n\n"
                     "def main():\n    x = np.ones(16, dtype=np.float32)\n    copy[1, TPB](16, x, x)\n")
-    (k,) = run([path], {"n": "10"}).kernels
+    (k,) = run([path], AnalysisOptions(defines={"n": "10"})).kernels
     t = run_trace(str(path), "copy", dict(k.sizes), "python", {"n": "10"}, launch=k.launch)
     assert (t.arrays["x"].first_read * 4, t.arrays["y"].written * 4) == (16, 16)
     assert all(r.ok for r in compare(k, t))
@@ -349,7 +350,7 @@ def test_module_float_constants_folded_from_expressions(tmp_path, n):
     path.write_text("from numba import njit\n\nTHIRD = 1.0 / 3.0\nW = 2 * THIRD - 0.5\n\n\n@njit\ndef f(a, b):\n"
                     "    for i in range(a.shape[0]):\n        b[i] = a[i] * THIRD + a[i] * W\n")
     sizes = {"a_shape0": str(n), "b_shape0": str(n)}
-    (k,) = run([path], sizes).kernels
+    (k,) = run([path], AnalysisOptions(defines=sizes)).kernels
     assert k.exact and not k.failed, [str(d) for d in k.diagnostics]
     t = run_trace(str(path), "f", dict(k.sizes), "python", sizes)
     assert t.flops == {"fp64": 3 * n}

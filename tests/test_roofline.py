@@ -567,14 +567,15 @@ def test_plot_png_and_svg_match_the_json(tmp_path):
         assert r.exit_code == 0, r.output
         assert out.stat().st_size > 1000
     doc = json_module.loads(CliRunner().invoke(main, ["analyze", *args, "--format", "json"]).output)
+    from staticroof.options import AnalysisOptions
     from staticroof.pipeline import run
     from staticroof.reports.plot import points
     from staticroof.roofline import get, load_database
     from staticroof.roofline.place import place
 
     machine = get("a100", load_database())
-    report = run([samples / "saxpy.c", samples / "gemm.c"], {"n": "1000000"}, cache_bytes=machine.l2_bytes,
-                 l1_bytes=machine.smem_bytes_per_sm)
+    report = run([samples / "saxpy.c", samples / "gemm.c"], AnalysisOptions(
+        defines={"n": "1000000"}, cache_bytes=machine.l2_bytes, l1_bytes=machine.smem_bytes_per_sm))
     for k in report.kernels:
         k.roofline = place(k, machine)
     pts = {(p["kernel"], p["level"]): p for p in points(report.kernels)}
@@ -595,11 +596,12 @@ SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
 
 def _placed(paths, defines, machine="a100", machine_files=()):
+    from staticroof.options import AnalysisOptions
     from staticroof.pipeline import run
     from staticroof.roofline.place import place
 
     m = get(machine, load_database(machine_files))
-    report = run(paths, defines, cache_bytes=m.l2_bytes, l1_bytes=m.smem_bytes_per_sm)
+    report = run(paths, AnalysisOptions(defines=defines, cache_bytes=m.l2_bytes, l1_bytes=m.smem_bytes_per_sm))
     for k in report.kernels:
         k.roofline = place(k, m)
     return {k.name: k.roofline for k in report.kernels}

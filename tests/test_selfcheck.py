@@ -359,6 +359,6 @@ def test_fast_formula_checks_decide_as_the_reference(monkeypatch):
     monkeypatch.setattr(PT, "param_values_in_order", items)  # pw_value's
     monkeypatch.setattr(PT, "_eval", evaluate)
     for path in ("tests/data/real/cuda/gemm.cu", "samples/stencil1d.c", "tests/data/cuda/daxpy_extern_c.cu"):
-        pipeline.run([path], {})
+        pipeline.run([path])
     assert not bad, bad[:5]
     assert all(seen.values()), seen

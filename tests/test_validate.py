@@ -272,10 +272,11 @@ def test_plot_draws_the_measured_points_beside_the_predicted(tmp_path):
     # DRAM reads + writes 7,936 / 3,520 / 2,432 B in 2,720 ns each: I = 100 / 7,936 = 0.0126 FLOP/B,
     # P = 100 / 2.72 us = 3.68e7 FLOP/s for launch 0.
     pytest.importorskip("matplotlib")
+    from staticroof.options import AnalysisOptions
     from staticroof.pipeline import run
     from staticroof.validate.points import measured_points
 
-    report = run([VECADD_1080], {"n": "100"})
+    report = run([VECADD_1080], AnalysisOptions(defines={"n": "100"}))
     pts, notes = measured_points(NCU / "gtx1080-raw-csv" / "nsight_vectoradd_100_32_metrics_all.csv", report.kernels)
     assert [(p["launch"], p["level"]) for p in pts] == [(i, "measured DRAM") for i in range(3)]
     assert [p["intensity"] for p in pts] == [approx(100 / 7936), approx(100 / 3520), approx(100 / 2432)]

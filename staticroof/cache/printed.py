@@ -21,9 +21,13 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from .keys import canonical, file_key
+from .keys import canonical
 from .store import Cache
+
+if TYPE_CHECKING:
+    from ..options import AnalysisOptions
 
 ITEM = "printed"  # the encoded report's item that holds the views
 MAX_VIEWS = 8  # per file: text and JSON, with and without color, under a machine or two
@@ -45,32 +49,30 @@ def view_name(view: dict) -> str:
     return hashlib.sha256(json.dumps(canonical(view), sort_keys=True).encode()).hexdigest()[:32]
 
 
-def run(files, args: dict, view: dict, show, cache: Cache, config_path=None, jobs: int | None = 1) -> list:
+def run(files, options: AnalysisOptions, view: dict, show, cache: Cache, config_path=None) -> list:
     """[Printed] of each file under `view` (with a "format" of "text" or "json"), read from the
     file's analysis entry in `cache` when it has this view, else `show(report)` of the entry's
     report (or of a fresh analysis when the entry is missing or not believed), stored.
-    `args`: runner.run's keyword arguments besides the files and the cache; `show` places and
-    prints a pipeline.Report.  The fresh analyses run on up to `jobs` processes (runner.analyze_each)."""
+    `options`: the analysis's (runner.run's); `show` places and prints a pipeline.Report.  The
+    fresh analyses run on up to `options.jobs` processes (runner.analyze_each)."""
     from . import runner
 
-    options = runner.options_of(**args)
     name, fmt = view_name(view), view["format"]
     out: list = [None] * len(files)
-    entries: list = [None] * len(files)  # (key, stubs, payload, views, report) of each file not printed yet
+    entries: list = [None] * len(files)  # (key, payload, views, report) of each file not printed yet
     for i, path in enumerate(files):
-        stubs = runner.stub_dirs(path)
-        key = file_key(path, runner.KIND, options, args.get("include_dirs"), config_path, stubs)
+        key = runner.key_of(path, options, config_path)
         payload = cache.get(runner.KIND, key) if key else None
         views = views_of(payload)
         out[i] = _decode_view(views.get(name), fmt)
         if out[i] is None:
-            entries[i] = (key, stubs, payload, views, _report(payload))
-    fresh = [i for i, e in enumerate(entries) if e is not None and e[4] is None]
-    analyzed = dict(zip(fresh, runner.analyze_each([files[i] for i in fresh], args, jobs), strict=True))
+            entries[i] = (key, payload, views, _report(payload))
+    fresh = [i for i, e in enumerate(entries) if e is not None and e[3] is None]
+    analyzed = dict(zip(fresh, runner.analyze_each([files[i] for i in fresh], options), strict=True))
     for i, path in enumerate(files):
         if entries[i] is None:
             continue
-        key, stubs, payload, views, report = entries[i]
+        key, payload, views, report = entries[i]
         if i in analyzed:
             report, data = analyzed[i]
             stored = runner.encode_report(report) if data is None else data
@@ -78,7 +80,7 @@ def run(files, args: dict, view: dict, show, cache: Cache, config_path=None, job
             stored = _analysis_part(payload)
         part = show(report)  # after encoding: summaries are stored before a machine places them
         if (key and stored is not None and not part.transient
-                and file_key(path, runner.KIND, options, args.get("include_dirs"), config_path, stubs) == key):
+                and runner.key_of(path, options, config_path) == key):
             kept = dict(list({k: v for k, v in views.items() if k != name}.items())[-(MAX_VIEWS - 1):])
             kept[name] = _encode_view(part)
             cache.put(runner.KIND, key, with_views(stored, kept))

@@ -18,6 +18,7 @@ from .keys import file_key
 from .store import Cache
 
 if TYPE_CHECKING:  # a run whose files all hit their printed reports (cache/printed.py) needs no pipeline
+    from ..options import AnalysisOptions
     from ..pipeline import Report
 
 KIND = "analysis"
@@ -26,50 +27,28 @@ KIND = "analysis"
 _TRANSIENT = ("SR099", "SR005", "SR124", "SR125", "SR126", "SR127")
 
 
-def options_of(defines, include_dirs, weights, only, launches, cache_bytes, l1_bytes, all_functions,
-               kernel_sizes=None, dtypes=None, time_budget=None) -> dict:
-    """Everything but the file that `pipeline.run` reads: the analysis options part of the key.  The
-    time budget is not: a result that fell back is never stored, and one that did not is the same
-    under any budget."""
-    return {"defines": dict(defines or {}), "include": [str(d) for d in include_dirs or ()],
-            "weights": dict(weights or {}), "only": sorted(only or ()),
-            "launches": {"*" if k is None else k: v for k, v in (launches or {}).items()},
-            "cache_bytes": cache_bytes, "l1_bytes": l1_bytes, "all_functions": bool(all_functions),
-            "kernel_sizes": kernel_sizes or {},
-            "dtypes": {"*" if k is None else k: v for k, v in (dtypes or {}).items()}}
-
-
-def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only: set | None = None,
-        launches: dict | None = None, cache_bytes: int | None = None, l1_bytes: int | None = None,
-        all_functions: bool = False, kernel_sizes: dict | None = None, cache: Cache | None = None,
-        config_path=None, dtypes: dict | None = None, time_budget: float | None = None,
-        jobs: int | None = 1) -> Report:
-    """`pipeline.run` with the same arguments, reading and filling `cache` file by file (no cache and
-    one job: exactly `pipeline.run`).  The files the cache misses are analyzed on up to `jobs`
+def run(files, options: AnalysisOptions, cache: Cache | None = None, config_path=None) -> Report:
+    """`pipeline.run(files, options)`, reading and filling `cache` file by file (no cache and one
+    job: exactly `pipeline.run`).  The files the cache misses are analyzed on up to `options.jobs`
     worker processes (None: every core; staticroof/workers.py); the report is in the order of
-    `files` either way."""
+    `files` either way.  The options' part of each key is `options.key_fields()`."""
     from .. import pipeline
     from ..pipeline import Report
 
-    args = {"defines": defines, "include_dirs": include_dirs, "weights": weights, "only": only, "launches": launches,
-            "cache_bytes": cache_bytes, "l1_bytes": l1_bytes, "all_functions": all_functions,
-            "kernel_sizes": kernel_sizes, "dtypes": dtypes, "time_budget": time_budget}
-    if cache is None and (jobs == 1 or len(files) <= 1):
-        return pipeline.run(files, **args)
-    options = options_of(**args)
+    if cache is None and (options.jobs == 1 or len(files) <= 1):
+        return pipeline.run(files, options)
     parts: list = [None] * len(files)
     keys: list = [None] * len(files)
     for i, path in enumerate(files):
         if cache is not None:
-            keys[i] = file_key(path, KIND, options, include_dirs, config_path, stub_dirs(path))
+            keys[i] = key_of(path, options, config_path)
             parts[i] = cache.get(KIND, keys[i], decode=decode_report) if keys[i] else None
     missed = [i for i, part in enumerate(parts) if part is None]
-    fresh = analyze_each([files[i] for i in missed], args, jobs)
+    fresh = analyze_each([files[i] for i in missed], options)
     for i, (part, data) in zip(missed, fresh, strict=True):
         parts[i] = part
         path = files[i]
-        if cache is not None and keys[i] and not transient(part) and file_key(
-                path, KIND, options, include_dirs, config_path, stub_dirs(path)) == keys[i]:
+        if cache is not None and keys[i] and not transient(part) and key_of(path, options, config_path) == keys[i]:
             try:
                 cache.put(KIND, keys[i], encode_report(part) if data is None else data)
             except codec.EncodeError:
@@ -82,24 +61,31 @@ def run(files, defines: dict, include_dirs=(), weights: dict | None = None, only
     return report
 
 
-def analyze_each(files: list, args: dict, jobs: int | None) -> list:
-    """[(pipeline.run([file], **args), its encoding or None) for file in files], on up to `jobs`
-    processes.  A worker sends its part encoded as the cache stores it (codec: an analysis holds
+def key_of(path, options: AnalysisOptions, config_path=None) -> str | None:
+    """The key of `path`'s analysis entry (keys.file_key) under `options`: the fields pipeline.run
+    reads (AnalysisOptions.key_fields; not the time budget: a result that fell back is never
+    stored, and one that did not is the same under any budget)."""
+    return file_key(path, KIND, options.key_fields(), options.include_dirs, config_path, stub_dirs(path))
+
+
+def analyze_each(files: list, options: AnalysisOptions) -> list:
+    """[(pipeline.run([file], options), its encoding or None) for file in files], on up to
+    `options.jobs` processes.  A worker sends its part encoded as the cache stores it (codec: an analysis holds
     isl sets and closures that pickle cannot carry, and a decoded part is what a cache hit serves);
     a part the codec cannot encode is analyzed again here."""
     from functools import partial
 
     from ..workers import run_all
 
-    got = run_all(partial(_one, args=args), files, jobs, lost, pack=_pack, unpack=partial(_unpack, args=args),
-                  warm=warm_up)
+    got = run_all(partial(_one, options=options), files, options.jobs, lost, pack=_pack,
+                  unpack=partial(_unpack, options=options), warm=warm_up)
     return [item if isinstance(item, tuple) else (item, None) for item in got]
 
 
-def _one(path, args: dict) -> Report:
+def _one(path, options: AnalysisOptions) -> Report:
     from .. import pipeline
 
-    return pipeline.run([path], **args)
+    return pipeline.run([path], options)
 
 
 def _pack(part: Report):
@@ -109,13 +95,13 @@ def _pack(part: Report):
         return None
 
 
-def _unpack(path, data, args: dict) -> tuple:
+def _unpack(path, data, options: AnalysisOptions) -> tuple:
     if data is not None:
         try:
             return decode_report(data), data
         except Exception:  # our own encoding, just made: should not happen, and costs only time
             pass
-    return _one(path, args), None
+    return _one(path, options), None
 
 
 def lost(path, why: str) -> Report:
@@ -155,7 +141,7 @@ def warm_up(files) -> None:
             path = Path(tmp) / f"warm{suffix}"
             try:
                 path.write_text(_WARM_UP[suffix])
-                pipeline.run([path], {})
+                pipeline.run([path])
             except Exception:  # only time is at stake
                 pass
 

@@ -26,13 +26,8 @@ def analyze(files, options, store=None, config_path=None) -> list:
     """The KernelSummaries of `files`, placed under the options' machine."""
     from ..cache import runner
 
-    machine = options.machine
-    cache_bytes = options.cache_bytes or (machine.l2_bytes if machine is not None else None)
-    l1_bytes = machine.smem_bytes_per_sm if machine is not None else None
-    report = runner.run(files, options.defines, options.include_dirs, options.weights, None, options.launches,
-                        cache_bytes, l1_bytes, False, options.kernel_sizes, cache=store, config_path=config_path,
-                        dtypes=options.dtypes, time_budget=options.time_budget, jobs=options.jobs)
-    place_all(report.kernels, machine, options.unit)
+    report = runner.run(files, options, cache=store, config_path=config_path)
+    place_all(report.kernels, options.machine, options.unit)
     return report.kernels
 
 

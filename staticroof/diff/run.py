@@ -48,20 +48,19 @@ def pairs_to_analyze(changes: list, old: git.Tree, new: git.Tree, include_dirs: 
 
 def _analyze_side(root: Path, paths: list, options, include_dirs: list, store, config_path) -> tuple[dict, list]:
     """({path: [Metrics]}, file-level notes) of `paths` analyzed from `root`."""
+    import dataclasses
+
     from ..cache import runner
 
     machine = options.machine
-    cache_bytes = options.cache_bytes or (machine.l2_bytes if machine is not None else None)
-    l1_bytes = machine.smem_bytes_per_sm if machine is not None else None
     out: dict = {p: [] for p in paths}
     notes: list = []
     if not paths:
         return out, notes
     with contextlib.chdir(root):
-        report = runner.run([Path(p) for p in paths], options.defines, include_dirs, options.weights, None,
-                            options.launches, cache_bytes, l1_bytes, False, options.kernel_sizes, cache=store,
-                            config_path=config_path, dtypes=options.dtypes, time_budget=options.time_budget,
-                            jobs=options.jobs)
+        # the include folders as seen from the side's root (repository-relative inside it)
+        report = runner.run([Path(p) for p in paths], dataclasses.replace(options, include_dirs=include_dirs),
+                            cache=store, config_path=config_path)
     if machine is not None:
         from ..roofline import MachineError
         from ..roofline.place import place

@@ -16,17 +16,12 @@ KIND = "lint"
 
 
 def key_options(options, settings) -> dict:
-    """Everything but the file and the configuration bytes that a file's findings depend on."""
-    m = options.machine
-    return {"defines": options.defines, "include": [str(d) for d in options.include_dirs],
-            "weights": options.weights,
-            "launches": {"*" if k is None else k: v for k, v in options.launches.items()},
-            "kernel_sizes": options.kernel_sizes, "cache_bytes": options.cache_bytes,
-            "dtypes": {"*" if k is None else k: v for k, v in options.dtypes.items()},
-            "machine": None if m is None else repr(m), "unit": options.unit,
-            "select": settings.select, "ignore": settings.ignore, "per_file_ignores": settings.per_file_ignores,
-            "root": str(settings.root) if settings.root else None, "min_intensity": settings.min_intensity,
-            "ridge_factor": settings.ridge_factor}
+    """Everything but the file and the configuration bytes that a file's findings depend on: the
+    analysis options and the machine they are placed under (AnalysisOptions.placement_fields), and
+    the lint settings."""
+    return {**options.placement_fields(), "select": settings.select, "ignore": settings.ignore,
+            "per_file_ignores": settings.per_file_ignores, "root": str(settings.root) if settings.root else None,
+            "min_intensity": settings.min_intensity, "ridge_factor": settings.ridge_factor}
 
 
 def _loc(loc: Location | None):

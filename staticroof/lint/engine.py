@@ -10,10 +10,14 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Location
 from .registry import Finding, load, matches
-from .settings import Options, Settings
+from .settings import Settings
+
+if TYPE_CHECKING:
+    from ..options import AnalysisOptions
 
 # Unreadable input (a binary file) and a -D value a size cannot take: usage errors (exit 2), as
 # `analyze` treats them, not findings.
@@ -24,16 +28,12 @@ def selected_rules(settings: Settings) -> list:
     return [r for code, r in load().items() if matches(code, settings.select) and not matches(code, settings.ignore)]
 
 
-def analyze_file(path: Path, options: Options, store=None, config_path=None):
+def analyze_file(path: Path, options: AnalysisOptions, store=None, config_path=None):
     """One file through the pipeline (and the analysis cache `store`, when given), placed under the
     machine's roofline when there is one."""
     from ..cache.runner import run
 
-    l1 = options.machine.smem_bytes_per_sm if options.machine is not None else None
-    cache = options.cache_bytes or (options.machine.l2_bytes if options.machine is not None else None)
-    report = run([path], options.defines, options.include_dirs, options.weights, None, options.launches, cache, l1,
-                 False, options.kernel_sizes, cache=store, config_path=config_path, dtypes=options.dtypes,
-                 time_budget=options.time_budget)
+    report = run([path], options, cache=store, config_path=config_path)
     if options.machine is not None:
         from ..roofline import MachineError
         from ..roofline.place import place
@@ -46,7 +46,7 @@ def analyze_file(path: Path, options: Options, store=None, config_path=None):
     return report
 
 
-def check_file(path: Path, options: Options, settings: Settings, rules: list, store=None,
+def check_file(path: Path, options: AnalysisOptions, settings: Settings, rules: list, store=None,
                config_path=None) -> tuple[list, list, bool]:
     """(findings before suppressions, the file's usage errors such as SR007, whether the result is
     worth keeping: not after an internal error or a preprocessor that ran out of time or memory)."""
@@ -56,7 +56,7 @@ def check_file(path: Path, options: Options, settings: Settings, rules: list, st
     return findings_of(path, report, options, settings, rules) + (not transient(report),)
 
 
-def findings_of(path: Path, report, options: Options, settings: Settings, rules: list) -> tuple[list, list]:
+def findings_of(path: Path, report, options: AnalysisOptions, settings: Settings, rules: list) -> tuple[list, list]:
     """(the rules' findings on a file's report, its usage errors)."""
     from .context import FileContext
 
@@ -132,7 +132,8 @@ def keep(findings: list, path: str, settings: Settings, suppressions: Suppressio
     return sorted(out, key=lambda f: (str(f.location.file), f.location.line, f.location.col, f.code))
 
 
-def lint_files(files: list, options: Options, settings: Settings, store=None, config_path=None) -> tuple[list, list]:
+def lint_files(files: list, options: AnalysisOptions, settings: Settings, store=None,
+               config_path=None) -> tuple[list, list]:
     """(findings to report, usage errors) for `files`, each read from the cache `store` (a
     cache.Cache, or None) when it holds the file's entry, else analyzed, checked and stored.  The
     rules, and with them the analysis, are imported only when the cache misses a file; the files
@@ -164,13 +165,14 @@ def lint_files(files: list, options: Options, settings: Settings, store=None, co
     return findings, usage
 
 
-def _check(path, options: Options, settings: Settings, rules: list, store, config_path) -> tuple[list, list, bool]:
+def _check(path, options: AnalysisOptions, settings: Settings, rules: list, store,
+           config_path) -> tuple[list, list, bool]:
     """One file's reported findings, usage errors and whether to store them (in a worker or here)."""
     raw, bad, keepable = check_file(path, options, settings, rules, store, config_path)
     return keep(raw, str(path), settings, Suppressions()), bad, keepable
 
 
-def _lost(path, why: str, options: Options, settings: Settings, rules: list) -> tuple[list, list, bool]:
+def _lost(path, why: str, options: AnalysisOptions, settings: Settings, rules: list) -> tuple[list, list, bool]:
     """A file whose worker died: the rules see an internal error (SR099) of that file, as when the
     analysis itself fails; not stored."""
     from ..cache.runner import lost
@@ -179,7 +181,7 @@ def _lost(path, why: str, options: Options, settings: Settings, rules: list) -> 
     return keep(raw, str(path), settings, Suppressions()), bad, False
 
 
-def _key(path, options: Options, settings: Settings, config_path):
+def _key(path, options: AnalysisOptions, settings: Settings, config_path):
     """The lint entry's key for `path` (cache.file_key: the file, its headers, the configuration's
     bytes, staticroof itself, and the options here), or None when the file cannot be read as text."""
     from ..cache import file_key

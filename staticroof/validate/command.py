@@ -60,14 +60,18 @@ def print_comparison(source, report, report_path, defines, include_dirs, kernels
     machine = o.machine
 
     def run_analysis(names: set, launches: dict):
+        import dataclasses
+
+        from ..options import thaw
         from ..pipeline import run
 
-        merged = {k: dict(v) for k, v in o.launches.items()}
+        merged = thaw(o.launches)
         for k, shape in launches.items():
             merged.setdefault(k, {}).update(shape)
-        cache_bytes = machine.l2_bytes if machine is not None else None
-        return run(files, o.defines, o.include_dirs, o.weights, names, merged, cache_bytes, None, False,
-                   o.kernel_sizes, o.dtypes, time_budget=o.time_budget).kernels
+        # the launches the report measured; the machine's L2 alone (not `cache`), and no L1 level
+        return run(files, dataclasses.replace(o, only=names, launches=merged,
+                                              cache_bytes=machine.l2_bytes if machine is not None else None,
+                                              l1_bytes=None)).kernels
 
     from .compare import validate as run_validation
 
