@@ -368,9 +368,8 @@ def sizeof(low, t: CType, node) -> int | None:
     return None
 
 
-if TYPE_CHECKING:  # what the mixin extends, for the type checker (c.py imports this module)
+if TYPE_CHECKING:  # what the mixin extends, for the type checker (a mixin: CudaLowering adds the base)
     from ..c.frontend import FunctionLowering as _Lowering
-    from ..c.values import Val
 else:
     _Lowering = object
 
