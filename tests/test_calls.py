@@ -553,7 +553,7 @@ def test_every_output_function_counts_as_special_functions():
     import re
 
     from staticroof import costs
-    from staticroof.frontends.cuda.frontend import table
+    from staticroof.frontends.cuda.grammar import table
     from staticroof.resources import grammars_dir
 
     math_h = (grammars_dir() / "include" / "math.h").read_text()

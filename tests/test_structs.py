@@ -11,7 +11,8 @@ import pytest
 import sympy
 
 from staticroof.frontends.c import structs
-from staticroof.frontends.c.frontend import TranslationUnit, parse_translation_unit
+from staticroof.frontends.c.frontend import TranslationUnit
+from staticroof.frontends.c.parse import parse_translation_unit
 from staticroof.frontends.c.types import CType
 from staticroof.resources import grammars_dir
 

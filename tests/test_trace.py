@@ -399,7 +399,7 @@ def _table_cost(name):
     """FLOPs one call of `name` adds to W by the cost tables (0 where they do not list it; a call
     with output pointers costs the special calls it counts as)."""
     from staticroof import costs
-    from staticroof.frontends.cuda.frontend import table
+    from staticroof.frontends.cuda.grammar import table
 
     entry = table()["intrinsics"].get(name) or costs.classify(name)
     if entry and entry["kind"] == "outputs":

@@ -31,14 +31,14 @@ _LIBRARIES = ("sympy", "islpy-barvinok", "islpy", "pycparser", "pcpp")
 def fingerprint() -> str:
     """staticroof's identity for the cache, computed once per process (a few milliseconds)."""
     from .. import __version__
-    from ..frontends.common.preprocess import _compiler, system_preprocessor_available
+    from ..frontends.common.preprocess import system_compiler, system_preprocessor_available
     from ..resources import grammars_dir
 
     h = hashlib.sha256()
     h.update(f"staticroof {__version__} cache {FORMAT} python {sys.version_info[:2]}\n".encode())
     for name in _LIBRARIES:
         h.update(f"{name} {_library_version(name)}\n".encode())
-    cc = _compiler() if system_preprocessor_available() else None
+    cc = system_compiler() if system_preprocessor_available() else None
     h.update(f"preprocessor {cc or 'pcpp'}\n".encode())
     package = Path(__file__).resolve().parent.parent
     for root in (package, grammars_dir()):

@@ -1,10 +1,10 @@
 """Front ends: source files to loop IR, one registered :class:`Frontend` per language.
 
-A front end is a module that registers itself here with its file suffixes, its `load` (a
-"module:function" path, imported only when a file of that language is read, so that `analyze` on C
-never imports the Python front end and the reverse), the names its source uses for the math cost
-table's functions, and the module holding its trace executor.  Adding a language touches nothing
-else: the pipeline, the analyses and the reports only see the loop IR.
+Each language is registered here as data: its file suffixes, its `load` (a "module:function" path,
+imported only when a file of that language is read, so that `analyze` on C never imports the Python
+front end and the reverse, and no language package imports this one), the names its source uses for
+the math cost table's functions, and the module holding its trace executor.  Adding a language
+touches nothing else: the pipeline, the analyses and the reports only see the loop IR.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from importlib import import_module
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, Location
+from .python.mathnames import cost_aliases  # plain data: no libcst, no lowering
 
 
 @dataclass(frozen=True)
@@ -50,9 +51,9 @@ def register(frontend: Frontend) -> Frontend:
 
 
 register(Frontend("c", (".c",), "staticroof.frontends.c.load:load_c", "staticroof.trace.c.executor"))
-register(Frontend("cuda", (".cu",), "staticroof.frontends.c.load:load_cuda", "staticroof.trace.cuda.executor"))
-
-
+register(Frontend("cuda", (".cu",), "staticroof.frontends.cuda.load:load_cuda", "staticroof.trace.cuda.executor"))
+register(Frontend("python", (".py",), "staticroof.frontends.python.frontend:load", "staticroof.trace.python.executor",
+                  cost_aliases(), typed_by_options=True))
 
 SUFFIXES = tuple(s for f in FRONTENDS.values() for s in f.suffixes)
 
@@ -83,8 +84,3 @@ def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None
                                               Location(path)))
     return lowered, bindings
 
-
-from .python import frontend as _python  # noqa: E402  (it imports Frontend from here; libcst only when a file loads)  # noqa: E402  (it imports Frontend from here; libcst only when a file loads)
-
-register(_python.FRONTEND)
-SUFFIXES = tuple(s for f in FRONTENDS.values() for s in f.suffixes)

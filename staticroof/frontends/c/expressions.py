@@ -17,17 +17,17 @@ from ..common.preprocess import SIZE_MARK
 from . import folding, outputs, structs
 from .types import FLOAT, INT, VOID, CType, arith
 from .values import (
-    _CMP,
+    COMPARISONS,
     Val,
     Var,
-    _char_value,
-    _guess_math_type,
-    _is_alloc,
-    _lanes,
-    _lanes_of,
-    _loc,
-    _named_arguments,
-    _sizeof,
+    basic_sizeof,
+    char_value,
+    guess_math_type,
+    is_allocation,
+    lane_indices,
+    named_arguments,
+    node_location,
+    pointer_lanes,
 )
 from .views import convert
 
@@ -47,8 +47,8 @@ class ExpressionLowering(_Mixin):
             return structs.load(self, v, acc, node)
         if v.element is not None:
             array, index, why = v.element
-            for idx in _lanes_of(index, v.ctype):
-                acc.refs.append(Ref(array, idx, "read", _loc(node, self.tu.path), why))
+            for idx in lane_indices(index, v.ctype):
+                acc.refs.append(Ref(array, idx, "read", node_location(node, self.tu.path), why))
             return Val(v.ctype, why=f"read from `{array}`")
         return v
 
@@ -66,7 +66,7 @@ class ExpressionLowering(_Mixin):
         if t in ("float", "double", "long double"):
             return Val(replace(FLOAT["fp32" if t == "float" else "fp64"], literal=True))
         if t == "char":
-            return Val(INT, sympy.Integer(_char_value(text)))
+            return Val(INT, sympy.Integer(char_value(text)))
         if t == "string":
             return Val(CType("ptr", base=INT))
         digits = text.rstrip("uUlL")
@@ -138,7 +138,7 @@ class ExpressionLowering(_Mixin):
         ret = self.tu.protos.get(name)
         if entry is not None:
             if ret is None or not ret.is_float:
-                ret = _guess_math_type(name, vals)
+                ret = guess_math_type(name, vals)
             floats = [v.ctype.prec for v in vals if v.ctype.is_float]
             if self.kernel.language == "cuda" and ret.prec == "fp64" and floats and set(floats) == {"fp32"} \
                     and len(floats) == len(vals) and costs.classify(name + "f") is not None:
@@ -200,7 +200,7 @@ class ExpressionLowering(_Mixin):
             return Val(self.tu.protos.get(name) or INT, why="recursive call")
         decl = callee.decl.type
         bindings = {}
-        for p, a, v, t in _named_arguments(self, callee, args, vals):
+        for p, a, v, t in named_arguments(self, callee, args, vals):
             if t.is_pointer:
                 v = convert(self, v, t, a)
                 if v.array is not None:
@@ -208,7 +208,7 @@ class ExpressionLowering(_Mixin):
             elif t.is_int:
                 const = self._with_defaults(v.expr)
                 if const is not None:
-                    self.tu.callsite_sizes.setdefault(name, {})[p.name] = (const, _loc(node, self.tu.path))
+                    self.tu.callsite_sizes.setdefault(name, {})[p.name] = (const, node_location(node, self.tu.path))
                 bindings[p.name] = Var(t, value=v.expr, why=v.why or f"argument `{p.name}` of `{name}`")
             else:
                 bindings[p.name] = Var(t, record=structs.argument(v, p.name))
@@ -251,7 +251,7 @@ class ExpressionLowering(_Mixin):
         if full and not why:
             k = len(b.prefix or ())
             # offsets are in the array's own elements; a vector pointer steps `lanes` of them
-            full[k] = full[k] * _lanes(arr_t) + b.offset
+            full[k] = full[k] * pointer_lanes(arr_t) + b.offset
             why = self.opaque_reason(full)
         rank = self.kernel_rank(b.array)
         if len(full) < rank:
@@ -278,7 +278,7 @@ class ExpressionLowering(_Mixin):
             t = self.tu.types.resolve(node.expr) if isinstance(node.expr, c_ast.Typename) else \
                 self.expr(node.expr, Acc()).ctype
             n = structs.sizeof(self.tu, t) if t.kind == "struct" else None
-            return Val(INT, sympy.Integer(n if n is not None else _sizeof(t)))
+            return Val(INT, sympy.Integer(n if n is not None else basic_sizeof(t)))
         if op == "&":
             v = self.expr(node.expr, acc)
             if v.element is not None:
@@ -330,9 +330,9 @@ class ExpressionLowering(_Mixin):
             p, q = (a, b) if a.array is not None else (b, a)
             if q.expr is None or p.prefix is None:
                 return Val(p.ctype, array=p.array, prefix=None, why=q.why or p.why)
-            off = p.offset + _lanes(p.ctype) * (q.expr if op == "+" else -q.expr)
+            off = p.offset + pointer_lanes(p.ctype) * (q.expr if op == "+" else -q.expr)
             return Val(p.ctype, array=p.array, prefix=p.prefix, offset=off)
-        if op in _CMP or op in ("&&", "||"):
+        if op in COMPARISONS or op in ("&&", "||"):
             return Val(INT, why="comparison")
         if a.ctype.is_int and b.ctype.is_int:
             if op in ("*", "/", "%") and a.expr is not None and b.expr is not None:
@@ -427,8 +427,8 @@ class ExpressionLowering(_Mixin):
             return structs.store(self, lnode, target, v, acc, node)
         if target.element is not None:
             array, index, why = target.element
-            for idx in _lanes_of(index, target.ctype):
-                acc.refs.append(Ref(array, idx, "write", _loc(lnode, self.tu.path), why))
+            for idx in lane_indices(index, target.ctype):
+                acc.refs.append(Ref(array, idx, "write", node_location(lnode, self.tu.path), why))
             return v
         if isinstance(lnode, c_ast.ID):
             var = self.lookup(lnode.name)
@@ -444,7 +444,7 @@ class ExpressionLowering(_Mixin):
                 v = convert(self, v, var.ctype, node)
                 if v.array is not None:
                     new = replace(var, array=v.array, prefix=v.prefix, offset=v.offset)
-                elif _is_alloc(node.rvalue if isinstance(node, c_ast.Assignment) else None):
+                elif is_allocation(node.rvalue if isinstance(node, c_ast.Assignment) else None):
                     new = replace(var, array=self.new_array(lnode.name, var.ctype, "global", node), prefix=(), offset=0)
                 else:
                     new = replace(var, prefix=None)
@@ -491,7 +491,7 @@ class ExpressionLowering(_Mixin):
         if cond is not None and acc is self.acc:
             # an affine condition: each branch's work runs only where its condition holds
             self.emit(node)
-            loc = _loc(node, self.tu.path)
+            loc = node_location(node, self.tu.path)
             then = [Stmt(a_acc.flops, a_acc.special, a_acc.refs, loc, self.group)] if not a_acc.empty() else []
             orelse = [Stmt(b_acc.flops, b_acc.special, b_acc.refs, loc, self.group)] if not b_acc.empty() else []
             if cond == sympy.true:

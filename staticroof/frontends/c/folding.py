@@ -19,7 +19,9 @@ from dataclasses import replace
 
 from pycparser import c_ast
 
+from ..common.lowering import Acc
 from .types import CType, arith
+from .values import Val
 
 
 def constant(low, v) -> bool:
@@ -45,8 +47,6 @@ def _const_type(t):
 
 def binary(low, op: str, a, b):
     """The folded value of a floating `a op b` on two constants, or None (the operation runs)."""
-    from .frontend import Val
-
     if op in ("+", "-", "*", "/") and (a.ctype.is_float or b.ctype.is_float) \
             and not (a.ctype.is_vector or b.ctype.is_vector) and constant(low, a) and constant(low, b):
         return Val(_const_type(arith(a.ctype, b.ctype)), why="compile-time constant")
@@ -55,8 +55,6 @@ def binary(low, op: str, a, b):
 
 def call(low, vals, ret):
     """The folded value of a math-library call on constants (`sqrtf(2.0f / M_PI)`), or None."""
-    from .frontend import Val
-
     if vals and ret is not None and ret.is_float and all(constant(low, v) for v in vals):
         return Val(_const_type(ret), why="compile-time constant")
     return None
@@ -69,8 +67,6 @@ def cast(low, v, t):
 
 def global_type(low, decl: c_ast.Decl, t):
     """A file-scope `const float k = <constant>;` is a constant too (else `t` unchanged)."""
-    from .frontend import Acc
-
     if t.is_float and "const" in (decl.quals or []) and decl.init is not None \
             and not isinstance(decl.init, c_ast.InitList):
         return local(low, decl, t, low.value(decl.init, Acc())) or t

@@ -17,46 +17,13 @@ from pycparser import c_ast
 
 from ...diagnostics import Diagnostic
 from ...ir import Array, Kernel
-from ..common.lowering import (  # noqa: F401 (the front ends' API)
-    Acc,
-    BodyBuilder,
-    FrontendResult,
-    Unsupported,
-    affine as _affine,
-    int_op as _int_op,
-    monotone as _monotone,
-    substitute as _substitute,
-)
+from ..common.lowering import Acc, BodyBuilder, FrontendResult, Unsupported
 from . import drivers, structs
 from .expressions import ExpressionLowering
-from .parse import PRELUDE, parse_translation_unit, split_units  # noqa: F401 (the front ends' API)
+from .parse import parse_translation_unit
 from .statements import StatementLowering
 from .types import CType, TypeTable
-from .values import (  # noqa: F401 (the front ends' API)
-    _CMP,
-    _GROUPS,
-    _SCALARS,
-    Val,
-    Var,
-    _assigned_names,
-    _body_items,
-    _called,
-    _char_value,
-    _contains,
-    _exits,
-    _guess_math_type,
-    _is_alloc,
-    _lanes,
-    _lanes_of,
-    _loc,
-    _mult_step,
-    _parameters,
-    _signed,
-    _sizeof,
-    _step_of,
-    _strip_exit,
-    _where,
-)
+from .values import STATEMENT_GROUPS, Var, called_names, contains, node_location, node_location_or_file
 
 
 def on_cycles(graph: dict) -> set:
@@ -172,11 +139,11 @@ class TranslationUnit:
     @cached_property
     def recursive(self) -> set:
         """Functions on a cycle of the call graph: their calls are not followed."""
-        calls = {name: sorted(c for c in _called(fn) if c in self.funcs) for name, fn in self.funcs.items()}
+        calls = {name: sorted(c for c in called_names(fn) if c in self.funcs) for name, fn in self.funcs.items()}
         return on_cycles(calls)
 
     def is_kernel(self, fn: c_ast.FuncDef) -> bool:
-        return _contains(fn.body, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.ArrayRef))
+        return contains(fn.body, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.ArrayRef))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -205,14 +172,14 @@ class FunctionLowering(StatementLowering, ExpressionLowering, BodyBuilder):
         self.opaque: dict = {}  # symbol -> why it may not appear in an index, bound or condition
         self.folded: set = set()  # compile-time sizes folded to their value (SR115, said once)
         self.cond_why = ""
-        self.group = next(_GROUPS)
+        self.group = next(STATEMENT_GROUPS)
         items = fn.body.block_items or []
         self.final = items[-1] if items else None  # a `return` here ends the function normally
         self.gscope = {} if gscope is None else gscope  # file-scope variables, shared with callees
         self._params(bindings)
 
     def diag(self, code: str, message: str, node=None):
-        self.kernel.diag(code, message, _loc(node, self.tu.path))
+        self.kernel.diag(code, message, node_location(node, self.tu.path))
 
     def lookup(self, name: str) -> Var | None:
         for scope in reversed(self.scopes):
@@ -224,15 +191,20 @@ class FunctionLowering(StatementLowering, ExpressionLowering, BodyBuilder):
         self.scopes[-1][name] = var
 
     def stmt_loc(self, node):
-        return _loc(node, self.tu.path)
+        return node_location(node, self.tu.path)
 
     def new_array(self, name: str, ctype: CType, space: str, node) -> str:
         name = self.unique_array_name(name)
         elem = ctype.element()
         dtype = elem.prec if elem.kind in ("float", "int", "vector") else "uint8"
         dims = tuple(self.dim_expr(d) for d in ctype.all_dims())
-        self.kernel.arrays[name] = Array(name, dtype, dims, space, _loc(node, self.tu.path))
+        self.kernel.arrays[name] = Array(name, dtype, dims, space, node_location(node, self.tu.path))
         return name
+
+    def class_sizeof(self, cls: CType) -> int | None:
+        """The bytes of an object of the class type `cls` (views.py: a class pointer over a buffer):
+        None, as C has no classes; the CUDA lowering, whose class model knows them, overrides this."""
+        return None
 
     def dim_expr(self, node):
         if node is None:
@@ -299,18 +271,18 @@ def lower_translation_unit(path: str, text: str, size_macros: dict, grammars_dir
     tu.bindings = dict(bindings or {})
     for fn in tu.malformed:
         res.diagnostics.append(Diagnostic("SR001", f"syntax error: `{fn.decl.name} {{`: a body without a parameter "
-                                          "list is not a function definition", _loc(fn.decl, path)))
+                                          "list is not a function definition", node_location(fn.decl, path)))
     for name, fn in tu.funcs.items():
         if fn.coord is not None and fn.coord.file and fn.coord.file.startswith(grammars_dir):
             continue
-        kernel = Kernel(name, language, _where(fn.decl, path))
+        kernel = Kernel(name, language, node_location_or_file(fn.decl, path))
         try:
             kernel.body = FunctionLowering(tu, kernel, fn).lower()
         except (Unsupported, RecursionError) as e:
             if tu.is_kernel(fn):
                 what = f"unsupported {e}" if isinstance(e, Unsupported) else "expression nesting too deep"
                 node = getattr(e, "node", None)
-                d = Diagnostic("SR002", f"`{name}`: {what}", _loc(node, path) if node else kernel.location)
+                d = Diagnostic("SR002", f"`{name}`: {what}", node_location(node, path) if node else kernel.location)
                 res.failed.append((name, kernel.location, d))
             continue
         res.kernels.append(kernel)  # with no loop and no array access it is a driver (see drivers.py)

@@ -1,5 +1,6 @@
-"""The C and CUDA front ends' `load`: read, preprocess (the system preprocessor, or pcpp) and lower
-one file.  The preprocessor decides which `-D` values bind sizes and which are macros."""
+"""The C front end's `load`: read, preprocess (the system preprocessor, or pcpp) and lower one file.
+The preprocessor decides which `-D` values bind sizes and which are macros.  `read_and_lower` is the
+steps every C-family language shares (the CUDA front end's `load` passes its own lowering)."""
 
 from __future__ import annotations
 
@@ -8,18 +9,19 @@ from ...resources import grammars_dir
 
 
 def load_c(path: str, defines: dict, include_dirs=(), launches: dict | None = None):
-    return _load(path, defines, include_dirs, launches, cuda=False)
+    from .frontend import lower_translation_unit
+
+    return read_and_lower(path, defines, include_dirs, "c", lambda pp: lower_translation_unit(
+        path, pp.text, pp.size_macros, str(grammars_dir()), bindings=pp.bindings))
 
 
-def load_cuda(path: str, defines: dict, include_dirs=(), launches: dict | None = None):
-    return _load(path, defines, include_dirs, launches, cuda=True)
-
-
-def _load(path: str, defines: dict, include_dirs, launches, cuda: bool):
+def read_and_lower(path: str, defines: dict, include_dirs, language: str, lower, **preprocess_options):
+    """(FrontendResult, size bindings from -D): the file read, its `// staticroof: N=4096` size pragmas
+    (for `language`) added as definitions, preprocessed with `preprocess_options`, and `lower(pp)`
+    called on the preprocessed result unless reading or preprocessing failed."""
     from ...inputs import InputError, read_text
     from ..common.lowering import FrontendResult
     from ..common.preprocess import preprocess
-    from .frontend import lower_translation_unit
 
     res = FrontendResult()
     try:
@@ -29,20 +31,11 @@ def _load(path: str, defines: dict, include_dirs, launches, cuda: bool):
         return res, {}
     from ..common.comments import pragma_text, size_pragmas
 
-    text += pragma_text(size_pragmas(text, "cuda" if cuda else "c"))  # `// staticroof: N=4096` is a size pragma
-    if cuda:
-        from ..cuda.frontend import CUDA_MACROS, lower_cuda
-
-        pp = preprocess(path, text, defines, include_dirs, extra_macros=CUDA_MACROS,
-                        stub_dirs=[grammars_dir() / "cuda"])
-    else:
-        pp = preprocess(path, text, defines, include_dirs)
+    text += pragma_text(size_pragmas(text, language))  # `// staticroof: N=4096` is a size pragma
+    pp = preprocess(path, text, defines, include_dirs, **preprocess_options)
     res.diagnostics.extend(pp.diagnostics)
     if not pp.ok:
         return res, pp.bindings
-    if cuda:
-        lowered = lower_cuda(path, pp.text, pp.size_macros, str(grammars_dir()), pp.bindings, launches)
-    else:
-        lowered = lower_translation_unit(path, pp.text, pp.size_macros, str(grammars_dir()), bindings=pp.bindings)
+    lowered = lower(pp)
     lowered.diagnostics = res.diagnostics + lowered.diagnostics
     return lowered, pp.bindings

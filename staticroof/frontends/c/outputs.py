@@ -20,14 +20,14 @@ from __future__ import annotations
 import sympy
 from pycparser import c_ast, c_generator
 
+from ..common.lowering import Acc, Unsupported
 from .types import INT
+from .values import Val, guess_math_type
 
 
 def lower(low, name: str, entry: dict, node, args, acc):
     """The value of the call `name(args)` (a `FuncCall` node) whose table entry is `entry`; its
     reads, stores and special calls go to `acc`."""
-    from . import frontend as C
-
     outputs = set(entry.get("outputs", ()))
     targets = []  # (lvalue node, target Val) per output, in argument order
     for k, a in enumerate(args):
@@ -44,14 +44,12 @@ def lower(low, name: str, entry: dict, node, args, acc):
     for fname in entry.get("counts_as", ()):
         acc.special[(fname, prec)] = acc.special.get((fname, prec), 0) + 1
     for lnode, target in targets:
-        low._store(lnode, target, C.Val(target.ctype, why=f"set by `{name}`"), acc, node)
-    return C.Val(low.tu.protos.get(name) or C._guess_math_type(name, []), why=f"result of `{name}`")
+        low._store(lnode, target, Val(target.ctype, why=f"set by `{name}`"), acc, node)
+    return Val(low.tu.protos.get(name) or guess_math_type(name, []), why=f"result of `{name}`")
 
 
 def _target(low, a, acc):
     """(lvalue node, Val) the output argument `a` stores through, or None if it is not followed."""
-    from . import frontend as C
-
     if isinstance(a, c_ast.UnaryOp) and a.op == "&":
         inner = a.expr
         root = inner
@@ -59,8 +57,8 @@ def _target(low, a, acc):
             root = root.name
         # `&x` of a name evaluates nothing (the old value is not read): a scratch accumulator
         try:
-            v = low.expr(inner, C.Acc() if isinstance(root, c_ast.ID) else acc)
-        except C.Unsupported:  # a struct member: only this store is lost
+            v = low.expr(inner, Acc() if isinstance(root, c_ast.ID) else acc)
+        except Unsupported:  # a struct member: only this store is lost
             return None
         if v.element is not None:
             return inner, v
@@ -69,14 +67,12 @@ def _target(low, a, acc):
         return None
     v = low.value(a, acc)
     if v.array is not None and v.ctype.is_pointer:
-        target = low._subscript(v, [C.Val(INT, sympy.Integer(0))], a)
+        target = low._subscript(v, [Val(INT, sympy.Integer(0))], a)
         return a, target
     return None
 
 
 def _precision(low, name: str, entry: dict, targets) -> str:
-    from . import frontend as C
-
     if entry.get("precision"):
         return entry["precision"]
     ret = low.tu.protos.get(name)
@@ -86,7 +82,7 @@ def _precision(low, name: str, entry: dict, targets) -> str:
         first = targets[0][1].ctype if targets else None
         if first is not None and first.is_float:
             return first.prec
-    return C._guess_math_type(name, []).prec  # no prototype: `sincosf` is fp32, `sincos` fp64
+    return guess_math_type(name, []).prec  # no prototype: `sincosf` is fp32, `sincos` fp64
 
 
 def _text(node) -> str:

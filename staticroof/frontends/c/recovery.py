@@ -19,14 +19,15 @@ from dataclasses import replace
 
 from pycparser import c_ast
 
+from ..common.lowering import Unsupported
+from .values import Var, assigned_names
+
 _COMPOUND = {c_ast.For: "`for` loop", c_ast.While: "`while` loop", c_ast.DoWhile: "`do` loop",
              c_ast.If: "`if` statement", c_ast.Switch: "`switch` statement"}
 
 
 def guarded(low, node, lower_one):
     """`lower_one(node)` with recovery: its result, or None when the statement was dropped."""
-    from .frontend import Unsupported
-
     out, n_out = low.out, len(low.out)
     acc = low.acc
     snapshot = (dict(acc.flops), dict(acc.special), list(acc.refs), list(acc.scalars))
@@ -48,8 +49,6 @@ def guarded(low, node, lower_one):
 
 
 def _report(low, node, e) -> None:
-    from .frontend import Unsupported
-
     what = f"unsupported {e}" if isinstance(e, Unsupported) else "expression nesting too deep"
     where = getattr(e, "node", None) or node
     kind = _COMPOUND.get(type(node))
@@ -65,8 +64,6 @@ def _report(low, node, e) -> None:
 
 def _forget(low, node) -> None:
     """Variables the dropped statement declares or assigns are unknown from here on."""
-    from .frontend import Var, _assigned_names
-
     line = getattr(getattr(node, "coord", None), "line", 0)
     why = f"set by a statement that is not modeled (line {line})"
     decls = node.decls if isinstance(node, c_ast.DeclList) else [node] if isinstance(node, c_ast.Decl) else []
@@ -74,7 +71,7 @@ def _forget(low, node) -> None:
         if d.name and not isinstance(d.type, c_ast.FuncDecl):
             t = low.tu.types.resolve(d.type)
             low.bind(d.name, Var(t, value=None, why=f"`{d.name}` is {why}"))
-    assigned, declared = _assigned_names(node)
+    assigned, declared = assigned_names(node)
     for name in assigned - declared:
         var = low.lookup(name)
         if var is None:

@@ -15,19 +15,19 @@ from ..common.relations import relation, substitute
 from . import folding, recovery, structs, switch
 from .types import INT
 from .values import (
-    _CMP,
-    _GROUPS,
-    _SCALARS,
+    COMPARISONS,
+    SCALAR_KEYS,
+    STATEMENT_GROUPS,
     Var,
-    _assigned_names,
-    _body_items,
-    _exits,
-    _is_alloc,
-    _loc,
-    _mult_step,
-    _step_of,
-    _strip_exit,
-    _value_of,
+    assigned_names,
+    body_items,
+    exit_of,
+    is_allocation,
+    loop_step,
+    multiplicative_step,
+    node_location,
+    value_of,
+    without_exit,
 )
 from .views import convert, resolve_views
 
@@ -68,7 +68,7 @@ class StatementLowering(_Mixin):
         loops (it skips the rest of the function); a `continue` can, at the top level of a loop body
         (it skips the rest of the iteration).  A `return` inside a loop ends every later iteration,
         which no guard can say: that is left to an SR102 warning."""
-        kind = _exits(branch) if branch is not None else None
+        kind = exit_of(branch) if branch is not None else None
         return (kind == "return" and self.depth == 0) or (kind == "continue" and self.in_loop_body)
 
     def _split_at_exit(self, node: c_ast.If, rest) -> bool:
@@ -76,8 +76,8 @@ class StatementLowering(_Mixin):
         t_exit, e_exit = self._exit_here(node.iftrue), self._exit_here(node.iffalse)
         if not (t_exit or e_exit):
             return False
-        then = _strip_exit(node.iftrue) if t_exit else [node.iftrue] + rest
-        orelse = _strip_exit(node.iffalse) if e_exit else ([node.iffalse] if node.iffalse is not None else []) + rest
+        then = without_exit(node.iftrue) if t_exit else [node.iftrue] + rest
+        orelse = without_exit(node.iffalse) if e_exit else ([node.iffalse] if node.iffalse is not None else []) + rest
         self.guard(node, then, orelse)
         return True
 
@@ -86,7 +86,7 @@ class StatementLowering(_Mixin):
         recovery.guarded(self, node, self._statement)
 
     def _statement(self, node):
-        self.group = next(_GROUPS)
+        self.group = next(STATEMENT_GROUPS)
         if node is None or isinstance(node, (c_ast.EmptyStatement, c_ast.Pragma)):
             if isinstance(node, c_ast.Pragma):
                 self.tu._pragma(node.string)
@@ -158,7 +158,7 @@ class StatementLowering(_Mixin):
                 v = convert(self, self.value(d.init, self.acc), t, d)  # `float *s = (float *)src`, `= buf`
                 if v.array is not None:
                     var = Var(t, array=v.array, prefix=v.prefix, offset=v.offset, why=v.why)
-                elif _is_alloc(d.init):
+                elif is_allocation(d.init):
                     var = Var(t, array=self.new_array(d.name, t, "global", d))
             self.bind(d.name, var)
             return
@@ -188,7 +188,7 @@ class StatementLowering(_Mixin):
 
     @staticmethod
     def _scalar_key(name: str, t) -> str | None:
-        return f"{name}#{next(_SCALARS)}" if t.is_float and not t.is_vector else None
+        return f"{name}#{next(SCALAR_KEYS)}" if t.is_float and not t.is_vector else None
 
     def guard(self, node: c_ast.If, then_items=None, else_items=None):
         cond = self.condition(node.cond, self.acc)
@@ -209,14 +209,14 @@ class StatementLowering(_Mixin):
         elif cond is not None and cond == sympy.false:
             self.out.extend(orelse)
         elif then or orelse:
-            self.out.append(Guard(cond, then, orelse, _loc(node, self.tu.path)))
+            self.out.append(Guard(cond, then, orelse, node_location(node, self.tu.path)))
 
     def _invalidate(self, body_nodes, keep=()):
         """Integer variables and pointers assigned inside a loop body are unknown inside it."""
         assigned, declared = set(), set()
         for n in body_nodes:
             if n is not None:
-                a, d = _assigned_names(n)
+                a, d = assigned_names(n)
                 assigned |= a
                 declared |= d
         for name in assigned - declared - set(keep):
@@ -231,7 +231,7 @@ class StatementLowering(_Mixin):
                 self.bind(name, replace(var, prefix=None))
 
     def for_loop(self, node: c_ast.For):
-        if _mult_step(node.next)[0] is not None and self._unroll(node):
+        if multiplicative_step(node.next)[0] is not None and self._unroll(node):
             return
         self.scopes.append({})
         try:
@@ -242,7 +242,7 @@ class StatementLowering(_Mixin):
             name, start, step, cond = header
             var, body = self.loop_body(node, name)
             cond_v = substitute(cond, {sympy.Symbol(f"__loopvar_{name}"): var})
-            self.out.append(Loop(var, start, cond_v, step, body, "seq", _loc(node, self.tu.path)))
+            self.out.append(Loop(var, start, cond_v, step, body, "seq", node_location(node, self.tu.path)))
         finally:
             self.scopes.pop()
         v = self.lookup(name)
@@ -259,7 +259,7 @@ class StatementLowering(_Mixin):
         self.loop_syms.add(var)
         self.depth += 1
         try:
-            return var, self.nested(_body_items(node.stmt), loop_body=True)
+            return var, self.nested(body_items(node.stmt), loop_body=True)
         finally:
             self.depth -= 1
             self.loop_syms.discard(var)
@@ -269,7 +269,7 @@ class StatementLowering(_Mixin):
         """Unroll a loop whose variable is multiplied or shifted (`s >>= 1`, `s *= 2`) when its start
         value is a known constant: its values are then a short known sequence (a tree reduction's
         `for (s = 128; s > 0; s >>= 1)` runs 8 times).  False if the values are not known."""
-        name, op, factor = _mult_step(node.next)
+        name, op, factor = multiplicative_step(node.next)
         self.scopes.append({})
         try:
             acc = Acc()
@@ -310,14 +310,14 @@ class StatementLowering(_Mixin):
                 v = {"*": v * factor, "/": int(v / factor), "<<": v << factor, ">>": v >> factor}[op]
             else:
                 return False
-            assigned, declared = _assigned_names(node.stmt)
+            assigned, declared = assigned_names(node.stmt)
             if name in assigned and name not in declared:
                 return False
             self.emit(node)
             for v in values:
                 self.scopes.append({name: Var(var.ctype, value=sympy.Integer(v))})
                 try:
-                    self.out.extend(self.nested(_body_items(node.stmt)))
+                    self.out.extend(self.nested(body_items(node.stmt)))
                 finally:
                     self.scopes.pop()
             return True
@@ -328,7 +328,7 @@ class StatementLowering(_Mixin):
         """(var name, start, step, cond) for an affine counted loop, else None (with a diagnostic).
         `fixed_step` replaces the increment's value (a CUDA grid-stride loop steps once per thread)."""
         nxt = node.next
-        name, step = _step_of(nxt)
+        name, step = loop_step(nxt)
         if name is None:
             self.diag("SR102", "loop increment is not of the form `i++`, `i--`, `i += c` or `i -= c`", node)
             return None
@@ -343,11 +343,11 @@ class StatementLowering(_Mixin):
             if isinstance(it, c_ast.Decl):
                 self.declaration(it)
                 if it.name == name:
-                    start = _value_of(self.lookup(name))
+                    start = value_of(self.lookup(name))
             else:
                 self.value(it, self.acc)
                 if isinstance(it, c_ast.Assignment) and isinstance(it.lvalue, c_ast.ID) and it.lvalue.name == name:
-                    start = _value_of(self.lookup(name))
+                    start = value_of(self.lookup(name))
         self.emit(node)
         if not inits or start is None:
             var = self.lookup(name)
@@ -365,7 +365,7 @@ class StatementLowering(_Mixin):
         if step_v == 0:
             self.diag("SR109", "loop step is zero", node)
             return None
-        assigned, declared = _assigned_names(node.stmt)
+        assigned, declared = assigned_names(node.stmt)
         if name in assigned and name not in declared:
             self.diag("SR102", f"`{name}` is modified inside the loop body", node)
             return None
@@ -398,14 +398,14 @@ class StatementLowering(_Mixin):
             self._invalidate(body_nodes)
             self.loop_syms.add(t)
             self.depth += 1
-            items = _body_items(body_nodes[0]) + [b for b in body_nodes[1:] if b is not None]
+            items = body_items(body_nodes[0]) + [b for b in body_nodes[1:] if b is not None]
             body = self.nested(items, loop_body=True)
             self.depth -= 1
             self.loop_syms.discard(t)
         finally:
             self.scopes.pop()
         self._invalidate(body_nodes)
-        self.out.append(Loop(t, sympy.Integer(0), sympy.Lt(t, sym), 1, body, "seq", _loc(node, self.tu.path)))
+        self.out.append(Loop(t, sympy.Integer(0), sympy.Lt(t, sym), 1, body, "seq", node_location(node, self.tu.path)))
 
     def while_loop(self, node):
         kind = "while" if isinstance(node, c_ast.While) else "do-while"
@@ -426,7 +426,7 @@ class StatementLowering(_Mixin):
         if isinstance(node, c_ast.UnaryOp) and node.op == "!":
             a = self.condition(node.expr, acc)
             return None if a is None else sympy.Not(a)
-        if isinstance(node, c_ast.BinaryOp) and node.op in _CMP:
+        if isinstance(node, c_ast.BinaryOp) and node.op in COMPARISONS:
             a = self.value(node.left, acc)
             b = self.value(node.right, acc)
             if a.ctype.is_int and b.ctype.is_int and a.expr is not None and b.expr is not None:
@@ -436,7 +436,7 @@ class StatementLowering(_Mixin):
                     return None
                 lhs, rhs = self.compared(a.expr, b.expr, node)
                 if _affine(lhs - rhs, self.loop_syms, allow_size_products=True):
-                    return relation(_CMP[node.op], lhs, rhs)
+                    return relation(COMPARISONS[node.op], lhs, rhs)
             return None
         v = self.value(node, acc)
         if v.ctype.is_int and v.expr is not None and _affine(v.expr, self.loop_syms, True):

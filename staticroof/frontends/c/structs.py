@@ -28,8 +28,10 @@ import sympy
 from pycparser import c_ast
 
 from ...ir import DTYPE_BYTES
+from ..common.lowering import Unsupported
 from ..common.preprocess import SIZE_MARK
 from .types import INT, CType
+from .values import Val, Var, node_location
 
 # ---------------------------------------------------------------------------------------------
 # Layouts
@@ -263,15 +265,11 @@ class Slot:
 
 def variable(low, name: str, t: CType, kind: str):
     """The variable for a struct named `name` (a parameter, local or file-scope variable)."""
-    from .frontend import Var
-
     return Var(t, record=StructVar(name, kind))
 
 
 def member(low, node: c_ast.StructRef, base, acc):
     """The lowering of `base.field` / `base->field` (`base` already evaluated, not loaded)."""
-    from .frontend import Unsupported, Val
-
     name = node.field.name
     if node.type == "->":
         if base.array is None:
@@ -297,8 +295,6 @@ def member(low, node: c_ast.StructRef, base, acc):
 
 
 def _var_member(low, sv: StructVar, name: str, mt: CType, node):
-    from .frontend import Val, Var
-
     var = sv.fields.get(name)
     label = f"{sv.label}.{name}"
     if var is None:
@@ -335,8 +331,6 @@ def _const_index(low, where: InMemory) -> bool:
 
 
 def _memory_member(low, where: InMemory, name: str, offset, mt: CType, node):
-    from .frontend import Val
-
     path = where.path + (name,)
     dotted = ".".join(path)
     if mt.kind == "struct":
@@ -398,7 +392,6 @@ def _member_array(low, where: InMemory, path, dotted, mt: CType, offset, lanes, 
 def _leaf_refs(low, where: InMemory, kind: str, acc, node, limit: int = 256) -> None:
     """Every member a struct copy moves, read or written, as references to the member arrays."""
     from ...ir import Ref
-    from .frontend import _loc
 
     t = where.root
     assert t is not None  # set by both constructors (member(), _in_memory())
@@ -425,7 +418,7 @@ def _leaf_refs(low, where: InMemory, kind: str, acc, node, limit: int = 256) -> 
             continue
         for sub in _indices(extents):
             index = None if where.index is None else tuple(where.index) + sub
-            acc.refs.append(Ref(arr, index, kind, _loc(node, low.tu.path), where.why))
+            acc.refs.append(Ref(arr, index, kind, node_location(node, low.tu.path), where.why))
 
 
 def _count(extents) -> int:
@@ -453,8 +446,6 @@ def _in_memory(v) -> InMemory | None:
 
 def load(low, v, acc, node):
     """A struct in memory used as a value (copied): every member is read."""
-    from .frontend import Val
-
     where = _in_memory(v)
     if where is not None:
         _leaf_refs(low, where, "read", acc, node)
@@ -464,7 +455,6 @@ def load(low, v, acc, node):
 
 def store(low, lnode, target, v, acc, node):
     """`target = v` where target is a struct or a member of a struct variable."""
-    from .frontend import Val, Var
     from .views import convert
 
     where = _in_memory(target)
@@ -521,8 +511,6 @@ def argument(v, name: str) -> StructVar | None:
 
 def declare(low, d: c_ast.Decl, t: CType) -> None:
     """`struct S s;`, `S s = b[i];`, `S s = {1, 2};`, `S s = other;`: a local struct variable."""
-    from .frontend import Var
-
     sv = StructVar(d.name, "local")
     if isinstance(d.init, c_ast.InitList):
         _initialize(low, sv, t, d.init)
@@ -536,8 +524,6 @@ def declare(low, d: c_ast.Decl, t: CType) -> None:
 
 def _initialize(low, sv: StructVar, t: CType, init: c_ast.InitList) -> None:
     """Members from an initializer list: positional and designated (`.n = 4`)."""
-    from .frontend import Unsupported, Var
-
     lay = layout(low.tu, t)
     names = [m.name for m in lay.members if m.name] if lay is not None else []
     k = 0
@@ -581,13 +567,6 @@ def invalidate(var, name: str):
     return replace(var, record=StructVar(var.record.label, var.record.kind, out))
 
 
-def assigned_root(node) -> str | None:
-    """The struct variable an assignment to `s.a.b` changes (None through `->` or a subscript)."""
-    while isinstance(node, c_ast.StructRef) and node.type == ".":
-        node = node.name
-    return node.name if isinstance(node, c_ast.ID) else None
-
-
 def tag_typedefs(items) -> str:
     """`typedef struct Params Params;` for every `struct Params {...};` of a C++ file (C++ names a
     struct by its tag alone), unless the file already typedefs that name."""
@@ -605,4 +584,4 @@ def tag_typedefs(items) -> str:
 
 
 __all__ = ["Layout", "Member", "layout", "size_align", "sizeof", "find", "leaves", "member", "variable",
-           "argument", "declare", "load", "store", "invalidate", "assigned_root", "tag_typedefs"]
+           "argument", "declare", "load", "store", "invalidate", "tag_typedefs"]

@@ -19,14 +19,14 @@ import sympy
 from pycparser import c_ast
 
 from ...ir import Guard
+from ..common.lowering import Acc, Unsupported, affine as _affine
+from .values import node_location
 
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch)
 _MAX_ITEMS = 2000  # runs duplicated by conditional breaks: beyond this, give up (SR123)
 
 
 def lower(low, node: c_ast.Switch) -> None:
-    from .frontend import Acc, Unsupported, _affine, _loc
-
     v = low.value(node.cond, low.acc)
     low.emit(node)
     items = _items(node.stmt)
@@ -65,7 +65,7 @@ def lower(low, node: c_ast.Switch) -> None:
             if conds is None:
                 break
             conds.append(sympy.Or(*eqs) if eqs else sympy.false)
-    loc = _loc(node, low.tu.path)
+    loc = node_location(node, low.tu.path)
     if conds is None:
         if why:
             low.diag("SR113", f"`switch` value not decidable without the launch configuration: {why}; every "
@@ -98,8 +98,6 @@ def _run(low, items) -> list:
 
 def _cut(items, budget) -> tuple[list, bool]:
     """(statements up to the first `break`, whether every path reaches one)."""
-    from .frontend import Unsupported
-
     budget[0] += len(items)
     if budget[0] > _MAX_ITEMS:
         raise Unsupported("`switch` with too many conditional `break`s", items[0] if items else None)

@@ -1,5 +1,6 @@
 """The C front end's values during lowering (variables, expression values) and small pure helpers on
-pycparser's AST."""
+pycparser's AST: public, as every C module, the CUDA front end and the C trace use them (from here,
+not through `frontend.py`, which imports those modules)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from pycparser import c_ast
 
 from ... import costs
 from ...diagnostics import Location
-from . import structs
 from .types import FLOAT, CType
 
 
@@ -40,46 +40,46 @@ class Val:
     record: object = None  # a struct or a struct member (structs.StructVar, InMemory, Slot)
 
 
-def _loc(node, fallback: str = "") -> Location | None:
+def node_location(node, fallback: str = "") -> Location | None:
     c = getattr(node, "coord", None)
     if c is None:
         return Location(fallback) if fallback else None
     return Location(c.file or fallback, c.line or 0, c.column or 0)
 
 
-def _where(node, path: str) -> Location:
+def node_location_or_file(node, path: str) -> Location:
     """`node`'s location; the file's when the node has none."""
     c = getattr(node, "coord", None)
     return Location(path) if c is None else Location(c.file or path, c.line or 0, c.column or 0)
 
 
-def _value_of(var: Var | None):
+def value_of(var: Var | None):
     return var.value if var is not None else None
 
 
-def _contains(node, types) -> bool:
+def contains(node, types) -> bool:
     if isinstance(node, types):
         return True
-    return any(_contains(child, types) for _, child in node.children())
+    return any(contains(child, types) for _, child in node.children())
 
 
-def _parameters(fn: c_ast.FuncDef) -> list:
+def parameters(fn: c_ast.FuncDef) -> list:
     """A function definition's parameter declarations by position, named or not, without a
     variadic `...` (`f(void)` has one, unnamed, of type void)."""
     decl = fn.decl.type
     return [p for p in (decl.args.params if decl.args is not None else []) if not isinstance(p, c_ast.EllipsisParam)]
 
 
-def _named_arguments(low, fn: c_ast.FuncDef, args, vals):
+def named_arguments(low, fn: c_ast.FuncDef, args, vals):
     """(parameter, argument node, its value, parameter type) for each named parameter of `fn` that a
     call passes an argument to, in order (an unnamed one, `int /*stride*/` or `void`, binds nothing)."""
     # not strict: default arguments and a variadic tail make the lengths differ
-    for p, a, v in zip(_parameters(fn), args, vals, strict=False):
+    for p, a, v in zip(parameters(fn), args, vals, strict=False):
         if p.name is not None:
             yield p, a, v, low.tu.types.resolve(p.type)
 
 
-def _called(node) -> set:
+def called_names(node) -> set:
     out = set()
 
     def visit(n):
@@ -92,16 +92,23 @@ def _called(node) -> set:
     return out
 
 
-def _assigned_names(node) -> tuple[set, set]:
+def assigned_root(node) -> str | None:
+    """The struct variable an assignment to `s.a.b` changes (None through `->` or a subscript)."""
+    while isinstance(node, c_ast.StructRef) and node.type == ".":
+        node = node.name
+    return node.name if isinstance(node, c_ast.ID) else None
+
+
+def assigned_names(node) -> tuple[set, set]:
     """(names assigned, names declared) anywhere under `node`."""
     assigned, declared = set(), set()
 
     def visit(n):
         if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, (c_ast.ID, c_ast.StructRef)):
-            assigned.add(structs.assigned_root(n.lvalue))
+            assigned.add(assigned_root(n.lvalue))
         elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--") and isinstance(
                 n.expr, (c_ast.ID, c_ast.StructRef)):
-            assigned.add(structs.assigned_root(n.expr))
+            assigned.add(assigned_root(n.expr))
         elif isinstance(n, c_ast.Decl) and n.name:
             declared.add(n.name)
         for _, child in n.children():
@@ -111,27 +118,27 @@ def _assigned_names(node) -> tuple[set, set]:
     return assigned, declared
 
 
-_GROUPS = itertools.count(1)  # source-statement ids (see ir.Stmt.group)
+STATEMENT_GROUPS = itertools.count(1)  # source-statement ids (see ir.Stmt.group)
 
 
-_SCALARS = itertools.count(1)  # floating-point locals (see Var.key)
+SCALAR_KEYS = itertools.count(1)  # floating-point locals (see Var.key)
 
 
-_CMP = {"<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge, "==": sympy.Eq, "!=": sympy.Ne}
+COMPARISONS = {"<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge, "==": sympy.Eq, "!=": sympy.Ne}
 
 
-def _exits(node):
+def exit_of(node):
     """"return" or "continue" if `node` always ends with one, else None."""
     if isinstance(node, c_ast.Return):
         return "return"
     if isinstance(node, c_ast.Continue):
         return "continue"
     if isinstance(node, c_ast.Compound) and node.block_items:
-        return _exits(node.block_items[-1])
+        return exit_of(node.block_items[-1])
     return None
 
 
-def _body_items(stmt) -> list:
+def body_items(stmt) -> list:
     if stmt is None:
         return []
     if isinstance(stmt, c_ast.Compound):
@@ -139,7 +146,7 @@ def _body_items(stmt) -> list:
     return [stmt]
 
 
-def _strip_exit(node) -> list:
+def without_exit(node) -> list:
     """The branch without its final `return`/`continue` (a returned expression is still evaluated)."""
     if isinstance(node, (c_ast.Return, c_ast.Continue)):
         return [node.expr] if isinstance(node, c_ast.Return) and node.expr is not None else []
@@ -150,27 +157,27 @@ def _strip_exit(node) -> list:
     return [c_ast.Compound(items, node.coord)]
 
 
-def _lanes(ptr: CType) -> int:
+def pointer_lanes(ptr: CType) -> int:
     """Array elements per step of a pointer (4 for `float4 *` into a float array)."""
     elem = ptr.base if ptr.kind == "ptr" else ptr.element()
     return elem.lanes if elem is not None and elem.is_vector else 1
 
 
-def _lanes_of(index, ctype: CType):
+def lane_indices(index, ctype: CType):
     """The element indices a load/store of `ctype` at `index` touches (a vector touches several)."""
     if index is None or not ctype.is_vector or ctype.lanes == 1:
         return [index]
     return [index[:-1] + (index[-1] + k,) for k in range(ctype.lanes)]
 
 
-def _is_alloc(node) -> bool:
+def is_allocation(node) -> bool:
     while isinstance(node, c_ast.Cast):
         node = node.expr
     return (isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID)
             and node.name.name in ("malloc", "calloc", "realloc", "aligned_alloc", "alloca"))
 
 
-def _step_of(nxt):
+def loop_step(nxt):
     """(loop variable name, step) from a for-loop increment, or (None, None)."""
     if isinstance(nxt, c_ast.UnaryOp) and isinstance(nxt.expr, c_ast.ID):
         if nxt.op in ("++", "p++"):
@@ -190,7 +197,7 @@ def _step_of(nxt):
     return None, None
 
 
-def _mult_step(nxt):
+def multiplicative_step(nxt):
     """(name, op, factor) for `s >>= c`, `s <<= c`, `s *= c`, `s /= c` or `s = s op c`, else Nones."""
     ops = {">>=": ">>", "<<=": "<<", "*=": "*", "/=": "/"}
     if isinstance(nxt, c_ast.Assignment) and isinstance(nxt.lvalue, c_ast.ID):
@@ -212,7 +219,7 @@ def _signed(node, sign):
     return c_ast.UnaryOp("-", node, node.coord)
 
 
-def _char_value(text: str) -> int:
+def char_value(text: str) -> int:
     body = text.strip("'")
     if body.startswith("\\"):
         esc = {"n": 10, "t": 9, "0": 0, "r": 13, "\\": 92, "'": 39}
@@ -220,7 +227,7 @@ def _char_value(text: str) -> int:
     return ord(body[0]) if body else 0
 
 
-def _sizeof(t: CType) -> int:
+def basic_sizeof(t: CType) -> int:
     from ...ir import DTYPE_BYTES
 
     if t.kind == "array":
@@ -232,7 +239,7 @@ def _sizeof(t: CType) -> int:
     return 1
 
 
-def _guess_math_type(name: str, vals) -> CType:
+def guess_math_type(name: str, vals) -> CType:
     if name.endswith("f") and name[:-1] in costs.table():
         return FLOAT["fp32"]
     return FLOAT["fp64"]

@@ -25,6 +25,7 @@ from dataclasses import replace
 import sympy
 
 from ...ir import DTYPE_BYTES, Array, Stmt, walk
+from .values import node_location
 
 SEP = " as "
 
@@ -115,12 +116,11 @@ _FLOATS = ("fp64", "fp32", "fp16", "bf16", "fp8")
 
 def _class_bits(low, cls, dtype: str):
     """A pointer to a class object over a buffer of numbers (`(const x128 *)x`): a pointer to a
-    vector of the buffer's elements as many as the object's bytes cover, or None."""
-    from ..cuda.classes import sizeof
-
+    vector of the buffer's elements as many as the object's bytes cover, or None.  The object's bytes
+    come from the lowering's `class_sizeof` (the CUDA front end's class model; C has no classes)."""
     size = DTYPE_BYTES.get(dtype)
     try:
-        total = sizeof(low, cls, None)
+        total = low.class_sizeof(cls)
     except Exception:  # a class the file does not define: the access is what the lowering says
         return None
     if not size or not total or total % size:
@@ -133,9 +133,7 @@ def _class_bits(low, cls, dtype: str):
 
 
 def _location(low, node):
-    from .frontend import _loc
-
-    return _loc(node, low.tu.path)
+    return node_location(node, low.tu.path)
 
 
 def resolve_views(kernel, body: list) -> None:

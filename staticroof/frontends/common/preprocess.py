@@ -294,7 +294,8 @@ def _with_headers(path: Path, text: str, search, stubs, root: Path):
     return _redirect(path, src, search, stubs, copies), sizes, tested
 
 
-def _compiler():
+def system_compiler():
+    """The C compiler whose preprocessor runs (`cc`, `gcc` or `clang` on PATH), or None."""
     for cand in ("cc", "gcc", "clang"):
         exe = shutil.which(cand)
         if exe:
@@ -362,7 +363,7 @@ def _preprocess(out: Preprocessed, path, p: Path, text, src, tested, defines, in
     search = [str(p.parent)] + include_dirs + [str(d) for d in stubs] + ([str(stub_root)] if stub_root else [])
     if use_system is None:
         use_system = system_preprocessor_available()
-    cc = _compiler() if use_system else None
+    cc = system_compiler() if use_system else None
     if cc is not None:
         _run_cc(cc, path, f'#line 1 "{line_name(path)}"\n' + src, macros, search, out, work)
     else:
@@ -592,4 +593,4 @@ def _signal_name(number: int) -> str:
 
 
 def system_preprocessor_available() -> bool:
-    return _compiler() is not None and os.environ.get("STATICROOF_NO_CPP") is None
+    return system_compiler() is not None and os.environ.get("STATICROOF_NO_CPP") is None

@@ -21,8 +21,9 @@ import sympy
 from pycparser import c_ast
 
 from ...ir import Guard, Stmt
-from ..c import frontend as C
 from ..c.types import FLOAT, INT, VOID, CType
+from ..c.values import Val, Var, node_location
+from ..common.lowering import Acc, Unsupported
 
 
 def _int(node) -> int:
@@ -34,7 +35,7 @@ def _int(node) -> int:
 def reduce(low, name, entry, node, args, acc):
     v = low.value(args[0], acc)
     n, flops = _int(args[2]), _int(args[3])
-    out = C.Val(v.ctype, why="a reduction over the group's lanes (values from other threads)")
+    out = Val(v.ctype, why="a reduction over the group's lanes (values from other threads)")
     if flops < 0:
         low.diag("SR142", "`cg::reduce` with an operator staticroof does not know: its work is not counted", node)
         return out
@@ -47,7 +48,7 @@ def reduce(low, name, entry, node, args, acc):
     if n == 1:
         return out
     lane = c_ast.BinaryOp("==", args[1], c_ast.Constant("int", "0"), node.coord)
-    cond = low.condition(lane, C.Acc())
+    cond = low.condition(lane, Acc())
     low.cond_why = ""
     prec = v.ctype.prec
     if cond is None:  # the lane is not an index here: (N - 1)/N per thread (every tile full)
@@ -56,8 +57,8 @@ def reduce(low, name, entry, node, args, acc):
     saved = low.acc
     low.acc = acc
     low.emit(node)  # what the statement did before the reduction comes first
-    low.out.append(Guard(cond, [Stmt({prec: (n - 1) * flops}, {}, [], C._loc(node, low.tu.path), low.group)], [],
-                         C._loc(node, low.tu.path)))
+    low.out.append(Guard(cond, [Stmt({prec: (n - 1) * flops}, {}, [], node_location(node, low.tu.path), low.group)], [],
+                         node_location(node, low.tu.path)))
     acc.reset()
     low.acc = acc if saved is acc else saved
     return out
@@ -65,7 +66,7 @@ def reduce(low, name, entry, node, args, acc):
 
 def opaque(low, name, entry, node, args, acc):
     what = args[0].value.strip('"') if args and isinstance(args[0], c_ast.Constant) else name
-    return C.Val(INT, why=f"{what} is not an index staticroof knows (which threads it holds is data or unstated)")
+    return Val(INT, why=f"{what} is not an index staticroof knows (which threads it holds is data or unstated)")
 
 
 def asm(low, name, entry, node, args, acc):
@@ -73,11 +74,11 @@ def asm(low, name, entry, node, args, acc):
         low.value(a, acc)
     low.diag("SR140", "inline PTX (`asm`): its work and memory traffic are not counted; its outputs are "
              "unknown values", node)
-    return C.Val(INT, why="an output of inline PTX")
+    return Val(INT, why="an output of inline PTX")
 
 
 def asm_out(low, name, entry, node, args, acc):
-    return C.Val(INT, why="an output of inline PTX")
+    return Val(INT, why="an output of inline PTX")
 
 
 def rng(low, name, entry, node, args, acc):
@@ -89,11 +90,11 @@ def rng(low, name, entry, node, args, acc):
     if prec in FLOAT:
         acc.special[(name, prec)] = acc.special.get((name, prec), 0) + 1
         t = CType("vector", prec, lanes=lanes) if lanes > 1 else FLOAT[prec]
-        return C.Val(t, why=f"a random number (`{name}`)")
+        return Val(t, why=f"a random number (`{name}`)")
     if prec == "int":
         t = CType("vector", "uint32", lanes=lanes) if lanes > 1 else INT
-        return C.Val(t, why=f"a random number (`{name}`)")
-    return C.Val(VOID)
+        return Val(t, why=f"a random number (`{name}`)")
+    return Val(VOID)
 
 
 def inline_call(low, name, node, args, acc):
@@ -113,13 +114,13 @@ def inline_call(low, name, node, args, acc):
         return v
     bindings = {}
     for p, a in zip(params, args, strict=True):
-        value = low.value(a, C.Acc())  # integer arguments: no reads, nothing counted twice
+        value = low.value(a, Acc())  # integer arguments: no reads, nothing counted twice
         if not value.ctype.is_int or value.expr is None or not low.tu.types.resolve(p.type).is_int:
             return v
-        bindings[p.name] = C.Var(INT, value=value.expr)
+        bindings[p.name] = Var(INT, value=value.expr)
     try:
-        e = low.sub_lowering(callee, bindings).value(items[0].expr, C.Acc())
-    except C.Unsupported:
+        e = low.sub_lowering(callee, bindings).value(items[0].expr, Acc())
+    except Unsupported:
         return v
     return replace(v, expr=e.expr, why="") if e.ctype.is_int and e.expr is not None else v
 

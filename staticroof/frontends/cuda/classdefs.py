@@ -41,7 +41,7 @@ class Method:
 @dataclass
 class ClassDef:
     name: str
-    tparams: list  # cuda.TemplateParam
+    tparams: list  # headers.TemplateParam
     fields: list = field(default_factory=list)  # token lists, one declaration each
     statics: set = field(default_factory=set)  # names of static data members
     methods: dict = field(default_factory=dict)  # name -> [Method]
@@ -170,7 +170,7 @@ def begin(items) -> None:
     parameters; a plain C struct stays C) and its aliases of class types."""
     global _REG
     _REG = Registry()
-    from .frontend import template_params
+    from .headers import template_params
 
     found = {}
     for it in items:
@@ -348,7 +348,7 @@ def emit(it, convert) -> str:
     """The C text of a class definition item: its fields function and member functions.
     `convert(tokens, renames)` is cuda.to_c with the class's renames."""
     from ..common.tokens import render
-    from .frontend import clean_params
+    from .headers import clean_params
 
     cls = it.class_def
     ren = renames(cls)

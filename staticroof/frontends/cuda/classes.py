@@ -32,7 +32,8 @@ from typing import TYPE_CHECKING
 from pycparser import c_ast
 
 from ..c.types import INT, VOID, CType
-from ..c.values import _named_arguments, _parameters
+from ..c.values import STATEMENT_GROUPS, Val, Var, basic_sizeof, named_arguments, parameters
+from ..common.lowering import Acc, Unsupported
 from . import wmma as WM
 from .classdefs import (
     OPS,
@@ -120,11 +121,9 @@ def bound(low, obj: Obj | None):
 
 def new_object(low, ctype: CType, node) -> Obj:
     """A fresh object of a class type: its members declared as the fields function says."""
-    from ..c import frontend as C
-
     cls, args = registry().entry(ctype.prec)
     if cls is None:
-        raise C.Unsupported(f"class type `{ctype.prec}` that is not defined in this file", node)
+        raise Unsupported(f"class type `{ctype.prec}` that is not defined in this file", node)
     targs = _resolve_args(low, cls, args)
     key = f"{ctype.prec.split('@')[0]}@{next(_COUNT)}"
     obj = Obj(cls, targs, {}, CType("class", key))
@@ -134,13 +133,13 @@ def new_object(low, ctype: CType, node) -> Obj:
             sub = low.sub_lowering(fields, {})
             for name, v in targs.items():
                 if not name.startswith("__sr_"):
-                    sub.bind(name, C.Var(INT, value=v))
+                    sub.bind(name, Var(INT, value=v))
             for d in fields.body.block_items or []:
                 if isinstance(d, c_ast.Decl):
                     sub.declaration(d)
-            sub.acc = C.Acc()
+            sub.acc = Acc()
             obj.members = sub.scopes[-1]
-    obj.members["__sr_this"] = C.Var(obj.ctype)
+    obj.members["__sr_this"] = Var(obj.ctype)
     _objects(low.tu)[key] = obj
     return obj
 
@@ -158,18 +157,16 @@ def prototype(low, ctype: CType, node) -> Obj:
 
 def member(low, base, node, acc):
     """`obj.name`: the member variable, as the lowering sees a variable of that name."""
-    from ..c import frontend as C
-
     if base.ctype.kind == "fragment":
         return WM.member(low, base, node, acc)
     obj = obj_of(low, base.ctype)
     if obj is None:
         obj = new_object(low, base.ctype, node)
         if isinstance(node.name, c_ast.ID):
-            low._assign_in_scope(node.name.name, C.Var(obj.ctype))
+            low._assign_in_scope(node.name.name, Var(obj.ctype))
     name = node.field.name
     if name not in obj.members:
-        raise C.Unsupported(f"member `{name}` of class `{obj.cls.name}`", node)
+        raise Unsupported(f"member `{name}` of class `{obj.cls.name}`", node)
     low.scopes.append(obj.members)
     try:
         return low._e_ID(c_ast.ID(name, coord=node.coord), acc)
@@ -184,24 +181,23 @@ def _pick(methods, arity):
 def inline(low, callee, node, args, acc, obj: Obj | None = None, vals=None):
     """A call of `callee` (a member function when `obj` is given) inlined like a __device__
     function, returning the value its `return` hands back."""
-    from ..c import frontend as C
     from ..c.views import convert
 
     if vals is None:
         vals = [low.value(a, acc) for a in args]
     decl = callee.decl.type
     bindings = {}
-    for p, a, v, t in _named_arguments(low, callee, args, vals):
+    for p, a, v, t in named_arguments(low, callee, args, vals):
         if t.is_pointer:
             v = convert(low, v, t, a)
-            bindings[p.name] = C.Var(t, array=v.array, prefix=v.prefix, offset=v.offset) if v.array else C.Var(t)
+            bindings[p.name] = Var(t, array=v.array, prefix=v.prefix, offset=v.offset) if v.array else Var(t)
         elif t.is_int:
-            bindings[p.name] = C.Var(t, value=v.expr if v.ctype.is_int else None,
+            bindings[p.name] = Var(t, value=v.expr if v.ctype.is_int else None,
                                      why=v.why or f"argument `{p.name}` of `{callee.decl.name}`")
         elif is_class(t) and is_class(v.ctype):
-            bindings[p.name] = C.Var(v.ctype)  # the object travels (registers: a copy is the same values)
+            bindings[p.name] = Var(v.ctype)  # the object travels (registers: a copy is the same values)
         else:
-            bindings[p.name] = C.Var(t)
+            bindings[p.name] = Var(t)
     saved = low.acc
     low.acc = acc
     low.emit(node)
@@ -220,26 +216,22 @@ def inline(low, callee, node, args, acc, obj: Obj | None = None, vals=None):
         return sub.returned
     with bound(low, obj):
         ret = low.tu.types.resolve(decl.type)
-    return C.Val(ret if ret.kind in ("float", "int", "vector") else VOID, why=f"result of `{callee.decl.name}`")
+    return Val(ret if ret.kind in ("float", "int", "vector") else VOID, why=f"result of `{callee.decl.name}`")
 
 
 def call_method(low, obj: Obj, name: str, node, args, acc, vals=None, cls=None):
-    from ..c import frontend as C
-
     methods = (cls or obj.cls).methods.get(name)
     m = _pick(methods, len(args) if vals is None else len(vals))
     if m is None:
-        raise C.Unsupported(f"member function `{name}` of `{obj.cls.name}` with {len(args)} arguments", node)
+        raise Unsupported(f"member function `{name}` of `{obj.cls.name}` with {len(args)} arguments", node)
     fn = low.tu.funcs.get(m.cname)
     if fn is None:
-        raise C.Unsupported(f"member function `{name}` of `{obj.cls.name}` (its definition did not parse)", node)
+        raise Unsupported(f"member function `{name}` of `{obj.cls.name}` (its definition did not parse)", node)
     return inline(low, fn, node, args, acc, obj, vals)
 
 
 def operator(low, op: str, a, b, node, acc):
     """`a op b` with a class operand: a member `operator op` of a's class, else a free one."""
-    from ..c import frontend as C
-
     names = [f"__sr_op_{OPS[op + '=']}"] if op + "=" in OPS and getattr(low, "_compound", False) else []
     names.append(f"__sr_op_{OPS[op]}")
     oa = obj_of(low, a.ctype)
@@ -253,13 +245,11 @@ def operator(low, op: str, a, b, node, acc):
         if len(ps) == 2 and all(is_class(low.tu.types.resolve(p.type)) == is_class(v.ctype)
                                 for p, v in zip(ps, (a, b), strict=True)):
             return inline(low, fn, node, [node, node], acc, None, [a, b])
-    raise C.Unsupported(f"`{op}` on a class value with no `operator{op}` defined in this file", node)
+    raise Unsupported(f"`{op}` on a class value with no `operator{op}` defined in this file", node)
 
 
 def dispatch_call(low, node, acc):
     """Calls the class model owns: constructors, statics, member functions.  None for others."""
-    from ..c import frontend as C
-
     args = node.args.exprs if node.args is not None else []
     if isinstance(node.name, c_ast.StructRef) and isinstance(node.name.name, c_ast.ID):
         var = low.lookup(node.name.name.name)
@@ -272,7 +262,7 @@ def dispatch_call(low, node, acc):
         base = low.expr(node.name.name, acc)
         obj = obj_of(low, base.ctype)
         if obj is None:
-            raise C.Unsupported(f"call of member `{node.name.field.name}` of something that is not a class "
+            raise Unsupported(f"call of member `{node.name.field.name}` of something that is not a class "
                                 "object", node)
         return call_method(low, obj, node.name.field.name, node, args, acc)
     name = node.name.name if isinstance(node.name, c_ast.ID) else None
@@ -283,7 +273,7 @@ def dispatch_call(low, node, acc):
         proto = prototype(low, t, node)
         mname = args[1].name
         if name == "__sr_static":
-            return member(low, C.Val(proto.ctype), c_ast.StructRef(c_ast.ID("__sr_this"), ".", c_ast.ID(mname),
+            return member(low, Val(proto.ctype), c_ast.StructRef(c_ast.ID("__sr_this"), ".", c_ast.ID(mname),
                                                                      coord=node.coord), acc)
         return call_method(low, proto, mname, node, args[2:], acc)
     var = low.lookup(name) if name is not None and name not in low.tu.funcs else None
@@ -297,23 +287,19 @@ def dispatch_call(low, node, acc):
             and name not in low.tu.funcs:
         return call_method(low, this, name, node, args, acc, cls=scope)  # bound where it is written
     if name in ("memcpy", "memmove") and len(args) >= 2 and _registers_only(low, args[:2]):
-        return C.Val(VOID)  # a copy between register objects (`memcpy(&bits, &payload, 16)`): no traffic
+        return Val(VOID)  # a copy between register objects (`memcpy(&bits, &payload, 16)`): no traffic
     return None
 
 
 def _rebind(low, name, base, node):
-    from ..c import frontend as C
-
     obj = new_object(low, base.ctype, node)
-    low._assign_in_scope(name, C.Var(obj.ctype))
+    low._assign_in_scope(name, Var(obj.ctype))
     return obj
 
 
 def _registers_only(low, args) -> bool:
-    from ..c import frontend as C
-
     for a in args:
-        v = low.expr(a, C.Acc())
+        v = low.expr(a, Acc())
         if v.array is not None and low.kernel.arrays[v.array].space != "local":
             return False
     return True
@@ -322,8 +308,6 @@ def _registers_only(low, args) -> bool:
 def construct(low, t: CType, node, args, acc):
     """`X(args)` / `X{args}`: a new object, its constructor inlined (or its members initialized
     in order, an aggregate: registers, so only the arguments' own work counts)."""
-    from ..c import frontend as C
-
     obj = new_object(low, t, node)
     m = _pick(obj.cls.methods.get("__ctor__"), len(args))
     if m is not None and m.cname in low.tu.funcs:
@@ -331,23 +315,21 @@ def construct(low, t: CType, node, args, acc):
     else:
         for a in args:
             low.value(a, acc)
-    return C.Val(obj.ctype)
+    return Val(obj.ctype)
 
 
 def declare(low, d, t: CType):
     """A local of class type: an object (sharing the object its initializer makes)."""
-    from ..c import frontend as C
-
     if d.init is not None and not isinstance(d.init, c_ast.InitList):
         v = low.value(d.init, low.acc)
         if obj_of(low, v.ctype) is not None:
-            low.bind(d.name, C.Var(v.ctype))
+            low.bind(d.name, Var(v.ctype))
             return
     elif isinstance(d.init, c_ast.InitList):
         for e in d.init.exprs:
             low.value(e, low.acc)
     obj = new_object(low, t, d)
-    low.bind(d.name, C.Var(obj.ctype))
+    low.bind(d.name, Var(obj.ctype))
 
 
 def sizeof(low, t: CType, node) -> int | None:
@@ -366,9 +348,7 @@ def sizeof(low, t: CType, node) -> int | None:
             n *= int(v)
         inner = sizeof(low, t.pointee, node)
         if inner is None:
-            from ..c.frontend import _sizeof
-
-            inner = _sizeof(t.pointee)
+            inner = basic_sizeof(t.pointee)
         return n * inner
     if is_class(t):
         obj = obj_of(low, t) or prototype(low, t, node)
@@ -388,9 +368,8 @@ def sizeof(low, t: CType, node) -> int | None:
     return None
 
 
-if TYPE_CHECKING:  # what the mixin extends, for the type checker (c.py imports this module)
+if TYPE_CHECKING:  # what the mixin extends, for the type checker (a mixin: CudaLowering adds the base)
     from ..c.frontend import FunctionLowering as _Lowering
-    from ..c.values import Val
 else:
     _Lowering = object
 
@@ -404,11 +383,14 @@ class ClassLowering(_Lowering):
     this_obj = None
     this_cls = None
 
+    def class_sizeof(self, cls: CType) -> int | None:
+        """The C front end's hook for cast views of a buffer (`(const x128 *)x`): an object's bytes."""
+        return sizeof(self, cls, None)
+
     def statement(self, node):
         if isinstance(node, c_ast.Return) and node.expr is not None and self.capture:
-            from ..c import frontend as C
 
-            self.group = next(C._GROUPS)
+            self.group = next(STATEMENT_GROUPS)
             v = self.expr(node.expr, self.acc) if self.returns_ref else self.value(node.expr, self.acc)
             self.returned = v
             self.emit(node)
@@ -424,9 +406,7 @@ class ClassLowering(_Lowering):
             if is_class(t):
                 return declare(self, d, t)
             if t.kind == "array" and is_class(t.element()):
-                from ..c import frontend as C
-
-                raise C.Unsupported("an array of class objects (each element's members are not modeled)", d)
+                raise Unsupported("an array of class objects (each element's members are not modeled)", d)
         return super().declaration(d)
 
     def _e_FuncCall(self, node, acc):
@@ -456,32 +436,29 @@ class ClassLowering(_Lowering):
 
     def _e_UnaryOp(self, node, acc):
         if node.op == "sizeof":
-            from ..c import frontend as C
 
             t = self.tu.types.resolve(node.expr) if isinstance(node.expr, c_ast.Typename) else \
-                self.expr(node.expr, C.Acc()).ctype
+                self.expr(node.expr, Acc()).ctype
             n = sizeof(self, t, node)
             if n is not None:
                 import sympy
 
-                return C.Val(INT, sympy.Integer(n))
+                return Val(INT, sympy.Integer(n))
         return super()._e_UnaryOp(node, acc)
 
     def _inline(self, name, node, args, acc):
         """A function taking or returning a class object: inlined by the class model (the C
         inlining passes scalars only and drops the returned value)."""
-        from ..c import frontend as C
-
         fn = self.tu.funcs[name]
         decl = fn.decl.type
-        ps = _parameters(fn)
+        ps = parameters(fn)
         if not (is_class(self.tu.types.resolve(decl.type)) or any(is_class(self.tu.types.resolve(p.type)) for p in ps)):
             return super()._inline(name, node, args, acc)
         vals = [self.value(a, acc) for a in args]
         callee = self.callee(name, node, args, vals)
         if self.recursive_call(name, callee):
             self.diag("SR106", f"recursive call to `{name}` is not followed", node)
-            return C.Val(INT, why="recursive call")
+            return Val(INT, why="recursive call")
         return inline(self, callee, node, args, acc, None, vals)
 
 

@@ -19,33 +19,30 @@ pycparser parses C, not CUDA C++.  The route (measured on real files before it w
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 
 import sympy
 from pycparser import c_ast
 
 from ...diagnostics import Diagnostic, Location
 from ...ir import LAUNCH_BLOCK, LAUNCH_GRID, Array, Kernel, Loop, launch_size
-from ...resources import grammar_path
-from ..c import frontend as C, outputs
+from ..c import outputs, structs
+from ..c.frontend import FunctionLowering, TranslationUnit
+from ..c.parse import parse_translation_unit
 from ..c.types import FLOAT, INT, VOID, CType, arith
-from ..common.lowering import thread_loops, thread_symbols
+from ..c.values import Val, Var, loop_step, node_location, node_location_or_file, parameters
+from ..common.launch_config import DIMS, Launch, repeats
+from ..common.lowering import Acc, FrontendResult, Unsupported, thread_loops, thread_symbols
 from ..common.tokens import Token, match_angle, match_close, render, tokenize
 from . import classes as CL, overloads as OV, statements as CX, templates as T, textures as TX, wmma as WM
 from .calls import HANDLERS as CXX_CALLS, inline_call
-from .launch import DIMS, Launch, LaunchSite, fold, host_sites, launch_for, launch_notes, repeats
+from .grammar import table
+from .headers import clean_params, template_params
+from .launch import LaunchSite, fold, host_sites, launch_for, launch_notes
 from .toplevel import Item, split_items
 
 CUDA_MACROS = {"__CUDACC__": "1", "__NVCC__": "1", "__CUDA_ARCH__": "800", "__cplusplus": "201703L",
                "__CUDACC_VER_MAJOR__": "12"}
-
-
-@lru_cache(maxsize=1)
-def table() -> dict:
-    with open(grammar_path("cuda.toml"), "rb") as f:
-        return tomllib.load(f)
 
 
 def builtin_types() -> dict:
@@ -162,67 +159,12 @@ def to_c(tokens: list[Token], templates: set, type_renames: dict) -> list[Token]
     return out
 
 
-def clean_params(head: list[Token]) -> list[Token]:
-    """In a function header: drop references (`float &x`) and default arguments (`int n = 0`)."""
-    out, depth, skipping = [], 0, False
-    for t in head:
-        if t.text == "(":
-            depth += 1
-        elif t.text == ")":
-            depth -= 1
-            if depth == 0:
-                skipping = False
-        if depth == 1 and t.text == "," and skipping:
-            skipping = False
-        if skipping:
-            continue
-        if depth == 1 and t.text == "=":
-            skipping = True
-            continue
-        if depth == 1 and t.text in ("&", "&&"):
-            continue
-        out.append(t)
-    return out
-
-
-@dataclass
-class TemplateParam:
-    name: str
-    is_type: bool
-    default: object = None  # int for non-type parameters, type spelling for type parameters
-
-
-def template_params(tokens: list[Token]) -> list[TemplateParam]:
-    params: list[TemplateParam] = []
-    cur: list[Token] = []
-    depth = 0
-    for t in tokens + [Token("punct", ",", "", 0, 0)]:
-        if t.text in ("<", "("):
-            depth += 1
-        elif t.text in (">", ")"):
-            depth -= 1
-        if t.text == "," and depth == 0:
-            if cur:
-                eq = next((k for k, x in enumerate(cur) if x.text == "="), len(cur))
-                names = [x for x in cur[:eq] if x.kind == "id"]
-                if names:
-                    is_type = cur[0].text in ("typename", "class")
-                    default = None
-                    if eq < len(cur):
-                        default = fold(cur[eq + 1:], {}) if not is_type else " ".join(x.text for x in cur[eq + 1:])
-                    params.append(TemplateParam(names[-1].text, is_type, default))
-            cur = []
-        else:
-            cur.append(t)
-    return params
-
-
 # ---------------------------------------------------------------------------------------------
 # The GPU execution model in the lowering
 
 
 
-class CudaLowering(CL.ClassLowering, C.FunctionLowering):
+class CudaLowering(CL.ClassLowering, FunctionLowering):
     """The C lowering plus CUDA's builtins, memory spaces and thread loops."""
 
     def __init__(self, tu, kernel, fn, launch: Launch, tparams: dict, constants: set, stack=(),
@@ -329,7 +271,7 @@ class CudaLowering(CL.ClassLowering, C.FunctionLowering):
             self.diag("SR105", f"`{op}` on a vector type ({vec.prec} x {vec.lanes}) calls a C++ operator overload, "
                       "which is not followed: counted as one operation per lane", node)
             acc.flop(vec.prec, vec.lanes)
-            return C.Val(vec)
+            return Val(vec)
         v = super()._binary(op, a, b, acc, node)
         if v.ctype.is_int and v.expr is not None:
             v.expr = self.combine(v.expr)
@@ -340,14 +282,14 @@ class CudaLowering(CL.ClassLowering, C.FunctionLowering):
             # a symbol with the instantiation's value; folded where it scales an index (SR115)
             value = self.tparams[node.name]
             origin = "template argument" if value is not None else "template parameter"
-            return C.Val(INT, self.size_symbol(node.name, value, origin=origin))
+            return Val(INT, self.size_symbol(node.name, value, origin=origin))
         if node.name == "warpSize":
-            return C.Val(INT, sympy.Integer(32))
+            return Val(INT, sympy.Integer(32))
         var = self.lookup(node.name)
         if var is None and node.name in self.tu.globals and node.name not in self.tu.enums:
             var = self._global(node.name)  # a file-scope `__shared__` scalar is an element from its first use
         if var is not None and var.scalar_array:
-            return C.Val(var.ctype, element=(var.array, (sympy.Integer(0),), ""))
+            return Val(var.ctype, element=(var.array, (sympy.Integer(0),), ""))
         return super()._e_ID(node, acc)
 
     def _e_StructRef(self, node, acc):
@@ -360,15 +302,15 @@ class CudaLowering(CL.ClassLowering, C.FunctionLowering):
                 k = DIMS.index(field_)
                 b, g = self.launch.block[k], self.launch.grid[k]
                 if role == "block_size":
-                    return C.Val(INT, sympy.Integer(b) if b else self.size_symbol(
+                    return Val(INT, sympy.Integer(b) if b else self.size_symbol(
                         launch_size(LAUNCH_BLOCK, field_), origin="launch (unknown)", role=LAUNCH_BLOCK))
                 if role == "grid_size":
                     origin = self.launch.origin or "launch (unknown)"
-                    return C.Val(INT, self.size_symbol(launch_size(LAUNCH_GRID, field_), g, origin=origin,
+                    return Val(INT, self.size_symbol(launch_size(LAUNCH_GRID, field_), g, origin=origin,
                                                        role=LAUNCH_GRID))
-                return C.Val(INT, sympy.Integer(0))
+                return Val(INT, sympy.Integer(0))
             sym = {"thread": info["tx"], "block": info["bx"], "block_size": info["B"], "grid_size": info["G"]}[role]
-            return C.Val(INT, sym)
+            return Val(INT, sym)
         base = self.expr(node.name, acc)
         lane = "xyzw".find(field_) if len(field_) == 1 else -1
         if base.ctype.is_vector and lane >= 0:
@@ -377,11 +319,11 @@ class CudaLowering(CL.ClassLowering, C.FunctionLowering):
                 array, index, why = base.element
                 if index is not None:
                     index = index[:-1] + (index[-1] + lane,)
-                return C.Val(elem, element=(array, index, why))
-            return C.Val(elem)
+                return Val(elem, element=(array, index, why))
+            return Val(elem)
         if base.ctype.kind in ("class", "fragment"):
             return CL.member(self, base, node, acc)
-        return C.structs.member(self, node, base, acc)  # a struct's member (structs.py)
+        return structs.member(self, node, base, acc)  # a struct's member (structs.py)
 
     def _global(self, name):
         decl, t = self.tu.globals[name]
@@ -393,7 +335,7 @@ class CudaLowering(CL.ClassLowering, C.FunctionLowering):
         if name in self.constants and var.array is None:
             decl, t = self.tu.globals[name]
             if t.kind == "array":
-                var = C.Var(t, array=self.new_array(name, t, "constant", decl))
+                var = Var(t, array=self.new_array(name, t, "constant", decl))
                 self.gscope[name] = var
         elif name in self.constants and var.array is not None:
             self.kernel.arrays[var.array].space = "constant"
@@ -405,14 +347,14 @@ class CudaLowering(CL.ClassLowering, C.FunctionLowering):
             return
         super().declaration(d)
 
-    def _shared(self, name: str, t: CType, d) -> C.Var:
+    def _shared(self, name: str, t: CType, d) -> Var:
         """A `__shared__` variable, in the kernel or at file scope: an on-chip array (a scalar is an
         array of one element), never DRAM traffic."""
         if t.kind == "array":
-            return C.Var(t, array=self.new_array(name, t, "shared", d))
+            return Var(t, array=self.new_array(name, t, "shared", d))
         arr = self.new_array(name, CType("array", base=t, dims=()), "shared", d)
         self.kernel.arrays[arr].dims = (sympy.Integer(1),)
-        return C.Var(t, array=arr, scalar_array=True)
+        return Var(t, array=arr, scalar_array=True)
 
     def _e_FuncCall(self, node, acc):
         name = node.name.name if isinstance(node.name, c_ast.ID) else None
@@ -436,28 +378,28 @@ class CudaLowering(CL.ClassLowering, C.FunctionLowering):
             ptr = self.value(args[0], acc)
             vals = [self.value(a, acc) for a in args[1:]]
             if ptr.array is None:
-                raise C.Unsupported(f"`{name}` on something that is not a known array", node)
-            target = self._subscript(ptr, [C.Val(INT, sympy.Integer(0))], node)
+                raise Unsupported(f"`{name}` on something that is not a known array", node)
+            target = self._subscript(ptr, [Val(INT, sympy.Integer(0))], node)
             self.load(target, acc, node)
             if entry.get("flops") and (target.ctype.is_float or target.ctype.prec in FLOAT):
                 acc.flop(target.ctype.prec, entry["flops"] * target.ctype.lanes)  # __half2: 2 adds
-            self._store(node, target, vals[0] if vals else C.Val(target.ctype), acc, node)
-            return C.Val(target.ctype)
+            self._store(node, target, vals[0] if vals else Val(target.ctype), acc, node)
+            return Val(target.ctype)
         if kind in ("load", "store"):
             ptr = self.value(args[0], acc)
             if ptr.array is None:
-                raise C.Unsupported(f"`{name}` on something that is not a known array", node)
-            target = self._subscript(ptr, [C.Val(INT, sympy.Integer(0))], node)
+                raise Unsupported(f"`{name}` on something that is not a known array", node)
+            target = self._subscript(ptr, [Val(INT, sympy.Integer(0))], node)
             if kind == "load":
                 return self.load(target, acc, node)
             v = self.value(args[1], acc)
             return self._store(node, target, v, acc, node)
         vals = [self.value(a, acc) for a in args]
         if kind == "shuffle":
-            return C.Val(vals[1].ctype if len(vals) > 1 else FLOAT["fp32"],
+            return Val(vals[1].ctype if len(vals) > 1 else FLOAT["fp32"],
                          why=f"`{name}` returns another lane's value")
         if kind == "sync":
-            return C.Val(INT, why=f"result of `{name}`")
+            return Val(INT, why=f"result of `{name}`")
         lanes = entry.get("lanes", 1)
         if prec == "fp16" and any(v.ctype.prec == "bf16" for v in vals):
             prec = "bf16"  # the half intrinsics are overloaded for __nv_bfloat16
@@ -465,23 +407,23 @@ class CudaLowering(CL.ClassLowering, C.FunctionLowering):
             t = vals[0].ctype
             for v in vals[1:]:
                 t = arith(t, v.ctype) if (t.is_float or v.ctype.is_float) else t
-            return C.Val(t, why=f"result of `{name}`")
+            return Val(t, why=f"result of `{name}`")
         if prec == "int":
-            return C.Val(INT, why=f"result of `{name}`")
+            return Val(INT, why=f"result of `{name}`")
         result = CType("vector", prec, lanes=lanes) if lanes > 1 else (
             FLOAT[prec] if prec in FLOAT else CType("int", prec))
         if kind in ("arith", "fma"):
             acc.flop(prec, entry["flops"])
         elif kind == "special":
             acc.special[(name, prec)] = acc.special.get((name, prec), 0) + 1
-        return C.Val(result)
+        return Val(result)
 
     def _gridstride(self, node: c_ast.For):
         """A grid-stride loop at the top of the kernel: (dim, var name, offset, cond) or None."""
-        name, step = C._step_of(node.next)
+        name, step = loop_step(node.next)
         if name is None or isinstance(step, int) or self.depth:
             return None
-        step_v = self.value(step, C.Acc()).expr
+        step_v = self.value(step, Acc()).expr
         for d, info in self.threads.items():
             total = info["B"] * info["G"]
             if step_v is None or sympy.expand(step_v - total) != 0:
@@ -510,7 +452,7 @@ class CudaLowering(CL.ClassLowering, C.FunctionLowering):
             var, body = self.loop_body(node, name)
             placeholder = sympy.Symbol(f"__loopvar_{name}")
             self.out.append(Loop(var, offset, cond.xreplace({placeholder: var}), 1, body, f"gridstride.{d}",
-                                 C._loc(node, self.tu.path)))
+                                 node_location(node, self.tu.path)))
         finally:
             self.scopes.pop()
 
@@ -557,12 +499,12 @@ class CudaSource:
 
 
 def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindings: dict,
-               launches: dict | None = None) -> C.FrontendResult:
-    res = C.FrontendResult()
+               launches: dict | None = None) -> FrontendResult:
+    res = FrontendResult()
     src = cuda_source(path, text, bindings)
     ctext, kernel_items = src.ctext, src.kernel_items
     type_aliases, constants = src.type_aliases, src.constants
-    ext, diags, failed = C.parse_translation_unit(ctext, path)
+    ext, diags, failed = parse_translation_unit(ctext, path)
     in_kernels = _line_ranges(kernel_items.values())
     for d in diags:
         if d.location and _inside(d.location, in_kernels):
@@ -570,7 +512,7 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
     for name, loc, d in failed:
         if name in kernel_items and "__global__" in kernel_items[name].qualifiers:
             res.failed.append((name, loc, d))
-    tu = C.TranslationUnit(path, ext, size_macros, grammars_dir)
+    tu = TranslationUnit(path, ext, size_macros, grammars_dir)
     tu.bindings = dict(bindings)
     tu.overloads = OV.collect(ext)  # name -> every definition, for names defined more than once
     types = {**builtin_types(), **CL.types()}
@@ -622,12 +564,12 @@ def _lower_instance(tu, fn, path, inst, launches: dict, constants: set, res) -> 
         kernel = _lower_kernel(tu, fn, path, covering, inst.values, constants, inst.site)
         if any(e is not None and e.free_symbols for e in launch.grid_expr):
             kernel.alternative = _lower_kernel(tu, fn, path, launch, inst.values, constants, inst.site)
-    except (C.Unsupported, RecursionError) as e:
-        what = f"unsupported {e}" if isinstance(e, C.Unsupported) else "expression nesting too deep"
+    except (Unsupported, RecursionError) as e:
+        what = f"unsupported {e}" if isinstance(e, Unsupported) else "expression nesting too deep"
         node = getattr(e, "node", None)
-        loc = C._loc(fn.decl, path)
+        loc = node_location(fn.decl, path)
         res.failed.append((inst.name, loc, Diagnostic("SR002", f"`{inst.name}`: {what}",
-                                                      C._loc(node, path) if node else loc)))
+                                                      node_location(node, path) if node else loc)))
         return None
     return kernel
 
@@ -701,7 +643,7 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
     prelude += "".join(f"typedef int {alias};\n" for alias in sorted(type_aliases))
     usings = CL.using_typedefs(lambda toks, ren: to_c(toks, templates, ren))
     prelude += CL.prelude() + usings
-    prelude += C.structs.tag_typedefs(items)  # C++ names a struct by its tag: `Params p`
+    prelude += structs.tag_typedefs(items)  # C++ names a struct by its tag: `Params p`
     ctext = '#line 1 "<staticroof-cuda-prelude>"\n' + prelude + "".join(chunks)
     return CudaSource(ctext, kernel_items, sites, tparam_info, type_aliases, constants, instances, cxx)
 
@@ -716,7 +658,7 @@ def _prototype_name(tokens, texts: list[str]) -> str | None:
 
 
 def _lower_kernel(tu, fn, path, launch: Launch, tparams: dict, constants: set, site) -> Kernel:
-    kernel = Kernel(fn.decl.name, "cuda", C._where(fn.decl, path))
+    kernel = Kernel(fn.decl.name, "cuda", node_location_or_file(fn.decl, path))
     low = CudaLowering(tu, kernel, fn, launch, tparams, constants)
     low.setup_threads()
     kernel.body = low.wrap(low.lower())
@@ -735,7 +677,7 @@ def _lower_kernel(tu, fn, path, launch: Launch, tparams: dict, constants: set, s
 
 
 def _param_names(fn) -> list:
-    return [p.name for p in C._parameters(fn)]
+    return [p.name for p in parameters(fn)]
 
 
 def _brace_of(it: Item) -> Token:
@@ -746,7 +688,7 @@ def _brace_of(it: Item) -> Token:
 
 
 def _bind_site(kernel: Kernel, fn, tu, site: LaunchSite):
-    params = C._parameters(fn)
+    params = parameters(fn)
     for p, v in zip(params, site.args, strict=False):  # a launch may rely on default arguments
         s = kernel.sizes.get(p.name) if p.name is not None else None
         if s is not None and v is not None and s.default is None:

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 import sympy
 
 from ...diagnostics import Location
-from ...ir import LAUNCH_BLOCK, LAUNCH_GRID, launch_size
 from ..common.launch_config import Launch, overridden
 from ..common.tokens import Token, match_angle, match_close, split_commas
 from .hostexpr import Folder, fold, host_function, param_names  # noqa: F401 (fold: re-exported)
@@ -500,9 +499,6 @@ def _stmt_end(tokens: list[Token], i: int, comma: bool = False, ends: dict | Non
 # ---------------------------------------------------------------------------------------------
 # The launch a kernel is lowered under
 
-DIMS = ("x", "y", "z")
-
-
 def launch_for(name: str, site: LaunchSite | None, overrides: dict, params=(), instance: str = "") -> Launch:
     """The launch a kernel (or one instantiation) is analyzed under: its launch site's, with
     --grid/--block and config (for every kernel, the kernel, or the instantiation) over it."""
@@ -511,40 +507,3 @@ def launch_for(name: str, site: LaunchSite | None, overrides: dict, params=(), i
         base = Launch(site.grid, site.block, f"launch at {site.location}", grid_in_params(site, list(params)),
                       site.location)
     return overridden(base, overrides, (None, name) + ((instance,) if instance and instance != name else ()))
-
-
-def repeats(low, used: set) -> list:
-    """(dim, extent) for each launch dimension the kernel never indexes: every thread along it runs
-    the whole body again (W and accesses multiply; the elements, hence compulsory Q, are the same).
-    Said with SR120.  Where the launch gives no grid (or no block) at all, that part is taken as 1;
-    where it gives one it could not fold, the extent is the size `blockDim_y`/`gridDim_y`."""
-    out = []
-    origin = low.launch.origin
-    where = f"the {origin}" if origin.startswith("launch at") else f"the launch ({origin or 'unknown'})"
-    for k, d in enumerate(DIMS):
-        if d in used:
-            continue
-        parts, said, unknown = [], [], []
-        for role, given in ((LAUNCH_BLOCK, low.launch.block), (LAUNCH_GRID, low.launch.grid)):
-            if all(v is None for v in given):
-                continue
-            name = launch_size(role, d)
-            if given[k] is None:
-                unknown.append(name)
-                parts.append(low.size_symbol(name, origin=origin or "launch (unknown)", role=role))
-                said.append(f"{name.replace('_', '.')} unknown")
-            elif given[k] != 1:
-                parts.append(sympy.Integer(given[k]))
-                said.append(f"{name.replace('_', '.')} = {given[k]}")
-        extent = sympy.Mul(*parts)
-        if extent == 1:
-            continue
-        out.append((d, extent))
-        msg = (f"`{low.kernel.name}` never reads threadIdx.{d} or blockIdx.{d}, but {where} has "
-               f"{' and '.join(said)}: each of the {extent} threads along {d} repeats the body (W and the "
-               "accesses are counted that many times; compulsory traffic is unchanged) and they write the same "
-               "elements")
-        if unknown:
-            msg += f"; {' and '.join(unknown)} could not be folded and stays a size in the formulas"
-        low.kernel.diag("SR120", msg, low.launch.location or low.kernel.location)
-    return out

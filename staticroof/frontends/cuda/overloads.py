@@ -32,7 +32,7 @@ from __future__ import annotations
 from pycparser import c_ast, c_generator
 
 from ..c.types import CType
-from ..c.values import _parameters
+from ..c.values import parameters
 
 EXACT, PROMOTION, CONVERSION, USER = 0, 1, 2, 3
 ELLIPSIS = 4  # an argument taken by `...`: worse than any conversion ([over.ics.ellipsis])
@@ -51,7 +51,7 @@ def collect(ext) -> dict:
 
 def params_of(low, fn) -> list:
     """The parameter types by position, named or not (`f(void)` has none)."""
-    params = _parameters(fn)
+    params = parameters(fn)
     types = [low.tu.types.resolve(p.type) for p in params]
     return [] if len(params) == 1 and params[0].name is None and types[0].kind == "void" else types
 

@@ -30,6 +30,8 @@ import sympy
 from pycparser import c_ast
 
 from ..c.types import CType
+from ..c.values import Val, node_location
+from ..common.lowering import Acc
 from ..common.tokens import Token, match_angle, match_close, split_commas
 
 TEXTURE = CType("other", "texture")  # the opaque element of a texture object
@@ -42,7 +44,7 @@ def object_types(table: dict) -> dict:
 
 @lru_cache(maxsize=1)
 def _fetches() -> frozenset:
-    from .frontend import table
+    from .grammar import table
 
     return frozenset(n for n, e in table()["intrinsics"].items() if e["kind"] in ("texture", "surface"))
 
@@ -93,7 +95,6 @@ def rewrite(tokens: list, i: int, convert):
 def fetch(low, name: str, entry: dict, node, args, acc):
     """The value of a texture fetch (`args` begin with the element-type carrier, see above)."""
     from ...ir import Ref
-    from ..c import frontend as C
     from ..c.views import convert, root_of
 
     carrier = args[0] if args else None
@@ -105,13 +106,13 @@ def fetch(low, name: str, entry: dict, node, args, acc):
     if obj is None or obj.array is None or not obj.ctype.is_pointer:
         low.diag("SR105", f"`{name}` on something that is not a texture object the analysis knows: the read is "
                  "not counted", node)
-        return C.Val(elem if elem is not None and elem.kind != "void" else CType("float", "fp32"))
+        return Val(elem if elem is not None and elem.kind != "void" else CType("float", "fp32"))
     if elem is None or elem.kind == "void":  # a legacy reference: its declared element type
         elem = obj.ctype.base
     if elem is None or elem.kind not in ("float", "int", "vector"):
         low.diag("SR105", f"`{name}`: the element type of this fetch is not known (give it: `{name}<float>(...)`); "
                  "the read is not counted", node)
-        return C.Val(CType("float", "fp32"))
+        return Val(CType("float", "fp32"))
     view = convert(low, obj, CType("ptr", base=elem), node)
     if entry.get("coordinates") == "index" and len(coords) == 1 and view.array is not None:
         return low.load(low._subscript(view, coords, node), acc, node)
@@ -120,10 +121,10 @@ def fetch(low, name: str, entry: dict, node, args, acc):
     why = (f"`{name}` reads at filtered coordinates: which texels, and how many, depends on the texture's extent, "
            "address and filter modes, which the kernel does not state")
     low.diag("SR101", f"`{root_of(view.array)}`: {why}; each fetch counts as a new element", node)
-    loc = C._loc(node, low.tu.path)
+    loc = node_location(node, low.tu.path)
     for _ in range(elem.lanes if elem.is_vector else 1):  # a float4 fetch moves its 4 lanes
         acc.refs.append(Ref(view.array, None, "read", loc, why))
-    return C.Val(elem, why=why)
+    return Val(elem, why=why)
 
 
 def _integral(coords) -> bool:
@@ -147,7 +148,6 @@ def surface(low, name: str, entry: dict, node, args, acc):
     y)` / `surf2Dread(&v, s, x_bytes, y)`: a read.  The x coordinate is in bytes: element
     x_bytes / sizeof(element), which must be a whole number (else SR101, one new element)."""
     from ...ir import DTYPE_BYTES, Ref
-    from ..c import frontend as C
     from ..c.views import convert, root_of
 
     carrier = args[0] if args else None
@@ -159,12 +159,12 @@ def surface(low, name: str, entry: dict, node, args, acc):
     elif elem is None or elem.kind == "void":
         out = rest.pop(0)  # surf2Dread(&v, ...)
         target = out.expr if isinstance(out, c_ast.UnaryOp) and out.op == "&" else out
-        elem = low.expr(target, C.Acc()).ctype
+        elem = low.expr(target, Acc()).ctype
     obj = low.value(rest[0], acc) if rest else None
     coords = [low.value(a, acc) for a in rest[1:1 + int(name[4])]]
     if obj is None or obj.array is None or elem is None or elem.kind not in ("float", "int", "vector"):
         low.diag("SR105", f"`{name}` on a surface or element type the analysis does not know: not counted", node)
-        return C.Val(elem if elem is not None and elem.kind in ("float", "int", "vector") else INT_T)
+        return Val(elem if elem is not None and elem.kind in ("float", "int", "vector") else INT_T)
     size = DTYPE_BYTES.get(elem.prec, 4) * (elem.lanes if elem.is_vector else 1)
     x = coords[0].expr if coords and coords[0].ctype.is_int else None
     whole = x is not None and all(sympy.Rational(c, size).is_integer
@@ -173,17 +173,17 @@ def surface(low, name: str, entry: dict, node, args, acc):
     kind = "write" if entry.get("op") == "write" else "read"
     if (whole and x is not None and view.array is not None
             and all(c.ctype.is_int and c.expr is not None for c in coords)):
-        coords[0] = C.Val(coords[0].ctype, sympy.expand(x / size))
+        coords[0] = Val(coords[0].ctype, sympy.expand(x / size))
         target = _element(low, view, coords, node)
         if kind == "read":
             return low.load(target, acc, node)
-        low._store(node, target, C.Val(elem), acc, node)
-        return C.Val(elem)
+        low._store(node, target, Val(elem), acc, node)
+        return Val(elem)
     why = f"`{name}`: the byte offset is not a whole number of {size}-byte elements"
     low.diag("SR101", f"`{root_of(view.array or obj.array)}`: {why}; each access counts as a new element", node)
     for _ in range(elem.lanes if elem.is_vector else 1):
-        acc.refs.append(Ref(view.array or obj.array, None, kind, C._loc(node, low.tu.path), why))
-    return C.Val(elem)
+        acc.refs.append(Ref(view.array or obj.array, None, kind, node_location(node, low.tu.path), why))
+    return Val(elem)
 
 
 INT_T = CType("int", "int32")

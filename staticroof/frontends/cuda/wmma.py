@@ -29,6 +29,8 @@ from pycparser import c_ast
 
 from ...ir import Guard, Loop, Stmt
 from ..c.types import FLOAT, INT, VOID, CType
+from ..c.values import Val, node_location
+from ..common.lowering import Acc, Unsupported
 from ..common.tokens import Token, match_angle, split_commas
 
 _ELEM = {"half": "fp16", "__half": "fp16", "float": "fp32", "double": "fp64", "__nv_bfloat16": "bf16",
@@ -86,13 +88,11 @@ def _shape(t: CType):
 
 def member(low, base, node, acc):
     """`frag.num_elements` (per thread) and `frag.x` (a register array)."""
-    from ..c import frontend as C
-
     *_, rows, cols = _shape(base.ctype)
     per_thread = rows * cols // 32
     field = node.field.name
     if field == "num_elements":
-        return C.Val(INT, sympy.Integer(per_thread))
+        return Val(INT, sympy.Integer(per_thread))
     if field == "x":
         var = low.lookup(node.name.name) if isinstance(node.name, c_ast.ID) else None
         name = getattr(var, "frag_array", None)
@@ -103,8 +103,8 @@ def member(low, base, node, acc):
             if var is not None:
                 var.frag_array = name
         t = CType("array", base=FLOAT.get(base.ctype.prec, INT), dims=(c_ast.Constant("int", str(per_thread)),))
-        return C.Val(t, array=name, prefix=(), offset=0)
-    raise C.Unsupported(f"member `{field}` of a wmma fragment", node)
+        return Val(t, array=name, prefix=(), offset=0)
+    raise Unsupported(f"member `{field}` of a wmma fragment", node)
 
 
 def _lane0(low, node):
@@ -119,29 +119,27 @@ def _lane0(low, node):
 
 
 def lower(low, name, entry, node, args, acc):
-    from ..c import frontend as C
-
     op = entry.get("op")
     if op == "ptx":
         low.diag("SR140", f"`{name}` is a tensor-core PTX builtin: its work and traffic are not counted", node)
-        return C.Val(VOID)
+        return Val(VOID)
     if op == "fill":
         for a in args[1:]:
             low.value(a, acc)
-        return C.Val(VOID)
-    loc = C._loc(node, low.tu.path)
-    tmp = C.Acc()
+        return Val(VOID)
+    loc = node_location(node, low.tu.path)
+    tmp = Acc()
     frag_arg = args[1] if op == "store" else args[0]
     frag = low.expr(frag_arg, tmp).ctype
     if frag.kind != "fragment":
-        raise C.Unsupported(f"`{name}` on something that is not a wmma fragment", node)
+        raise Unsupported(f"`{name}` on something that is not a wmma fragment", node)
     role, m, n, k, layout, rows, cols = _shape(frag)
     if op == "mma":
         a = low.expr(args[1], tmp).ctype
         prec = a.prec if a.kind == "fragment" else frag.prec
         if prec not in FLOAT:
             low.diag("SR105", f"`{name}` on {prec} fragments: integer tensor-core work is not counted", node)
-            return C.Val(VOID)
+            return Val(VOID)
         body: list = [Stmt({prec: 2 * m * n * k}, {}, [], loc, low.group)]
     else:
         ptr = low.value(args[0] if op == "store" else args[1], tmp)
@@ -152,15 +150,15 @@ def lower(low, name, entry, node, args, acc):
         r, c = sympy.Dummy("wmma_r"), sympy.Dummy("wmma_c")
         low.loop_syms |= {r, c}
         if ld.expr is None or not ld.ctype.is_int:
-            idx = C.Val(INT, why=ld.why or "the leading dimension is not an integer expression")
+            idx = Val(INT, why=ld.why or "the leading dimension is not an integer expression")
         else:
-            idx = C.Val(INT, sympy.expand(c * ld.expr + r) if layout == "col_major" else sympy.expand(r * ld.expr + c))
+            idx = Val(INT, sympy.expand(c * ld.expr + r) if layout == "col_major" else sympy.expand(r * ld.expr + c))
         el = low._subscript(ptr, [idx], node)
-        refs = C.Acc()
+        refs = Acc()
         if op == "load":
             low.load(el, refs, node)
         else:
-            low._store(node, el, C.Val(el.ctype), refs, node)
+            low._store(node, el, Val(el.ctype), refs, node)
         stmt = Stmt({}, {}, refs.refs, loc, low.group)
         body = [Loop(r, sympy.Integer(0), sympy.Lt(r, rows), 1,
                      [Loop(c, sympy.Integer(0), sympy.Lt(c, cols), 1, [stmt], "seq", loc)], "seq", loc)]
@@ -171,7 +169,7 @@ def lower(low, name, entry, node, args, acc):
     low.out.append(Guard(cond, body, [], loc) if cond is not None else body[0])
     acc.reset()
     low.acc = acc if saved is acc else saved
-    return C.Val(VOID)
+    return Val(VOID)
 
 
 HANDLERS = {"wmma": lower}

@@ -17,13 +17,13 @@ import sympy
 from ... import floors
 from ...diagnostics import Location
 from ...ir import LAUNCH_BLOCK, LAUNCH_GRID, Array, Loop, Ref, launch_size
-from ..common.launch_config import Launch, overridden
+from ..common.launch_config import DIMS, Launch, overridden, repeats
 from ..common.lowering import Unsupported, thread_loops, thread_symbols
 from .kernels import qualified
 from .numba_types import dtype_name, is_float
+from .syntax import shape_names as named_shapes
 from .values import PVal, float_val, int_val
 
-DIMS = ("x", "y", "z")
 _BUILTINS = ("threadIdx", "blockIdx", "blockDim", "gridDim")
 
 
@@ -53,8 +53,6 @@ class Threads:
             why = f"`cuda.threadIdx.{d}`/`cuda.blockIdx.{d}` alone needs the block size (give --block)"
             self.info[d] = thread_symbols(d, B, G, low, why)
         from types import SimpleNamespace
-
-        from ..cuda.launch import repeats
 
         # a launch dimension the kernel never indexes repeats the body (SR120), as in CUDA C
         self.repeats = repeats(SimpleNamespace(launch=launch, size_symbol=low.size_symbol, kernel=low.kernel), used)
@@ -273,7 +271,7 @@ def launch_sites(module: cst.Module, ctx, kernels: set, overrides: dict | None =
 
         def visit_Assign(self, node) -> None:
             env = envs[-1]
-            value = _host_value(node.value, env, ctx.names)
+            value = host_value(node.value, env, ctx.names)
             for t in node.targets:
                 if isinstance(t.target, cst.Name):
                     name = t.target.value
@@ -292,9 +290,9 @@ def launch_sites(module: cst.Module, ctx, kernels: set, overrides: dict | None =
                 config = [e.slice.value for e in f.slice if isinstance(e.slice, cst.Index)]
                 if name in sites or len(config) < 2:
                     return
-                raw = _host_value(config[0], env, ctx.names)
-                grid, block = _dims(raw), _dims(_host_value(config[1], env, ctx.names))
-                args = [_host_value(a.value, env, ctx.names) for a in node.args]
+                raw = host_value(config[0], env, ctx.names)
+                grid, block = _dims(raw), _dims(host_value(config[1], env, ctx.names))
+                args = [host_value(a.value, env, ctx.names) for a in node.args]
                 sites[name] = Site(grid, block, [a if isinstance(a, int) else None for a in args],
                                    [a[1] if isinstance(a, tuple) and a[:1] == ("shape",) else None for a in args],
                                    arg_names=[_passed(a.value, ctx.names) for a in node.args if a.keyword is None],
@@ -319,13 +317,11 @@ def _grid_formula(module, ctx, name: str, site: Site) -> tuple:
     an integer argument standing for that parameter, and each array passed for its shape sizes
     (`(n + 255) // 256` with `n` passed as `n`), as the CUDA C front end does; None per dimension
     the arguments do not decide."""
-    from .statements import _shape_names
-
     fn = ctx.functions.get(name)
     if fn is None:
         return (None, None, None)
     params = [p.name.value for p in fn.params.params]
-    shape_names = _shape_names(fn)
+    shape_names = named_shapes(fn)
     given: dict = {}
     for p, var, v, shape in zip(params, site.arg_names, site.args, site.shapes, strict=False):
         if var is None:
@@ -357,19 +353,19 @@ def _dims(v) -> tuple:
     return (None, None, None)
 
 
-def _host_value(node, env: dict, names: dict):
+def host_value(node, env: dict, names: dict):
     """An int, ("tuple", items), ("shape", dims) for an array, or None: host code folded."""
     if isinstance(node, cst.Integer):
         return int(node.value.replace("_", ""), 0)
     if isinstance(node, cst.Name):
         return env.get(node.value)
     if isinstance(node, cst.Tuple):
-        return ("tuple", tuple(_host_value(e.value, env, names) for e in node.elements))
+        return ("tuple", tuple(host_value(e.value, env, names) for e in node.elements))
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-        v = _host_value(node.expression, env, names)
+        v = host_value(node.expression, env, names)
         return -v if isinstance(v, int) else None
     if isinstance(node, cst.BinaryOperation):
-        a, b = _host_value(node.left, env, names), _host_value(node.right, env, names)
+        a, b = host_value(node.left, env, names), host_value(node.right, env, names)
         if isinstance(a, sympy.Basic) or isinstance(b, sympy.Basic):
             return _symbolic(type(node.operator), a, b)
         if not isinstance(a, int) or not isinstance(b, int):
@@ -383,16 +379,16 @@ def _host_value(node, env: dict, names: dict):
         except (ZeroDivisionError, ValueError):
             return None
     if isinstance(node, cst.Subscript):
-        base = _host_value(node.value, env, names)
+        base = host_value(node.value, env, names)
         elems = list(node.slice)
         if base is not None and isinstance(base, tuple) and len(elems) == 1 and isinstance(elems[0].slice, cst.Index):
-            k = _host_value(elems[0].slice.value, env, names)
+            k = host_value(elems[0].slice.value, env, names)
             items = base[1] if base[0] in ("tuple", "shape") else ()
             if isinstance(k, int) and -len(items) <= k < len(items):
                 return items[k]
         return None
     if isinstance(node, cst.Attribute):
-        base = _host_value(node.value, env, names)
+        base = host_value(node.value, env, names)
         if isinstance(base, tuple) and base[0] == "shape":
             if node.attr.value == "shape":
                 return ("tuple", base[1])
@@ -407,7 +403,7 @@ def _host_value(node, env: dict, names: dict):
         args = [a.value for a in node.args if a.keyword is None]
         short = q.rsplit(".", 1)[-1]
         if q in ("int", "math.ceil", "numpy.ceil", "math.floor") and args:
-            v = _host_value(args[0], env, names)
+            v = host_value(args[0], env, names)
             if isinstance(v, tuple) and v[0] == "div":
                 _, a, b = v
                 if b == 0:
@@ -420,29 +416,29 @@ def _host_value(node, env: dict, names: dict):
                 return -(-a // b) if q in ("math.ceil", "numpy.ceil") else a // b
             return v if isinstance(v, (int, sympy.Basic)) else None
         if q == "len" and args:
-            v = _host_value(args[0], env, names)
+            v = host_value(args[0], env, names)
             return v[1][0] if isinstance(v, tuple) and v[0] == "shape" and v[1] else None
         if q.startswith("numpy.") and short in ("ones", "zeros", "empty", "full", "arange") and args:
-            v = _host_value(args[0], env, names)
+            v = host_value(args[0], env, names)
             if isinstance(v, int):
                 return ("shape", (v,))
             if isinstance(v, tuple) and v[0] == "tuple":
                 return ("shape", v[1])
             return None
         if q.startswith("numpy.random.") and args:
-            vals = [_host_value(a, env, names) for a in args]
+            vals = [host_value(a, env, names) for a in args]
             if len(vals) == 1 and isinstance(vals[0], tuple) and vals[0][0] == "tuple":
                 return ("shape", vals[0][1])
             return ("shape", tuple(vals)) if all(isinstance(v, int) for v in vals) else None
         if q.startswith("numpy.") and short in ("ones_like", "zeros_like", "empty_like", "copy", "ascontiguousarray"):
-            return _host_value(args[0], env, names) if args else None
+            return host_value(args[0], env, names) if args else None
         if q in ("numba.cuda.to_device", "numba.cuda.device_array_like") and args:
-            return _host_value(args[0], env, names)
+            return host_value(args[0], env, names)
         if q == "numba.cuda.device_array" and args:
-            v = _host_value(args[0], env, names)
+            v = host_value(args[0], env, names)
             return ("shape", (v,)) if isinstance(v, int) else ("shape", v[1]) if isinstance(v, tuple) else None
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in ("astype", "copy", "copy_to_host"):
-            return _host_value(node.func.value, env, names)
+            return host_value(node.func.value, env, names)
     return None
 
 

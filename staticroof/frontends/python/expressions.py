@@ -14,7 +14,7 @@ from ...ir import Ref
 from ..common.lowering import Acc, Unsupported, affine, branch_refs, int_op
 from . import arrays as AR, cuda as CU
 from .kernels import qualified
-from .mathnames import _RENAMES, CASTS, FREE, MATH, cost_name
+from .mathnames import CASTS, FREE, MATH, RENAMES, cost_name
 from .numba_types import is_float, promote, true_divide
 from .values import PVal, float_val, int_val
 
@@ -26,12 +26,9 @@ else:
 _BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
            cst.Modulo: "%", cst.Power: "**", cst.LeftShift: "<<", cst.RightShift: ">>", cst.BitAnd: "&",
            cst.BitOr: "|", cst.BitXor: "^", cst.MatrixMultiply: "@"}
-_AUGOPS = {cst.AddAssign: "+", cst.SubtractAssign: "-", cst.MultiplyAssign: "*", cst.DivideAssign: "/",
-           cst.FloorDivideAssign: "//", cst.ModuloAssign: "%", cst.PowerAssign: "**",
-           cst.LeftShiftAssign: "<<", cst.RightShiftAssign: ">>", cst.BitAndAssign: "&", cst.BitOrAssign: "|",
-           cst.BitXorAssign: "^"}
 _CMPOPS = {cst.LessThan: sympy.Lt, cst.LessThanEqual: sympy.Le, cst.GreaterThan: sympy.Gt,
            cst.GreaterThanEqual: sympy.Ge, cst.Equal: sympy.Eq, cst.NotEqual: sympy.Ne}
+
 
 class ExpressionLowering(_Mixin):
     # -- entry points --------------------------------------------------------------------
@@ -432,7 +429,7 @@ class ExpressionLowering(_Mixin):
             if short == "fma":
                 acc.flop(t, 2)
                 return float_val(t)
-            if short in MATH or short in _RENAMES:
+            if short in MATH or short in RENAMES:
                 if all(v.literal for v in vals):
                     return float_val(t, True)
                 self.special(cost_name(short, t), t, acc)

@@ -12,12 +12,6 @@ from __future__ import annotations
 import ast
 import re
 
-from .. import Frontend
-from .mathnames import cost_aliases
-
-FRONTEND: Frontend = Frontend("python", (".py",), "staticroof.frontends.python.frontend:load",
-                              "staticroof.trace.python.executor", cost_aliases(), typed_by_options=True)
-
 
 def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None, dtypes: dict | None = None):
     """(FrontendResult, size bindings): `-D NAME=INT` binds the size NAME; `-D x=float32` gives the
@@ -224,7 +218,7 @@ def _constants(module, ctx) -> None:
     that default); float constants are literals."""
     import libcst as cst
 
-    from .cuda import _host_value
+    from .cuda import host_value
 
     env: dict = {}
     for stmt in module.body:
@@ -233,7 +227,7 @@ def _constants(module, ctx) -> None:
         for s in stmt.body:
             if isinstance(s, cst.Assign) and len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Name):
                 name = s.targets[0].target.value
-                v = _host_value(s.value, env, ctx.names)
+                v = host_value(s.value, env, ctx.names)
                 if isinstance(v, int) and name not in ctx.constants:
                     ctx.constants[name] = v
                     env[name] = v

@@ -7,7 +7,7 @@ from __future__ import annotations
 MATH = ("sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "pow", "sin", "cos", "tan",
         "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc",
         "gamma", "lgamma", "hypot", "fmod", "fma")
-_RENAMES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2", "arcsinh": "asinh",
+RENAMES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2", "arcsinh": "asinh",
             "arccosh": "acosh", "arctanh": "atanh", "power": "pow", "gamma": "tgamma", "remainder": "fmod"}
 FREE = {"abs", "fabs", "absolute", "min", "max", "minimum", "maximum", "fmin", "fmax", "floor", "ceil", "trunc",
         "round", "rint", "copysign", "sign", "isnan", "isinf", "isfinite"}
@@ -17,7 +17,7 @@ CASTS = {"int": "int64", "float": "fp64", "bool": "bool"}
 def cost_name(function: str, prec: str) -> str:
     """The cost table's name for a Python math function at a precision (`math.sqrt` on float32 is
     `sqrtf`, as Numba calls libm's float function)."""
-    base = _RENAMES.get(function, function)
+    base = RENAMES.get(function, function)
     return base + "f" if prec == "fp32" else base
 
 
@@ -25,6 +25,6 @@ def cost_aliases() -> dict:
     """{"math.sqrt": {"fp64": "sqrt", "fp32": "sqrtf"}, ...} for the front-end registry."""
     out = {}
     for mod in ("math", "numpy"):
-        for fn in (*MATH, *_RENAMES):
+        for fn in (*MATH, *RENAMES):
             out[f"{mod}.{fn}"] = {"fp64": cost_name(fn, "fp64"), "fp32": cost_name(fn, "fp32")}
     return out

@@ -16,13 +16,18 @@ import sympy
 from ...ir import TRIP_COUNT, Array, Guard, Kernel, Loop, Stmt
 from ..common.lowering import Acc, BodyBuilder, Unsupported, monotone
 from . import arrays as AR, cuda as CU
-from .expressions import _AUGOPS, ExpressionLowering
+from .expressions import ExpressionLowering
 from .kernels import qualified
 from .numba_types import PyType, dtype_name, is_float, unify
+from .syntax import names_of, shape_names, statement_list
 from .values import FileContext, PVal, float_val, int_val
 
 _GROUPS = itertools.count(1 << 20)  # source-statement ids (ir.Stmt.group), apart from the C front end's
 _LOCAL_ARRAYS = ("empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like")
+_AUGOPS = {cst.AddAssign: "+", cst.SubtractAssign: "-", cst.MultiplyAssign: "*", cst.DivideAssign: "/",
+           cst.FloorDivideAssign: "//", cst.ModuloAssign: "%", cst.PowerAssign: "**",
+           cst.LeftShiftAssign: "<<", cst.RightShiftAssign: ">>", cst.BitAndAssign: "&", cst.BitOrAssign: "|",
+           cst.BitXorAssign: "^"}
 
 
 class PythonLowering(ExpressionLowering, BodyBuilder):
@@ -40,7 +45,7 @@ class PythonLowering(ExpressionLowering, BodyBuilder):
         self.depth = 0
         self.in_loop_body = False
         self.group = next(_GROUPS)
-        self.shape_names = _shape_names(fn)
+        self.shape_names = shape_names(fn)
         self.threads = threads_for(self) if threads_for is not None else None
         self.returned: list = []  # values of `return` statements (inlined device functions)
         self.elementwise: list | None = None  # the implicit loop variables of a whole-array statement
@@ -97,7 +102,7 @@ class PythonLowering(ExpressionLowering, BodyBuilder):
 
     # -- statements ----------------------------------------------------------------------
     def lower(self) -> list:
-        body = self.nested(_body(self.fn.body))
+        body = self.nested(statement_list(self.fn.body))
         if self.threads is not None and self.stack[:-1] == ():
             body = self.threads.wrap(body, self.kernel.location)
         return body
@@ -110,7 +115,7 @@ class PythonLowering(ExpressionLowering, BodyBuilder):
                 cond = self.condition(s.test, self.acc)
                 if cond is not None:
                     self.emit(s)
-                    then = self.nested(_body(s.body)[:-1])
+                    then = self.nested(statement_list(s.body)[:-1])
                     rest = self.nested(stmts[k + 1:], loop_body=self.in_loop_body)
                     self._guard(cond, then, rest, s)
                     return
@@ -118,7 +123,7 @@ class PythonLowering(ExpressionLowering, BodyBuilder):
             self.statement(s)
 
     def _exit_here(self, body) -> bool:
-        last = _body(body)[-1] if _body(body) else None
+        last = statement_list(body)[-1] if statement_list(body) else None
         small = last.body[-1] if isinstance(last, cst.SimpleStatementLine) and last.body else None
         if isinstance(small, cst.Return) and small.value is None:
             return self.depth == 0 and self.stack[:-1] == ()
@@ -356,7 +361,7 @@ class PythonLowering(ExpressionLowering, BodyBuilder):
         body = self._loop_body(node, name, var)
         self.out.append(Loop(var, sympy.expand(a), cond, s, body, kind, self.ctx.loc(node)))
         if node.orelse is not None:
-            self.block(_body(node.orelse.body))
+            self.block(statement_list(node.orelse.body))
 
     def _loop_body(self, node, name: str, var) -> list:
         """The body lowered with `name` = var; floating-point locals assigned in it take the type
@@ -373,7 +378,7 @@ class PythonLowering(ExpressionLowering, BodyBuilder):
             self.loop_syms.add(var)
             self.depth += 1
             try:
-                body = self.nested(_body(node.body), loop_body=True)
+                body = self.nested(statement_list(node.body), loop_body=True)
             finally:
                 self.depth -= 1
                 self.loop_syms.discard(var)
@@ -417,7 +422,7 @@ class PythonLowering(ExpressionLowering, BodyBuilder):
         try:
             test = cst.SimpleStatementLine([cst.Expr(node.test)])
             self.positions_alias(test.body[0], node.test)
-            return self.nested([test, *_body(node.body)], loop_body=True)
+            return self.nested([test, *statement_list(node.body)], loop_body=True)
         finally:
             self.depth -= 1
             self.loop_syms.discard(t)
@@ -437,12 +442,12 @@ class PythonLowering(ExpressionLowering, BodyBuilder):
         cond = self.condition(node.test, self.acc)
         self.emit(node)
         saved = dict(self.env)
-        then = self.nested(_body(node.body), loop_body=self.in_loop_body)
+        then = self.nested(statement_list(node.body), loop_body=self.in_loop_body)
         then_env, self.env = self.env, dict(saved)
         if isinstance(node.orelse, cst.If):
             orelse = self.nested([node.orelse], loop_body=self.in_loop_body)
         elif isinstance(node.orelse, cst.Else):
-            orelse = self.nested(_body(node.orelse.body), loop_body=self.in_loop_body)
+            orelse = self.nested(statement_list(node.orelse.body), loop_body=self.in_loop_body)
         else:
             orelse = []
         self.env = _join(then_env, self.env)
@@ -466,7 +471,7 @@ class PythonLowering(ExpressionLowering, BodyBuilder):
         sub.loop_syms = set(self.loop_syms)
         sub.opaque = self.opaque
         sub.depth = 0  # loops of the callee itself (a `return` ends the callee, not the caller's loop)
-        body = sub.nested(_body(fn.body))
+        body = sub.nested(statement_list(fn.body))
         self.out.extend(body)
         if not sub.returned:
             return PVal("none")
@@ -494,89 +499,24 @@ def _join(a: dict, b: dict) -> dict:
     return out
 
 
-def _body(block) -> list:
-    if isinstance(block, cst.IndentedBlock):
-        return list(block.body)
-    if isinstance(block, cst.SimpleStatementSuite):
-        return [cst.SimpleStatementLine(block.body)]
-    return list(getattr(block, "body", []))
-
-
 def _assigned(node) -> set:
     names: set = set()
 
     class Visitor(cst.CSTVisitor):
         def visit_AssignTarget(self, t) -> None:
-            _names_of(t.target, names)
+            names_of(t.target, names)
 
         def visit_AugAssign(self, s) -> None:
-            _names_of(s.target, names)
+            names_of(s.target, names)
 
         def visit_AnnAssign(self, s) -> None:
-            _names_of(s.target, names)
+            names_of(s.target, names)
 
         def visit_For(self, s) -> None:
-            _names_of(s.target, names)
+            names_of(s.target, names)
 
     node.visit(Visitor())
     return names
-
-
-def _names_of(target, out: set):
-    if isinstance(target, cst.Name):
-        out.add(target.value)
-    elif isinstance(target, (cst.Tuple, cst.List)):
-        for e in target.elements:
-            _names_of(e.value, out)
-
-
-def _shape_names(fn: cst.FunctionDef) -> dict:
-    """(array, dim) -> the name a function gives a shape: `n = x.shape[0]`, `n = len(x)`,
-    `m, k = A.shape` (a name assigned once, anywhere in the function)."""
-    counts: dict = {}
-    found: dict = {}
-
-    class Visitor(cst.CSTVisitor):
-        def visit_Assign(self, s) -> None:
-            for t in s.targets:
-                for n in _target_names(t.target):
-                    counts[n] = counts.get(n, 0) + 1
-            if len(s.targets) != 1:
-                return
-            target, value = s.targets[0].target, s.value
-            if isinstance(target, cst.Name):
-                src = _shape_ref(value)
-                if src is not None:
-                    found[src] = target.value
-            elif isinstance(target, cst.Tuple) and isinstance(value, cst.Attribute) and value.attr.value == "shape" \
-                    and isinstance(value.value, cst.Name):
-                for k, e in enumerate(target.elements):
-                    if isinstance(e.value, cst.Name):
-                        found[(value.value.value, k)] = e.value.value
-
-        def visit_AugAssign(self, s) -> None:
-            for n in _target_names(s.target):
-                counts[n] = counts.get(n, 0) + 2
-
-    fn.visit(Visitor())
-    return {k: v for k, v in found.items() if counts.get(v, 0) == 1}
-
-
-def _target_names(t) -> list:
-    out: set = set()
-    _names_of(t, out)
-    return list(out)
-
-
-def _shape_ref(v):
-    if isinstance(v, cst.Subscript) and isinstance(v.value, cst.Attribute) and v.value.attr.value == "shape" \
-            and isinstance(v.value.value, cst.Name) and len(v.slice) == 1 and isinstance(v.slice[0].slice, cst.Index) \
-            and isinstance(v.slice[0].slice.value, cst.Integer):
-        return (v.value.value.value, int(v.slice[0].slice.value.value))
-    if isinstance(v, cst.Call) and isinstance(v.func, cst.Name) and v.func.value == "len" and len(v.args) == 1 \
-            and isinstance(v.args[0].value, cst.Name):
-        return (v.args[0].value.value, 0)
-    return None
 
 
 __all__ = ["PythonLowering", "PyType"]

@@ -22,6 +22,7 @@ import sympy
 
 from ...ir import Guard, Loop, Ref, Stmt
 from ..common.lowering import Unsupported
+from .syntax import statement_list
 from .values import PVal
 
 
@@ -121,8 +122,6 @@ def infer(fn, relative: set, ndim: int, constants: dict) -> list:
 def apply(low, sdef, bound: dict, out: PVal | None, node) -> PVal:
     """Lower the stencil `sdef` applied to the arguments `bound` (parameter -> PVal) inside `low`:
     the border writes and the interior loop nest go to `low.out`; returns the output array."""
-    from .statements import PythonLowering, _body
-
     fn = sdef.node
     opts = options(sdef, node)
     params = [p.name.value for p in fn.params.params]
@@ -144,12 +143,13 @@ def apply(low, sdef, bound: dict, out: PVal | None, node) -> PVal:
             raise Unsupported(f"`{p}` has another rank than the stencil's first array", node)
         inner[p] = PVal("section", bound[p].dtype, array=bound[p].array,
                         items=tuple(("slice", v, None) for v in vars_))
-    sub = PythonLowering(low.ctx, low.kernel, fn, inner, stack=low.stack)
+    # low's own class (PythonLowering): its expressions call this, so importing it here would be a circle
+    sub = type(low)(low.ctx, low.kernel, fn, inner, stack=low.stack)
     sub.loop_syms = set(low.loop_syms) | set(vars_)
     sub.opaque = low.opaque
     sub.depth = 0  # `return` gives the element's value
     low.emit(node)
-    body = sub.nested(_body(fn.body))
+    body = sub.nested(statement_list(fn.body))
     if not sub.returned:
         raise Unsupported("a stencil kernel without a `return`", fn)
     ret = sub.returned[0]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pycparser import c_ast, c_generator
 
-from ...frontends.c.frontend import parse_translation_unit
+from ...frontends.c.parse import parse_translation_unit
 from ...frontends.common.preprocess import preprocess
 from ...inputs import InputError, read_text
 from ...resources import grammars_dir

@@ -19,7 +19,7 @@ from typing import ClassVar
 from pycparser import c_ast, c_generator
 
 from ... import costs
-from ...frontends.c.frontend import _assigned_names
+from ...frontends.c.values import assigned_names
 from .overloads import select
 from .program import names_read, pointer_depth
 
@@ -572,5 +572,5 @@ def _names_changed(node) -> set:
     """Names assigned, incremented or declared anywhere under `node`."""
     if node is None:
         return set()
-    assigned, declared = _assigned_names(node)
+    assigned, declared = assigned_names(node)
     return assigned | declared

@@ -25,7 +25,8 @@ from pycparser import c_ast, c_generator
 
 from ...frontends.common.tokens import Token, match_angle, match_close, render, split_commas, tokenize
 from ...frontends.cuda import templates
-from ...frontends.cuda.frontend import table, template_params
+from ...frontends.cuda.grammar import table
+from ...frontends.cuda.headers import template_params
 from .. import TraceError
 
 _FETCH = "tex1Dfetch"

@@ -31,7 +31,7 @@ class PythonExecutor:
         from ...frontends.python.frontend import load
         from ...frontends.python.kernels import imports, kernel_of
         from ...frontends.python.numba_types import is_float
-        from ...frontends.python.statements import _shape_names
+        from ...frontends.python.syntax import shape_names as named_shapes
         from ...inputs import read_text
         from .cuda import Cuda, configuration, launch as run_launch
         from .mathcalls import DType, Made, module as math_module
@@ -63,7 +63,7 @@ class PythonExecutor:
         made = Made({(a.location.line, a.location.col): n for n, a in k.arrays.items()
                      if a.location is not None and a.location.line})
         counter = Counter(weights or {})
-        shape_names = _shape_names(fn)
+        shape_names = named_shapes(fn)
         arrays: list = []
 
         def array_of(name: str, dtype: str, rank: int) -> Array:
@@ -247,7 +247,7 @@ def _module_constants(module, names: dict) -> dict:
     folded as the front end folds them (`TPB = 2 * 8`, `N = 1 << 10`)."""
     import libcst as cst
 
-    from ...frontends.python.cuda import _host_value
+    from ...frontends.python.cuda import host_value
     from ...frontends.python.frontend import float_constant
 
     out: dict = {}
@@ -259,7 +259,7 @@ def _module_constants(module, names: dict) -> dict:
                     if isinstance(s.value, (cst.Integer, cst.Float)):
                         out[name] = s.value.evaluated_value
                         continue
-                    v = _host_value(s.value, out, names)
+                    v = host_value(s.value, out, names)
                     if isinstance(v, int):
                         out[name] = v
                     elif isinstance(float_constant(s.value, out), float):

@@ -90,7 +90,7 @@ def _merge(old: Array, new: Array) -> None:
 
 def module(real, made: Made | None):
     """`math` or `numpy` for the kernel."""
-    from ...frontends.python.mathnames import _RENAMES, FREE, MATH, cost_name
+    from ...frontends.python.mathnames import FREE, MATH, RENAMES, cost_name
     from ...frontends.python.numba_types import dtype_name, is_float
     from .runtime import REDUCTIONS, Expr, reduce
 
@@ -103,7 +103,7 @@ def module(real, made: Made | None):
                 return lambda *a, **k: _construct(made, name, *a, **k)
             if name in REDUCTIONS:
                 return lambda *a, **k: reduce(name, list(a))
-            if name in MATH or name in _RENAMES or name in FREE:
+            if name in MATH or name in RENAMES or name in FREE:
                 def fn(*args):
                     if any(isinstance(a, ArrayLike) for a in args):
                         return Expr(fn, args)  # element by element
@@ -112,7 +112,7 @@ def module(real, made: Made | None):
                     for d in floats[1:]:
                         t = wider(t, d)
                     vals = [float(value(a)) for a in args]
-                    impl = getattr(_math, _RENAMES.get(name, name).replace("tgamma", "gamma"), None) or getattr(
+                    impl = getattr(_math, RENAMES.get(name, name).replace("tgamma", "gamma"), None) or getattr(
                         real, name)
                     try:
                         out = impl(*vals)
