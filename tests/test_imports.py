@@ -7,8 +7,6 @@ dunder), imported by `from m import _x` or reached through an imported module (`
 is a few functions over a package's folder, so that a planted cycle and a planted private import in
 a throwaway package show that it finds them.
 
-The frontends' own cycles, private imports and layering are fixed on another branch: those
-assertions are marked xfail (not strict) until it is merged, and the marks are then removed.
 """
 
 from __future__ import annotations
@@ -22,7 +20,6 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "staticroof"
 MAX_LINES = 800
 FRONTENDS = "staticroof.frontends"
-FRONTENDS_PENDING = pytest.mark.xfail(strict=False, reason="frontends cycles: fixed on the frontends branch")
 
 
 @dataclass(frozen=True)
@@ -226,29 +223,15 @@ def package():
     return scan(PACKAGE)
 
 
-def test_no_import_cycles_outside_the_frontends(package):
-    mods, imports, _ = package
-    found = [c for c in cycles(mods, imports) if not any(_under(m, FRONTENDS) for m in c)]
-    assert not found, _cycle_message(found)
-
-
-@FRONTENDS_PENDING
 def test_no_import_cycles(package):
     mods, imports, _ = package
     found = cycles(mods, imports)
     assert not found, _cycle_message(found)
 
 
-def test_no_private_names_defined_outside_the_frontends_used_by_other_modules(package):
+def test_no_private_names_used_by_other_modules(package):
     _, _, private = package
-    found = [str(p) for p in private if not _under(p.owner, FRONTENDS)]
-    assert not found, "private names used across modules:\n" + "\n".join(found)
-
-
-@FRONTENDS_PENDING
-def test_no_private_names_of_the_frontends_used_by_other_modules(package):
-    _, _, private = package
-    found = [str(p) for p in private if _under(p.owner, FRONTENDS)]
+    found = [str(p) for p in private]
     assert not found, "private names used across modules:\n" + "\n".join(found)
 
 
@@ -257,14 +240,7 @@ def test_no_module_over_800_lines(package):
     assert not long_modules(mods), long_modules(mods)
 
 
-def test_the_analyses_import_no_frontend_report_or_command_line(package):
-    _, imports, _ = package
-    found = [v for v in layering_violations(imports) if v.startswith("staticroof.analysis")]
-    assert not found, "\n".join(found)
-
-
-@FRONTENDS_PENDING
-def test_the_frontends_are_layered(package):
+def test_the_layers_are_kept_apart(package):
     _, imports, _ = package
     found = layering_violations(imports)
     assert not found, "\n".join(found)
