@@ -4,14 +4,38 @@ from __future__ import annotations
 
 import itertools
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import sympy
+from hypothesis import settings
 
 from staticroof.pipeline import run
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
+
+
+# Property tests (hypothesis).  The default run's are `quick`: derandomized (the examples depend only
+# on the test's name, so every run and machine draws the same ones and a failure cannot land on an
+# unrelated change), about 10 examples, a deadline on each, no example database (a failure one run
+# stored never replays in another), every health check on.  Their long twins are `long_run`, marked
+# `slow` and seeded with `@seed(...)` on the test: `pytest -m slow` runs them (README, Development,
+# lists each one's seed and example count).
+QUICK_EXAMPLES = 10
+
+
+def quick(deadline_s: float, max_examples: int = QUICK_EXAMPLES) -> settings:
+    """The default run's settings: seeded, `max_examples` examples, each failing past `deadline_s`."""
+    return settings(max_examples=max_examples, derandomize=True, database=None,
+                    deadline=timedelta(seconds=deadline_s))
+
+
+def long_run(max_examples: int, deadline_s: float) -> settings:
+    """A `-m slow` run's settings: `max_examples` examples drawn from the seed the test names with
+    hypothesis's `@seed`, each failing past `deadline_s`."""
+    return settings(max_examples=max_examples, derandomize=False, database=None,
+                    deadline=timedelta(seconds=deadline_s))
 
 
 def analyze_file(path, defines=None, include_dirs=()):

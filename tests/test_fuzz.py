@@ -25,16 +25,17 @@ import fuzz_oracle as oracle
 import fuzzing
 import pytest
 from fuzzing import OPERATORS, Case, base_case
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import given, settings, strategies as st
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT, quick
+
 # Seeds whose unmutated analysis takes a fraction of a second: the default run must stay short.
 CHEAP = [ROOT / p for p in ("samples/saxpy.c", "samples/saxpy.cu", "samples/pairsum.c", "samples/haxpy.c",
                             "samples/vmul.c", "tests/data/cuda/ops_scale.cu", "samples/gemv.c",
                             "tests/data/cuda/exact_grid_scale.cu", "tests/data/c/packed_records.c")]
 
-FAST = settings(max_examples=12, derandomize=True, database=None, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+# Seeded, 10 examples, each failing past 60 s (an analysis of a cheap seed takes about 1 s).
+FAST = quick(deadline_s=60)
 
 
 def assert_clean(case: Case) -> oracle.Outcome:
