@@ -159,3 +159,99 @@ def lru_words(touches, m_words: int) -> int:
             _, dirty = cache.popitem(last=False)
             moved += dirty
     return moved + sum(1 for dirty in cache.values() if dirty)
+
+
+# ---------------------------------------------------------------------------------------------
+# Signal tests: a run is signalled once it has started, never after a fixed sleep.  The marker is a
+# stand-in C compiler first on PATH: preprocessing a file that contains BLOCK, it records its pid in
+# `started/` and blocks (the run waits for it, in the preprocessor's own session, until the run is
+# stopped); any other call goes to the real compiler.  A test that waits for the marker signals a
+# run that is in the middle of a file and cannot have finished.
+
+BLOCK = "sr_test_block_here"
+BLOCKED_KERNEL = f"/* {BLOCK} */\nvoid k(float *x, int n) {{ for (int i = 0; i < n; i++) x[i] = 0; }}\n"
+
+
+def make_blocking_cc(folder) -> tuple[dict, Path]:
+    """(environment with the stand-in first on PATH, the folder its pids appear in); tests use the
+    `blocking_cc` fixture (conftest.py), which also stops any stand-in a failed run left blocked."""
+    import os
+    import shutil
+
+    folder = Path(folder)
+    bin_dir, started = folder / "bin", folder / "started"
+    bin_dir.mkdir(parents=True)
+    started.mkdir()
+    real = next((shutil.which(c) for c in ("cc", "gcc", "clang") if shutil.which(c)), None)
+    other = f'exec "{real}" "$@"' if real else 'echo "no C compiler" >&2; exit 1'
+    script = bin_dir / "cc"
+    # the input file is the last argument; `exec sleep` keeps the pid the run knows (and kills)
+    script.write_text(f"""#!/bin/sh
+for last in "$@"; do :; done
+if [ -f "$last" ] && grep -q {BLOCK} "$last"; then
+    echo $$ > "{started}/$$.tmp" && mv "{started}/$$.tmp" "{started}/$$"
+    exec sleep 600
+fi
+{other}
+""")
+    script.chmod(0o755)
+    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    return env, started
+
+
+def wait_for_start(proc, started: Path, count: int = 1, timeout: float = 120) -> list:
+    """The pids of the first `count` blocked preprocessors; fails if the run ends first."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        pids = [int(p.name) for p in started.iterdir() if p.name.isdigit()]
+        if len(pids) >= count:
+            return pids
+        if proc.poll() is not None:
+            raise AssertionError(f"the run ended (status {proc.returncode}) before {count} preprocessor(s) started")
+        time.sleep(0.02)
+    raise AssertionError(f"no {count} preprocessor(s) started in {timeout} s")
+
+
+def parent_of(pid: int) -> int | None:
+    """The parent's pid (Linux's /proc), None once `pid` is gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return int(stat.rpartition(")")[2].split()[1])
+
+
+def running(pid: int) -> bool:
+    """Whether `pid` is a live process (a zombie, ended and not yet reaped, is not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
+def stop_left(started: Path) -> None:
+    """Kill every stand-in preprocessor still blocked (each leads a session of its own)."""
+    import os
+    import signal
+
+    for p in started.iterdir():
+        if p.name.isdigit() and running(int(p.name)):
+            try:
+                os.killpg(int(p.name), signal.SIGKILL)
+            except OSError:
+                pass
+
+
+def all_stop(pids, timeout: float = 10) -> bool:
+    """Whether every pid has stopped within `timeout` seconds."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while any(running(p) for p in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
