@@ -7,6 +7,7 @@ import re
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 import sympy
 from hypothesis import settings
 
@@ -255,3 +256,229 @@ def all_stop(pids, timeout: float = 10) -> bool:
             return False
         time.sleep(0.05)
     return True
+
+
+# ---------------------------------------------------------------------------------------------
+# Shared by several test files
+
+# The keys pre-commit reads from a hook definition (pre-commit's clientlib.MANIFEST_HOOK_DICT).
+HOOK_KEYS = {"id", "name", "entry", "language", "alias", "files", "exclude", "types", "types_or", "exclude_types",
+             "additional_dependencies", "args", "always_run", "fail_fast", "pass_filenames", "description",
+             "language_version", "log_file", "minimum_pre_commit_version", "require_serial", "stages", "verbose"}
+
+
+def codes(k) -> set:
+    """The codes of a kernel's diagnostics."""
+    return {d.code for d in k.diagnostics}
+
+
+def code_list(k) -> list:
+    """The codes of a kernel's diagnostics, in order, repeats kept."""
+    return [d.code for d in k.diagnostics]
+
+
+def report_codes(report) -> list:
+    """The codes of a report's file diagnostics, then of its failed kernels'."""
+    return [d.code for d in report.diagnostics] + [d.code for _, _, d in report.failed]
+
+
+def c_compiler() -> str | None:
+    import shutil
+
+    return next((shutil.which(c) for c in ("cc", "gcc") if shutil.which(c)), None)
+
+
+needs_cc = pytest.mark.skipif(c_compiler() is None, reason="the trace oracle needs a C compiler (cc or gcc)")
+
+
+def skip_without_cc(what: str = "the trace oracle") -> None:
+    """Skip the rest of the test, with the reason, when no C compiler runs `what`: a check that
+    cannot run is reported as skipped, never passed."""
+    if c_compiler() is None:
+        pytest.skip(f"{what} needs a C compiler (cc or gcc)")
+
+
+def trace_agrees(path, kernel: str, sizes: dict, k, language: str = "c"):
+    """The static counts of `k` equal what the traced run of `kernel` did (staticroof.trace);
+    returns the trace.  Skipped without a C compiler."""
+    from staticroof.trace import compare, run as run_trace
+
+    skip_without_cc()
+    traced = run_trace(str(path), kernel, sizes, language)
+    bad = [(r.quantity, r.static, r.traced) for r in compare(k, traced) if not r.ok]
+    assert not bad, bad
+    return traced
+
+
+def formula_agrees(got, expected, k) -> bool:
+    """A formula `got` of kernel `k` against its expectation: exact symbolic equality; else, for a
+    GPU kernel whose expectation is written in the launch's symbols (blockDim_x, ...) or with a
+    compile-time size's value, equality once the launch's and the sizes' known values are put in
+    for the symbols only one side has (then for all of them)."""
+    if same(got, expected):
+        return True
+    values = dict(k.sizes)
+    for role, dims in (("gridDim", k.launch.get("grid", ())), ("blockDim", k.launch.get("block", ()))):
+        for d, v in zip("xyz", dims, strict=False):
+            if v is not None:
+                values.setdefault(f"{role}_{d}", v)
+    symbols = {str(x) for x in got.free_symbols} ^ {str(x) for x in expected.free_symbols}
+    subs = {S(n): v for n, v in values.items() if n in symbols}
+    if not subs:
+        return False
+    g, e = got.subs(subs), expected.subs(subs)
+    if same(g, e):
+        return True
+    full = {S(n): v for n, v in values.items()}
+    g, e = got.subs(full), expected.subs(full)
+    return not g.free_symbols and not e.free_symbols and sympy.simplify(g - e) == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Kernels and a git helper shared by test_diff.py, test_baseline.py and test_action.py
+
+GEMM_H = """#ifndef GEMM_H
+#define GEMM_H
+#include <time.h>
+#define N 768
+static inline double seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+#endif
+"""
+
+DRIVER = """
+int main(void) {
+    static float A[N][N], B[N][N], C[N][N];
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) { A[i][j] = 1.0f; B[i][j] = 2.0f; C[i][j] = 0.0f; }
+    double t0 = seconds();
+    gemm(A, B, C);
+    printf("gemm %d: %.3f s\\n", N, seconds() - t0);
+    return 0;
+}
+"""
+
+REGISTER = """#include <stdio.h>
+#include <math.h>
+#include "gemm.h"
+
+/* C = A * B with the dot product in a register */
+void gemm(const float A[N][N], const float B[N][N], float C[N][N])
+{
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) {
+            float s = 0.0f;
+            for (int k = 0; k < N; k++)
+                s += A[i][k] * B[k][j];
+            C[i][j] = s;
+        }
+}
+""" + DRIVER
+
+ACCUMULATE = REGISTER.replace("""            float s = 0.0f;
+            for (int k = 0; k < N; k++)
+                s += A[i][k] * B[k][j];
+            C[i][j] = s;
+""", """            for (int k = 0; k < N; k++)
+                C[i][j] += A[i][k] * B[k][j];
+""")
+
+
+def git(repo, *args):
+    import subprocess
+
+    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# `staticroof lint` and its kernels, shared by test_lint.py, test_lint_cache.py and test_lint_config.py
+
+def lint(tmp_path, files: dict, *args):
+    """(exit code, findings as (file name, line, code, message), output) of `staticroof lint`."""
+    import json
+
+    from click.testing import CliRunner
+
+    from staticroof.cli import main
+
+    paths = []
+    for name, text in files.items():
+        p = Path(tmp_path) / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+        paths.append(str(p))
+    r = CliRunner().invoke(main, ["lint", *paths, "--format", "json", *args])
+    found = json.loads(r.stdout) if r.exit_code in (0, 1) else []
+    return r.exit_code, [(Path(f["file"]).name, f["line"], f["code"], f["message"]) for f in found], r.output
+
+
+def lint_codes(found) -> list:
+    """The codes of `lint`'s findings, in order."""
+    return [c for _, _, c, _ in found]
+
+
+BODIES = """\
+#include <stdlib.h>
+#include "nbody.h"
+
+void drift(int n, body_t *b, float dt)
+{
+    for (int i = 0; i < n; i++) {
+        b[i].x += b[i].vx * dt;
+        b[i].y += b[i].vy * dt;
+    }
+}
+
+int main(void)
+{
+    body_t *b = calloc(NBODY, sizeof(body_t));
+    for (int step = 0; step < 100; step++)
+        drift(NBODY, b, 0.01f);
+    free(b);
+    return 0;
+}
+"""
+AOS_HEADER = """\
+#define NBODY 10000
+typedef struct {
+    float x, y, z;
+    float vx, vy, vz;
+    float mass;
+} body_t;
+"""
+HOT_HEADER = """\
+#define NBODY 10000
+typedef struct {   /* the members the time step touches; z, vz and mass live elsewhere */
+    float x, y;
+    float vx, vy;
+} body_t;
+"""
+GEMM = """\
+#include <stdio.h>
+#include <stdlib.h>
+#include "sizes.h"
+
+void gemm(int n, const float *A, const float *B, float *C)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+BODY
+        }
+}
+
+int main(void)
+{
+    float *A = malloc(sizeof(float) * MAT_N * MAT_N);
+    float *B = malloc(sizeof(float) * MAT_N * MAT_N);
+    float *C = calloc(MAT_N * MAT_N, sizeof(float));
+    gemm(MAT_N, A, B, C);
+    printf("%f\\n", C[0]);
+    return 0;
+}
+"""
+IN_MEMORY = """\
+            for (int k = 0; k < n; k++)
+                C[i * n + j] += A[i * n + k] * B[k * n + j];"""

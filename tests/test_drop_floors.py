@@ -9,7 +9,6 @@ as it was at 78d03df, word for word but for its names."""
 from __future__ import annotations
 
 from itertools import product
-from pathlib import Path
 
 import pytest
 import sympy
@@ -20,7 +19,8 @@ from staticroof.analysis.budget import check
 from staticroof.analysis.expansion import expand, polynomial
 from staticroof.analysis.result import _degrees, _degrees_at_least
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT
+
 # kernels whose counts carry floors: tiles, divisions and remainders, a modulo-guarded init
 FILES = ["tests/data/cuda/tile_div_mod.cu", "tests/data/real/cuda/idioms.cu", "tests/data/real/cuda/gemm.cu",
          "tests/data/real/cuda/reductions_cg.cu", "tests/data/cuda/conv1d_const.cu", "samples/transpose.cu",

@@ -14,7 +14,7 @@ import pytest
 from staticroof.frontends import load
 from staticroof.frontends.common import preprocess as pp_mod
 
-from helpers import BLOCKED_KERNEL, all_stop, wait_for_start
+from helpers import BLOCKED_KERNEL, all_stop, report_codes, wait_for_start
 
 KERNEL = "void k(float *x, int n) { for (int i = 0; i < n; i++) x[i] = x[i] * 2.0f; }\n"
 
@@ -22,10 +22,6 @@ KERNEL = "void k(float *x, int n) { for (int i = 0; i < n; i++) x[i] = x[i] * 2.
 def run_cli(*args, cwd=None, env=None, timeout=60):
     return subprocess.run([sys.executable, "-m", "staticroof", *map(str, args)], capture_output=True, text=True,
                           cwd=cwd, env=env, timeout=timeout)
-
-
-def codes(res):
-    return [d.code for d in res.diagnostics] + [d.code for _, _, d in res.failed]
 
 
 def test_absolute_and_parent_includes_create_nothing(tmp_path):
@@ -38,7 +34,7 @@ def test_absolute_and_parent_includes_create_nothing(tmp_path):
     assert not target.exists() and not target.parent.exists()
     assert not (Path("/tmp").parent / f"escape_{tmp_path.name}").exists()
     assert not Path(f"/escape_{tmp_path.name}").exists()
-    assert "SR005" in codes(res)  # the header is missing: the preprocessor says so, with its location
+    assert "SR005" in report_codes(res)  # the header is missing: the preprocessor says so, with its location
     assert any(d.location and d.location.line == 1 for d in res.diagnostics)
 
 

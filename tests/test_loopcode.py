@@ -6,7 +6,6 @@ mods, registers), and the walker taking over where Python cannot compile a nest.
 from __future__ import annotations
 
 from dataclasses import asdict
-from pathlib import Path
 
 import pytest
 import sympy
@@ -16,7 +15,8 @@ from staticroof.analysis.interpret import TooLarge, enumerate_counts, walk_count
 from staticroof.frontends import load
 from staticroof.ir import Array, Guard, Kernel, Loop, Ref, Stmt
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT
+
 FILES = ["samples/matmul_tiled.cu", "samples/softmax.cu", "samples/gemm.c", "samples/l2norm.cu",
          "tests/data/cuda/transpose_tiled.cu", "tests/data/cuda/tile_div_mod.cu", "tests/data/cuda/rowsum_block.cu",
          "tests/data/real/cuda/histograms.cu", "tests/data/real/cuda/llm_layers.cu", "tests/data/real/loops_suite.c"]

@@ -20,7 +20,8 @@ import pytest
 from staticroof.pipeline import run
 from staticroof.trace import TraceError, compare, run as run_trace
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT
+
 DATA = ROOT / "tests" / "data" / "python"
 SAMPLES = ROOT / "samples"
 
