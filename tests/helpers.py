@@ -482,3 +482,44 @@ int main(void)
 IN_MEMORY = """\
             for (int k = 0; k < n; k++)
                 C[i * n + j] += A[i * n + k] * B[k * n + j];"""
+
+
+# ---------------------------------------------------------------------------------------------
+# Plots read back: matplotlib's SVG is text.  Each text drawn is also written as an XML comment,
+# each scatter plot is a `PathCollection_N` group with one <use x= y=> per marker (in points of the
+# page), and each major tick of a log axis has its mark (<use>) and its label `10^{k}`: two of them
+# give the page position of every value on that axis.
+
+def read_svg_plot(path) -> dict:
+    """{"texts": every text drawn, "series": for each scatter plot outside the legend, in drawing
+    order, its markers as (x, y) in data coordinates} of a log-log plot matplotlib saved as SVG."""
+    import math
+    import xml.etree.ElementTree as ET
+
+    svg = "{http://www.w3.org/2000/svg}"
+    root = ET.parse(path, parser=ET.XMLParser(target=ET.TreeBuilder(insert_comments=True))).getroot()
+
+    def comments(el):
+        return [c.text.strip() for c in el.iter() if c.tag is ET.Comment]
+
+    def groups(prefix, within=root):
+        return [g for g in within.iter(f"{svg}g") if (g.get("id") or "").startswith(prefix)]
+
+    def axis(kind: str):
+        ticks = []
+        for g in groups(f"{kind}tick_"):
+            labels = [re.fullmatch(r"\$\\mathdefault\{10\^\{(-?\d+)\}\}\$", t) for t in comments(g)]
+            labels = [m for m in labels if m]
+            if labels:
+                mark = next(g.iter(f"{svg}use"))
+                ticks.append((int(labels[0].group(1)), float(mark.get(kind))))
+        assert len(ticks) >= 2, f"fewer than two labelled {kind} ticks"
+        (k0, p0), (k1, p1) = ticks[0], ticks[-1]
+        per_decade = (p1 - p0) / (k1 - k0)
+        return lambda pos: 10 ** (k0 + (float(pos) - p0) / per_decade) if math.isfinite(float(pos)) else None
+
+    to_x, to_y = axis("x"), axis("y")
+    in_legend = {id(g) for legend in groups("legend_") for g in groups("PathCollection_", legend)}
+    series = [[(to_x(u.get("x")), to_y(u.get("y"))) for u in g.iter(f"{svg}use")]
+              for g in groups("PathCollection_") if id(g) not in in_legend]
+    return {"texts": comments(root), "series": series}

@@ -16,7 +16,7 @@ from staticroof.cli import main
 from staticroof.ncu import read
 from staticroof.ncu.measured import measure, report_roofs
 
-from helpers import ROOT, SAMPLES
+from helpers import ROOT, SAMPLES, read_svg_plot
 
 NCU = ROOT / "tests" / "data" / "ncu"
 K5070 = NCU / "rtx5070_kernels.cu"
@@ -280,12 +280,16 @@ def test_plot_draws_the_measured_points_beside_the_predicted(tmp_path):
     assert [(p["launch"], p["level"]) for p in pts] == [(i, "measured DRAM") for i in range(3)]
     assert [p["intensity"] for p in pts] == [approx(100 / 7936), approx(100 / 3520), approx(100 / 2432)]
     assert all(p["attainable"] == approx(100 / 2720e-9) for p in pts) and len(notes) == 3
-    out = tmp_path / "roof.png"
+    out = tmp_path / "roof.svg"
     r = CliRunner().invoke(main, ["plot", str(VECADD_1080), "--machine", "gtx-1080", "-o", str(out),
                                   "-D", "n=100", "--ncu", str(NCU / "gtx1080-raw-csv" /
                                                                "nsight_vectoradd_100_32_metrics_all.csv")])
     assert r.exit_code == 0, r.output
-    assert "(3 measured)" in r.output and out.stat().st_size > 0
+    assert "(3 measured)" in r.output
+    shown = read_svg_plot(out)  # the picture read back: the three launches, each where derived above
+    assert "measured DRAM (ncu)" in shown["texts"] and "W/Q compulsory" in shown["texts"]
+    want = [(100 / b, 100 / 2720e-9) for b in (7936, 3520, 2432)]
+    assert sorted(shown["series"][-1]) == [approx(p, rel=1e-4) for p in sorted(want)], shown["series"]
     r = CliRunner().invoke(main, ["plot", str(VECADD_1080), "--machine", "gtx-1080", "-o", str(out),
                                   "-D", "n=100", "--ncu", str(tmp_path / "none.csv")])
     assert r.exit_code == 2 and "none.csv" in r.output
