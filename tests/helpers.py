@@ -96,20 +96,90 @@ def same(a, b) -> bool:
     else:
         points = _cycled(axes)
     try:
-        from staticroof.analysis.interpret import evaluator
-
-        f = evaluator(d, syms)
-        return all(_zero(f, p) for p in points)
-    except (ValueError, TypeError):  # sqrt, symbols of the cache bound: sympy at fewer points
+        f = exact_function(d, syms)
+    except ValueError:  # sqrt, a function exact_function does not know: sympy at fewer points
         pts = list(points)[:400]
         return all(sympy.simplify(d.subs(dict(zip(syms, p, strict=True)))) == 0 for p in pts)
+    return all(_zero(f, p) for p in points)
 
 
 def _zero(f, point) -> bool:
     try:
-        return f(list(point)) == 0
+        return f(point) == 0
     except ZeroDivisionError:  # a rational formula's pole: no value to compare
         return True
+
+
+def exact_function(expr, symbols):
+    """`expr` (sympy) as a Python function of the values of `symbols` (ints), computed exactly in
+    `fractions.Fraction`: the oracle's own evaluator, sharing no code with the analysis (whose
+    staticroof.analysis.interpret.evaluator it checks formulas of).  Sums, products, integer
+    powers, rationals, floor, ceiling, Mod (sympy's: the sign of the divisor), Min, Max and
+    Piecewise with comparisons, And, Or and Not; anything else (sqrt, a symbol not in `symbols`) is a
+    ValueError."""
+    import math
+    import operator
+    from fractions import Fraction
+
+    slots = {s: i for i, s in enumerate(symbols)}
+    compare = {sympy.StrictLessThan: operator.lt, sympy.LessThan: operator.le, sympy.StrictGreaterThan: operator.gt,
+               sympy.GreaterThan: operator.ge, sympy.Equality: operator.eq, sympy.Unequality: operator.ne}
+
+    def build(e):
+        if e is sympy.true or e is sympy.false:
+            v = bool(e)
+            return lambda x: v
+        if e.is_Rational:
+            v = Fraction(int(e.p), int(e.q))
+            return lambda x: v
+        if e.is_Symbol:
+            if e not in slots:
+                raise ValueError(f"{e} has no value")
+            i = slots[e]
+            return lambda x: x[i]
+        if isinstance(e, sympy.Piecewise):
+            pieces = [(build(v), build(c)) for v, c in e.args]
+
+            def piecewise(x):
+                for value, cond in pieces:
+                    if cond(x):
+                        return value(x)
+                raise ValueError(f"no piece of {e} holds at {x}")
+            return piecewise
+        args = [build(a) for a in e.args]
+        if e.is_Add:
+            return lambda x: sum(a(x) for a in args)
+        if e.is_Mul:
+            return lambda x: math.prod(a(x) for a in args)
+        if e.is_Pow:
+            if not e.exp.is_Integer:
+                raise ValueError(f"{e}: not an integer power")
+            base, n = args[0], int(e.exp)
+            return lambda x: Fraction(base(x)) ** n
+        if isinstance(e, sympy.floor):
+            return lambda x: math.floor(args[0](x))
+        if isinstance(e, sympy.ceiling):
+            return lambda x: math.ceil(args[0](x))
+        if isinstance(e, sympy.Mod):  # p - q*floor(p/q)
+            p, q = args
+            return lambda x: p(x) - q(x) * math.floor(Fraction(p(x)) / q(x))
+        if isinstance(e, sympy.Min):
+            return lambda x: min(a(x) for a in args)
+        if isinstance(e, sympy.Max):
+            return lambda x: max(a(x) for a in args)
+        if type(e) in compare:
+            op, (lhs, rhs) = compare[type(e)], args
+            return lambda x: op(lhs(x), rhs(x))
+        if isinstance(e, sympy.And):
+            return lambda x: all(a(x) for a in args)
+        if isinstance(e, sympy.Or):
+            return lambda x: any(a(x) for a in args)
+        if isinstance(e, sympy.Not):
+            return lambda x: not args[0](x)
+        raise ValueError(f"{type(e).__name__} is not evaluated here")
+
+    f = build(sympy.sympify(expr))
+    return lambda point: f(tuple(Fraction(v) for v in point))
 
 
 def _values(expr, sym) -> list:
