@@ -18,8 +18,8 @@ from typing import ClassVar
 
 from pycparser import c_ast, c_generator
 
-from ... import costs
 from ...frontends.c.frontend import _assigned_names
+from .. import mathlib
 from .overloads import select
 from .program import _rank, names_read
 
@@ -311,7 +311,7 @@ class Instrumenter:
         name = node.name.name if isinstance(node.name, c_ast.ID) else None
         if name is not None and name in self.intrinsics:
             return self.intrinsic(name, node)
-        entry = costs.classify(name) if name else None
+        entry = mathlib.classify(name) if name else None
         if name and entry is not None and entry["kind"] == "outputs":
             return self.outputs(name, node, entry)
         arg_texts = [self.expr(a) for a in (node.args.exprs if node.args else [])]
@@ -479,7 +479,7 @@ def _folded(n, names) -> bool:
     """A compile-time constant the compiler folds: literals, compile-time names, and arithmetic, casts
     and math-library calls on them (`sqrtf(2.0f / M_PI)`, `(float)(1.0 / 6.0)`)."""
     if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.args is not None and n.args.exprs:
-        entry = costs.classify(n.name.name)
+        entry = mathlib.classify(n.name.name)
         if entry is not None and entry["kind"] in ("special", "fma", "free"):
             return all(_folded(a, names) for a in n.args.exprs)
     if isinstance(n, c_ast.Constant):
