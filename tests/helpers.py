@@ -1,4 +1,8 @@
-"""Shared test helpers: analyze C source text and read exact results as sympy expressions."""
+"""Shared test helpers: analyze C source text and read exact results as sympy expressions (checked
+with this file's own exact evaluator, not the analysis's); hypothesis settings for property tests;
+a stand-in C compiler that holds a run at a known point for signal tests; the trace oracle's
+agreement check; plots read back; and the kernels and functions several test files share (a test
+module never imports another)."""
 
 from __future__ import annotations
 

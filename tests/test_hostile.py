@@ -282,8 +282,8 @@ def test_sigterm_leaves_no_temporary_folder(tmp_path, blocking_cc):
     env["TMPDIR"] = str(tmp)
     (tmp_path / "block.c").write_text(BLOCKED_KERNEL)
     samples = Path(__file__).parent.parent / "samples"
-    proc = subprocess.Popen([sys.executable, "-m", "staticroof", "analyze", "--no-cache", str(samples),
-                             str(tmp_path / "block.c")], env=env, cwd=tmp_path,
+    proc = subprocess.Popen([sys.executable, "-m", "staticroof", "analyze", "--no-cache", str(tmp_path / "block.c"),
+                             str(samples)], env=env, cwd=tmp_path,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         blocked = wait_for_start(proc, started)
