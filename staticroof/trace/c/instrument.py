@@ -18,7 +18,6 @@ from typing import ClassVar
 
 from pycparser import c_ast, c_generator
 
-from ...frontends.c.frontend import _assigned_names
 from .. import mathlib
 from .overloads import select
 from .program import _rank, names_read
@@ -569,8 +568,27 @@ def _root(node) -> str:
 
 
 def _names_changed(node) -> set:
-    """Names assigned, incremented or declared anywhere under `node`."""
-    if node is None:
-        return set()
-    assigned, declared = _assigned_names(node)
-    return assigned | declared
+    """Names assigned (`x = `, `x += `; `s.a.b = ` changes the struct variable s), incremented,
+    decremented or declared anywhere under `node`: the trace's own walk of C's rules, not the front
+    end's (whose register rule the trace checks)."""
+    found: set = set()
+
+    def root(n):
+        while isinstance(n, c_ast.StructRef) and n.type == ".":
+            n = n.name
+        return n.name if isinstance(n, c_ast.ID) else None
+
+    def visit(n):
+        if isinstance(n, c_ast.Assignment):
+            found.add(root(n.lvalue))
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+            found.add(root(n.expr))
+        elif isinstance(n, c_ast.Decl) and n.name:
+            found.add(n.name)
+        for _, child in n.children():
+            visit(child)
+
+    if node is not None:
+        visit(node)
+    found.discard(None)
+    return found
