@@ -16,9 +16,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from test_diff import ACCUMULATE, GEMM_H, REGISTER, git
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ACCUMULATE, GEMM_H, HOOK_KEYS, REGISTER, ROOT, git
 
 ACTION_KEYS = {"name", "author", "description", "inputs", "outputs", "runs", "branding"}
 ACTION_REQUIRED = {"name", "description", "runs"}
@@ -28,9 +27,6 @@ COMPOSITE_KEYS = {"using", "steps"}
 STEP_KEYS = {"name", "id", "if", "run", "shell", "uses", "with", "env", "working-directory", "continue-on-error"}
 BRANDING_COLORS = {"white", "black", "yellow", "blue", "green", "orange", "red", "purple", "gray-dark"}
 
-HOOK_KEYS = {"id", "name", "entry", "language", "files", "exclude", "types", "types_or", "exclude_types",
-             "always_run", "fail_fast", "verbose", "pass_filenames", "require_serial", "description",
-             "language_version", "minimum_pre_commit_version", "args", "stages"}
 HOOK_REQUIRED = {"id", "name", "entry", "language"}
 HOOK_LANGUAGES = {"conda", "coursier", "dart", "docker", "docker_image", "dotnet", "fail", "golang", "haskell",
                   "julia", "lua", "node", "perl", "python", "r", "ruby", "rust", "swift", "pygrep", "script",

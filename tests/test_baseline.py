@@ -9,9 +9,10 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from test_diff import ACCUMULATE, GEMM_H, REGISTER
 
 from staticroof.cli import main
+
+from helpers import ACCUMULATE, GEMM_H, REGISTER
 
 
 def run(*args):

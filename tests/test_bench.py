@@ -7,15 +7,15 @@ from __future__ import annotations
 import json
 import os
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT
+
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-import bench_analyze  # noqa: E402
-import kernels  # noqa: E402
+import bench_analyze
+import kernels
 
 
 def test_tiny_benchmark_run_writes_a_record(tmp_path):

@@ -9,20 +9,11 @@ idle), the C kernels at two sizes.  Where the trace can run the kernel, it must 
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
-from staticroof.trace import compare, run as run_trace
+from staticroof.trace import run as run_trace
 
-from helpers import analyze_source
-
-HAS_CC = shutil.which("cc") is not None or shutil.which("gcc") is not None
-needs_cc = pytest.mark.skipif(not HAS_CC, reason="the trace oracle needs a C compiler")
-
-
-def codes(k) -> set:
-    return {d.code for d in k.diagnostics}
+from helpers import analyze_source, codes, skip_without_cc, trace_agrees
 
 
 def numbers(k) -> dict:
@@ -33,13 +24,6 @@ def numbers(k) -> dict:
     for name, a in t.arrays.items():
         out[name] = (a.read.value, a.write.value, a.access_read.value, a.access_write.value)
     return out
-
-
-def agrees(path, kernel, sizes, k, language="cuda"):
-    traced = run_trace(str(path), kernel, sizes, language)
-    bad = [(r.quantity, r.static, r.traced) for r in compare(k, traced) if not r.ok]
-    assert not bad, bad
-    return traced
 
 
 def analyze(src, tmp_path, name, sizes):
@@ -89,8 +73,7 @@ def test_overloads_rank_promotion_above_conversion(tmp_path, n):
     # x[i] twice in one statement: one load; k[i] one load; out[i] one store
     assert got["x"] == (4 * n, 0, 4 * n, 0) and got["k"] == (2 * n, 0, 2 * n, 0)
     assert got["out"] == (0, 8 * n, 0, 8 * n)
-    if HAS_CC:
-        agrees(tmp_path / "mix.cu", "mix", {"n": n}, k)
+    trace_agrees(tmp_path / "mix.cu", "mix", {"n": n}, k, "cuda")
 
 
 AMBIGUOUS = """
@@ -124,11 +107,11 @@ def test_an_ambiguous_overload_is_said_and_approximate(tmp_path, n):
     assert "sq(int)" in d.message and "ambiguous" in d.message and d.location.line == 9
     # the ambiguous call counts the first definition, sq(float): 1 fp32; sq((double)a[i]): 1 fp64
     assert numbers(k)["W"] == {"fp32": n, "fp64": n}
-    if HAS_CC:  # nvcc rejects the call; the trace does not pick one either
-        from staticroof.trace import TraceError
+    skip_without_cc()  # nvcc rejects the call; the trace does not pick one either
+    from staticroof.trace import TraceError
 
-        with pytest.raises(TraceError, match="overloaded `sq` cannot be resolved"):
-            run_trace(str(tmp_path / "ints.cu"), "ints", {"n": n}, "cuda")
+    with pytest.raises(TraceError, match="overloaded `sq` cannot be resolved"):
+        run_trace(str(tmp_path / "ints.cu"), "ints", {"n": n}, "cuda")
 
 
 UNSIGNED = """
@@ -164,8 +147,7 @@ def test_integer_overloads_follow_the_expressions_cxx_type(tmp_path, n):
     got = numbers(k)
     assert got["W"] == {"fp32": n, "fp64": 3 * n}
     assert got["f"] == (0, 4 * n, 0, 4 * n) and got["d"] == (0, 8 * n, 0, 8 * n)
-    if HAS_CC:
-        agrees(tmp_path / "which.cu", "which", {"n": n}, k)
+    trace_agrees(tmp_path / "which.cu", "which", {"n": n}, k, "cuda")
 
 
 OVERLOAD_CHAIN = """
@@ -198,8 +180,7 @@ def test_an_overload_calling_its_sibling_is_followed(tmp_path, n):
     got = numbers(k)
     assert got["W"] == {"fp32": 3 * n}
     assert got["p"] == (8 * n, 0, 8 * n, 0) and got["out"] == (0, 4 * n, 0, 4 * n)
-    if HAS_CC:
-        agrees(tmp_path / "lengths.cu", "lengths", {"n": n}, k)
+    trace_agrees(tmp_path / "lengths.cu", "lengths", {"n": n}, k, "cuda")
 
 
 def test_a_template_beside_a_plain_overload_is_said(tmp_path):
@@ -284,8 +265,7 @@ def test_a_float4_texture_fetch_moves_its_lanes(tmp_path, n):
     assert got["W"] == {"fp32": 4 * n}
     assert got["src"] == (16 * n, 0, 16 * n, 0) and got["dst"] == (0, 16 * n, 0, 16 * n)
     assert k.total.arrays["src"].dtype == "fp32" and k.total.arrays["src"].space == "global"
-    if HAS_CC:
-        agrees(tmp_path / "scale4.cu", "scale4", {"n": n}, k)
+    trace_agrees(tmp_path / "scale4.cu", "scale4", {"n": n}, k, "cuda")
 
 
 TEXTURE_FILTERED = """
@@ -409,10 +389,10 @@ def test_sincosf_costs_what_sinf_and_cosf_cost(tmp_path, n):
         assert got["s"] == (0, 4 * n, 0, 4 * n) and got["c"] == (0, 4 * n, 0, 4 * n)
     # angle[i]: one load in the single call, one in each of the two statements
     assert one["angle"] == (4 * n, 0, 4 * n, 0) and two["angle"] == (4 * n, 0, 8 * n, 0)
-    if HAS_CC:
-        for kernel in ("polar", "polar_split"):
-            t = agrees(tmp_path / "polar.c", kernel, {"n": n}, ks[kernel], "c")
-            assert t.special == {"sinf": n, "cosf": n}
+    skip_without_cc()
+    for kernel in ("polar", "polar_split"):
+        t = trace_agrees(tmp_path / "polar.c", kernel, {"n": n}, ks[kernel], "c")
+        assert t.special == {"sinf": n, "cosf": n}
 
 
 LOCALS_C = """
@@ -438,8 +418,7 @@ def test_outputs_into_locals_are_registers(tmp_path, n):
     assert got["W"] == {"fp64": 4 * n} and got["special"] == {"sin": n, "cos": n}
     assert set(k.total.arrays) == {"x", "y"}
     assert got["x"] == (8 * n, 0, 8 * n, 0) and got["y"] == (0, 8 * n, 0, 8 * n)
-    if HAS_CC:
-        agrees(tmp_path / "rotate.c", "rotate", {"n": n}, k, "c")
+    trace_agrees(tmp_path / "rotate.c", "rotate", {"n": n}, k, "c")
 
 
 PARTS_C = """
@@ -470,8 +449,7 @@ def test_modf_frexp_remquo_store_through_their_outputs(tmp_path, n):
     for name in ("frac", "whole", "mant", "rem"):
         assert got[name] == (0, 8 * n, 0, 8 * n), name
     assert got["ex"] == (0, 4 * n, 0, 4 * n) and got["quo"] == (0, 4 * n, 0, 4 * n)
-    if HAS_CC:
-        agrees(tmp_path / "parts.c", "parts", {"n": n}, k, "c")
+    trace_agrees(tmp_path / "parts.c", "parts", {"n": n}, k, "c")
 
 
 def test_an_exponent_stored_in_a_local_is_data(tmp_path):
@@ -520,9 +498,8 @@ def test_sincospif_through_pointer_arithmetic(tmp_path, n):
     assert got["W"] == {"fp32": 2 * n} and got["special"] == {"sinpif": n, "cospif": n}
     assert got["t"] == (4 * n, 0, 4 * n, 0)
     assert got["s"] == (0, 4 * n, 0, 4 * n) and got["c"] == (0, 4 * n, 0, 4 * n)
-    if HAS_CC:
-        t = agrees(tmp_path / "turn.cu", "turn", {"n": n}, k)
-        assert t.special == {"sinpif": n, "cospif": n}
+    t = trace_agrees(tmp_path / "turn.cu", "turn", {"n": n}, k, "cuda")
+    assert t.special == {"sinpif": n, "cospif": n}
 
 
 def test_outputs_into_an_array_of_structs_are_member_stores(tmp_path):

@@ -12,11 +12,7 @@ import pytest
 
 from staticroof.trace import TraceError, run as run_trace
 
-from helpers import S, analyze_source, same
-
-
-def codes(k) -> set:
-    return {d.code for d in k.diagnostics}
+from helpers import S, analyze_source, codes, same
 
 
 def numbers(k) -> dict:

@@ -13,7 +13,8 @@ from staticroof.frontends.common.tokens import Token, match_close, match_close_t
 from staticroof.frontends.cuda import classdefs as CL, opaque, wmma as WM
 from staticroof.frontends.cuda.toplevel import split_items
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from helpers import ROOT
+
 EXTRA = """
 struct V { float x; __device__ float operator[](int i) const { return x; }
            __device__ V operator+(const V &o) const { return V{x + o.x}; } float operator()(int) const; };

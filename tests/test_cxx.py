@@ -7,19 +7,11 @@ must agree."""
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
-from staticroof.trace import TraceError, compare, run as run_trace
+from staticroof.trace import TraceError, run as run_trace
 
-from helpers import S, analyze_source, same
-
-HAS_CC = shutil.which("cc") is not None or shutil.which("gcc") is not None
-
-
-def codes(k) -> set:
-    return {d.code for d in k.diagnostics}
+from helpers import S, analyze_source, same, skip_without_cc, trace_agrees
 
 
 def W(k) -> dict:
@@ -30,14 +22,6 @@ def arrays(k) -> dict:
     """name -> (read, write, access read, access write) in bytes."""
     return {n: (a.read.value, a.write.value, a.access_read.value, a.access_write.value)
             for n, a in k.total.arrays.items()}
-
-
-def agrees(path, kernel, sizes, k):
-    if not HAS_CC:
-        return
-    traced = run_trace(str(path), kernel, sizes, "cuda")
-    bad = [(r.quantity, r.static, r.traced) for r in compare(k, traced) if not r.ok]
-    assert not bad, bad
 
 
 def analyze(src, tmp_path, name, sizes):
@@ -107,7 +91,7 @@ def test_block_sum_with_tiles_shuffles_and_cg_reduce(tmp_path, n):
     # in[i] under i < n: n floats; *out read and written once each (one element): 8 B
     assert arrays(k)["in"][:2] == (4 * n, 0) and arrays(k)["out"][:2] == (4, 4)
     assert k.total.compulsory.value == 4 * n + 8
-    agrees(tmp_path / "block_sum.cu", "block_sum", {"n": n}, k)
+    trace_agrees(tmp_path / "block_sum.cu", "block_sum", {"n": n}, k, "cuda")
 
 
 ROW_SUMS = r"""
@@ -157,7 +141,7 @@ def test_warp_per_row_with_auto_tile(tmp_path, rows, cols):
     assert W(k) == {"fp32": rows * cols + 31 * rows}
     assert same(k.total.flops.expr, S("rows*cols + 31*rows"))
     assert k.total.compulsory.value == 4 * rows * cols + 4 * rows
-    agrees(tmp_path / "row_sums.cu", "row_sums", {"rows": rows, "cols": cols}, k)
+    trace_agrees(tmp_path / "row_sums.cu", "row_sums", {"rows": rows, "cols": cols}, k, "cuda")
 
 
 GRID_MAX = r"""
@@ -194,7 +178,7 @@ def test_grid_group_stride_and_comparison_reduce(tmp_path, n):
     # cg::greater: 0 FLOPs; lane 0 of each 16-lane tile (4 blocks x 8 tiles) stores m * 2: 32 mults
     assert W(k) == {"fp32": 32}
     assert arrays(k)["x"][:2] == (4 * n, 0) and arrays(k)["block_max"][:2] == (0, 4 * 32)
-    agrees(tmp_path / "grid_max.cu", "grid_max", {"n": n}, k)
+    trace_agrees(tmp_path / "grid_max.cu", "grid_max", {"n": n}, k, "cuda")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -245,7 +229,7 @@ def test_curand_monte_carlo(tmp_path, nopt, paths):
     assert specials == {"curand_normal": nopt * paths, "expf": nopt * paths}
     # spot and strike read, price written: 12 B per option
     assert k.total.compulsory.value == 12 * nopt
-    agrees(tmp_path / "options.cu", "price_calls", sizes, k)
+    trace_agrees(tmp_path / "options.cu", "price_calls", sizes, k, "cuda")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -282,9 +266,9 @@ def test_inline_ptx_is_a_diagnostic_and_the_rest_is_counted(tmp_path, n):
     # (2 FLOPs, the conversion of the lane is free); y[i] written
     assert W(k) == {"fp32": 2 * n}
     assert arrays(k)["x"][:2] == (4 * n, 0) and arrays(k)["y"][:2] == (0, 4 * n)
-    if HAS_CC:
-        with pytest.raises(TraceError, match="inline PTX"):
-            run_trace(str(tmp_path / "asm.cu"), "scale_fast", {"n": n}, "cuda")
+    skip_without_cc()
+    with pytest.raises(TraceError, match="inline PTX"):
+        run_trace(str(tmp_path / "asm.cu"), "scale_fast", {"n": n}, "cuda")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -346,7 +330,7 @@ def test_lambda_range_for_and_constexpr_helpers(tmp_path, n):
     got = arrays(k)
     assert got["x"][:2] == (4 * n, 0) and got["y"][:2] == (0, 4 * n)
     assert got["energy"][:2] == (0, 4 * -(-n // 4))
-    agrees(tmp_path / "act.cu", "act_energy", {"n": n}, k)
+    trace_agrees(tmp_path / "act.cu", "act_energy", {"n": n}, k, "cuda")
 
 
 GENERIC_LAMBDA = r"""
@@ -378,7 +362,7 @@ def test_generic_and_statement_lambdas(tmp_path, n):
     assert W(k) == {"fp32": 4 * n}
     got = arrays(k)
     assert got["u"][:2] == (4 * n, 4 * n) and got["f"][:2] == (4 * n, 0)
-    agrees(tmp_path / "smooth.cu", "smooth", {"n": n}, k)
+    trace_agrees(tmp_path / "smooth.cu", "smooth", {"n": n}, k, "cuda")
 
 
 # ---------------------------------------------------------------------------------------------

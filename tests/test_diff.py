@@ -26,71 +26,18 @@ the intensity drop fails it.
 from __future__ import annotations
 
 import json
-import subprocess
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from staticroof.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ACCUMULATE, GEMM_H, REGISTER, ROOT, git
+
 SCHEMA = ROOT / "tests" / "data" / "sarif-schema-2.1.0.json"
 
-GEMM_H = """#ifndef GEMM_H
-#define GEMM_H
-#include <time.h>
-#define N 768
-static inline double seconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-#endif
-"""
-
-DRIVER = """
-int main(void) {
-    static float A[N][N], B[N][N], C[N][N];
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++) { A[i][j] = 1.0f; B[i][j] = 2.0f; C[i][j] = 0.0f; }
-    double t0 = seconds();
-    gemm(A, B, C);
-    printf("gemm %d: %.3f s\\n", N, seconds() - t0);
-    return 0;
-}
-"""
-
-REGISTER = """#include <stdio.h>
-#include <math.h>
-#include "gemm.h"
-
-/* C = A * B with the dot product in a register */
-void gemm(const float A[N][N], const float B[N][N], float C[N][N])
-{
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++) {
-            float s = 0.0f;
-            for (int k = 0; k < N; k++)
-                s += A[i][k] * B[k][j];
-            C[i][j] = s;
-        }
-}
-""" + DRIVER
-
-ACCUMULATE = REGISTER.replace("""            float s = 0.0f;
-            for (int k = 0; k < N; k++)
-                s += A[i][k] * B[k][j];
-            C[i][j] = s;
-""", """            for (int k = 0; k < N; k++)
-                C[i][j] += A[i][k] * B[k][j];
-""")
 
 PROMOTED = REGISTER.replace("s += A[i][k] * B[k][j];", "s = fma(A[i][k], B[k][j], s);")
-
-
-def git(repo, *args):
-    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout
 
 
 @pytest.fixture

@@ -4,23 +4,24 @@ paths (a nested floor, a float, a negative power, small budgets), the new one mu
 expression the old one did (== and srepr).  The new one reads each floor's argument once, builds
 the candidate and both evaluators from ring polynomials (no exec'd code of a substituted tree, no
 floors sorted by their text), and bounds the degrees on the tree itself; the reference is the code
-as it was at 78d03df, word for word but for its names."""
+as it was at 78d03df but for its names and for what it took from the modules under test: sympy's
+xreplace and floor for staticroof.floors', sympy.Poly for expansion.polynomial and result._degrees,
+helpers.exact_function for interpret.evaluator (in result._degrees_at_least), no time budget.  It
+imports nothing from staticroof."""
 
 from __future__ import annotations
 
 from itertools import product
-from pathlib import Path
 
 import pytest
 import sympy
 
-from staticroof import floors as fast_floors, pipeline
+from staticroof import pipeline
 from staticroof.analysis import isltext, polyhedra, result
-from staticroof.analysis.budget import check
-from staticroof.analysis.expansion import expand, polynomial
-from staticroof.analysis.result import _degrees, _degrees_at_least
+from staticroof.analysis.expansion import expand
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT, exact_function
+
 # kernels whose counts carry floors: tiles, divisions and remainders, a modulo-guarded init
 FILES = ["tests/data/cuda/tile_div_mod.cu", "tests/data/real/cuda/idioms.cu", "tests/data/real/cuda/gemm.cu",
          "tests/data/real/cuda/reductions_cg.cu", "tests/data/cuda/conv1d_const.cu", "samples/transpose.cu",
@@ -69,16 +70,16 @@ def reference(expr: sympy.Expr, budget: int = 4096) -> sympy.Expr:
 
     degrees = _reference_degree_bounds(shifted, variables)
     if degrees is None or count(degrees) > budget:
-        least_degrees = _degrees_at_least(shifted, variables)
+        least_degrees = _reference_degrees_at_least(shifted, variables)
         if least_degrees is not None and count(least_degrees) > budget:
             return expr
-        degrees = _degrees(shifted, variables)
+        degrees = _reference_degrees(shifted, variables)
         if degrees is None:
             return expr
         if count(degrees) > budget:
             return expr
     w = {v: sympy.Dummy(f"w_{v}", integer=True) for v in variables}
-    scaled = fast_floors.xreplace(expr, {v: periods.get(v, 1) * w[v] for v in variables})
+    scaled = expr.xreplace({v: periods.get(v, 1) * w[v] for v in variables})
 
     def integer_part(a):
         a = sympy.expand(a)
@@ -95,9 +96,7 @@ def reference(expr: sympy.Expr, budget: int = 4096) -> sympy.Expr:
     (f_q, d_q), (f_p, d_p) = _reference_exact_function(expr, variables), _reference_exact_function(candidate, variables)
     axes = [[r + int(periods.get(v, 1)) * t for r in range(int(periods.get(v, 1))) for t in range(degrees[v] + 1)]
             for v in variables]
-    for k, point in enumerate(product(*axes)):
-        if not k % 64:
-            check()
+    for point in product(*axes):
         if f_q(point) * d_p != f_p(point) * d_q:
             return expr
     return candidate
@@ -137,17 +136,33 @@ def _reference_degree_bounds(e: sympy.Expr, variables: list) -> dict | None:
     return None if found is None else {v: found.get(v, 0) for v in variables}
 
 
+def _reference_degrees(poly: sympy.Expr, variables: list) -> dict | None:
+    """{v: the degree sympy.Poly(poly, v) has}, None when `poly` is no polynomial in some v."""
+    try:
+        return {v: sympy.Poly(poly, v).degree() for v in variables}
+    except sympy.PolynomialError:
+        return None
+
+
+def _reference_degrees_at_least(poly: sympy.Expr, variables: list) -> dict | None:
+    """{v: 1 if poly's value changes when only v does (from 3 + 2k to 10 + 2k; the floors' fresh
+    constants at 5 + 3k), else 0}: a lower bound on each degree; None when it cannot be evaluated."""
+    others = sorted(poly.free_symbols - set(variables), key=str)
+    try:
+        f = exact_function(poly, list(variables) + others)
+        base = [3 + 2 * k for k in range(len(variables))] + [5 + 3 * k for k in range(len(others))]
+        at_base = f(base)
+        return {v: int(f(base[:k] + [base[k] + 7] + base[k + 1:]) != at_base) for k, v in enumerate(variables)}
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
 def _reference_exact_function(expr, variables):
     floors = sorted(expr.atoms(sympy.floor), key=str)
     fresh = [sympy.Dummy() for _ in floors]
     plain = expr.xreplace(dict(zip(floors, fresh, strict=True)))
-    ring_poly = polynomial(plain, list(variables) + fresh) if plain.free_symbols <= set(variables) | set(fresh) \
-        else None
-    if ring_poly is not None:
-        pairs = [(m, sympy.Rational(int(c.numerator), int(c.denominator))) for m, c in ring_poly.terms()]
-    else:
-        poly = sympy.Poly(plain, *(list(variables) + fresh))
-        pairs = list(zip(poly.monoms(), poly.coeffs(), strict=True))
+    poly = sympy.Poly(plain, *(list(variables) + fresh))
+    pairs = list(zip(poly.monoms(), poly.coeffs(), strict=True))
     denom = 1
     for _, c in pairs:
         denom = sympy.ilcm(denom, sympy.Rational(c).q)
@@ -225,12 +240,12 @@ def reference_ceilings(expr: sympy.Expr) -> sympy.Expr:
         for t in sympy.Add.make_args(rest):
             c = t.as_coeff_Mul()[0]
             if not c.is_Rational:
-                return fast_floors.floor(arg)
+                return sympy.floor(arg)
             k = sympy.ilcm(k, c.q)
         if k > 1 and const == sympy.Rational(k - 1, k) and all(
                 (t.as_coeff_Mul()[0] * k).is_Integer for t in sympy.Add.make_args(rest)):
             return sympy.ceiling(rest)
-        return fast_floors.floor(arg)
+        return sympy.floor(arg)
 
     return expr.replace(sympy.floor, rewrite) if expr.has(sympy.floor) else expr
 

@@ -7,9 +7,11 @@ plain expression whose expansion differs would fail here.
 """
 
 import sympy
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 from staticroof.analysis.expansion import expand, plain
+
+from helpers import quick
 
 n, m, k = sympy.symbols("n m k")
 
@@ -36,7 +38,7 @@ _monomial = st.builds(lambda c, fs: sympy.Mul(c, *[a ** p for a, p in fs]),
                       st.lists(st.tuples(_atoms, st.integers(1, 3)), max_size=4))
 
 
-@settings(max_examples=50, derandomize=True, deadline=None)
+@quick(deadline_s=10, max_examples=50)
 @given(st.lists(_monomial, max_size=6))
 def test_plain_sums_are_their_own_expansion(terms):
     e = sympy.Add(*terms)
@@ -64,7 +66,7 @@ def test_multiplied_by_hand():
     assert multiplied(n / (n + 1)) is None and multiplied(sympy.Integer(3)) is None
 
 
-@settings(max_examples=50, derandomize=True, deadline=None)
+@quick(deadline_s=10, max_examples=50)
 @given(_tree)
 def test_expand_is_sympys(e):
     """expansion.expand gives sympy.expand's very tree (srepr: the structure, argument order

@@ -6,8 +6,6 @@ here, of each affine argument, and must be what its docstring says."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 import sympy
 from sympy.core.cache import clear_cache
@@ -15,7 +13,8 @@ from sympy.core.cache import clear_cache
 from staticroof import floors, pipeline
 from staticroof.analysis import isltext, polyhedra
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT
+
 # kernels whose counts carry floors: tiles, divisions and remainders, a modulo-guarded init
 FILES = ["tests/data/cuda/tile_div_mod.cu", "tests/data/real/cuda/idioms.cu", "tests/data/real/cuda/gemm.cu",
          "tests/data/real/cuda/reductions_cg.cu", "tests/data/cuda/conv1d_const.cu", "samples/transpose.cu",

@@ -8,27 +8,11 @@ compiler is present."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from staticroof.trace import compare, run as run_trace
-
-from helpers import S, analyze_source, same
-
-needs_cc = pytest.mark.skipif(not (shutil.which("cc") or shutil.which("gcc")), reason="the trace needs a C compiler")
-
-
-def codes(k) -> set:
-    return {d.code for d in k.diagnostics}
-
-
-def agrees(path, kernel, sizes, k, language="c"):
-    bad = [(r.quantity, r.static, r.traced) for r in compare(k, run_trace(str(path), kernel, sizes, language))
-           if not r.ok]
-    assert not bad, bad
-
+from helpers import S, analyze_source, codes, needs_cc, same, trace_agrees
 
 GELU = """
 #include <math.h>
@@ -134,20 +118,20 @@ def test_folding_agrees_with_the_trace(tmp_path, n):
     path = Path(tmp_path) / "gelu.c"
     ks = analyze_source(GELU, tmp_path, {"n": n}, name="gelu.c")
     for name in ("gelu", "affine"):
-        agrees(path, name, {"n": n}, ks[name])
+        trace_agrees(path, name, {"n": n}, ks[name])
 
 
 @needs_cc
 def test_const_locals_agree_with_the_trace(tmp_path):
     k = analyze_source(CONSTS, tmp_path, name="smooth.c")["smooth"]
-    agrees(Path(tmp_path) / "smooth.c", "smooth", {}, k)
+    trace_agrees(Path(tmp_path) / "smooth.c", "smooth", {}, k)
 
 
 @needs_cc
 def test_promotion_agrees_with_the_trace(tmp_path):
     path = Path(tmp_path) / "promote.c"
     k = analyze_source(PROMOTE, tmp_path, {"n": 5}, name="promote.c")["promote"]
-    agrees(path, "promote", {"n": 5}, k)
+    trace_agrees(path, "promote", {"n": 5}, k)
 
 
 def test_cuda_constexpr_is_folded(tmp_path):

@@ -25,16 +25,17 @@ import fuzz_oracle as oracle
 import fuzzing
 import pytest
 from fuzzing import OPERATORS, Case, base_case
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import given, settings, strategies as st
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import BLOCKED_KERNEL, ROOT, all_stop, quick, wait_for_start
+
 # Seeds whose unmutated analysis takes a fraction of a second: the default run must stay short.
 CHEAP = [ROOT / p for p in ("samples/saxpy.c", "samples/saxpy.cu", "samples/pairsum.c", "samples/haxpy.c",
                             "samples/vmul.c", "tests/data/cuda/ops_scale.cu", "samples/gemv.c",
                             "tests/data/cuda/exact_grid_scale.cu", "tests/data/c/packed_records.c")]
 
-FAST = settings(max_examples=12, derandomize=True, database=None, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+# Seeded, 10 examples, each failing past 60 s (an analysis of a cheap seed takes about 1 s).
+FAST = quick(deadline_s=60)
 
 
 def assert_clean(case: Case) -> oracle.Outcome:
@@ -178,20 +179,31 @@ def test_worker_process_judges_peak_memory(tmp_path):
     assert all(0 < r["rss"] < oracle.MEMORY_LIMIT for r in lines)
 
 
-@pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
-def test_ctrl_c_leaves_nothing_behind(tmp_path):
-    # SIGINT (Ctrl-C) at some point of a run over every sample: no traceback, exit 0/1 if it
-    # finished, 130 or click's "Aborted!" (1) otherwise, and TMPDIR empty.
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals, /proc")
+def test_ctrl_c_leaves_nothing_behind(tmp_path, blocking_cc):
+    # SIGINT (Ctrl-C) in the middle of a run over every sample: the interrupt comes once the run
+    # is preprocessing a file that blocks there (helpers.blocking_cc), so it cannot have finished.
+    # Click's "Aborted!" and exit 1 (the README's Ctrl-C), no traceback, the preprocessor stopped
+    # and TMPDIR empty.
     tmp = tmp_path / "tmp"
     tmp.mkdir()
-    env = dict(os.environ, TMPDIR=str(tmp))
-    proc = subprocess.Popen([sys.executable, "-m", "staticroof", "analyze", str(ROOT / "samples")], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path, start_new_session=True)
-    time.sleep(2.0)
-    os.killpg(proc.pid, signal.SIGINT)  # what a terminal sends: to the whole group (the launcher ignores it)
-    _out, err = proc.communicate(timeout=60)
-    assert proc.returncode in (0, 1, 130, -signal.SIGINT), err
+    env, started = blocking_cc
+    env["TMPDIR"] = str(tmp)
+    (tmp_path / "block.c").write_text(BLOCKED_KERNEL)
+    proc = subprocess.Popen([sys.executable, "-m", "staticroof", "analyze", "--no-cache", str(tmp_path / "block.c"),
+                             str(ROOT / "samples")], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            cwd=tmp_path, start_new_session=True)
+    try:
+        blocked = wait_for_start(proc, started)
+        os.killpg(proc.pid, signal.SIGINT)  # what a terminal sends: to the whole group (the launcher ignores it)
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 1 and b"Aborted!" in err, err.decode()
     assert b"Traceback" not in err, err.decode()
+    assert all_stop(blocked), "the preprocessor outlived the run"
     assert list(tmp.iterdir()) == []
 
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 import difflib
 import os
 import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT
+
 GOLDEN = ROOT / "tests" / "data" / "golden"
 
 # name -> analyze arguments (paths relative to the repository root, so output names are stable)

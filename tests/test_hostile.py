@@ -14,16 +14,14 @@ import pytest
 from staticroof.frontends import load
 from staticroof.frontends.common import preprocess as pp_mod
 
+from helpers import BLOCKED_KERNEL, all_stop, report_codes, wait_for_start
+
 KERNEL = "void k(float *x, int n) { for (int i = 0; i < n; i++) x[i] = x[i] * 2.0f; }\n"
 
 
 def run_cli(*args, cwd=None, env=None, timeout=60):
     return subprocess.run([sys.executable, "-m", "staticroof", *map(str, args)], capture_output=True, text=True,
                           cwd=cwd, env=env, timeout=timeout)
-
-
-def codes(res):
-    return [d.code for d in res.diagnostics] + [d.code for _, _, d in res.failed]
 
 
 def test_absolute_and_parent_includes_create_nothing(tmp_path):
@@ -36,7 +34,7 @@ def test_absolute_and_parent_includes_create_nothing(tmp_path):
     assert not target.exists() and not target.parent.exists()
     assert not (Path("/tmp").parent / f"escape_{tmp_path.name}").exists()
     assert not Path(f"/escape_{tmp_path.name}").exists()
-    assert "SR005" in codes(res)  # the header is missing: the preprocessor says so, with its location
+    assert "SR005" in report_codes(res)  # the header is missing: the preprocessor says so, with its location
     assert any(d.location and d.location.line == 1 for d in res.diagnostics)
 
 
@@ -271,21 +269,32 @@ def test_trace_refuses_sizes_beyond_memory(monkeypatch):
     assert r.exit_code == 2 and "needs about 15,000,000 bytes" in r.output and "10,000,000 are available" in r.output
 
 
-@pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
-def test_sigterm_leaves_no_temporary_folder(tmp_path):
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals, /proc")
+def test_sigterm_leaves_no_temporary_folder(tmp_path, blocking_cc):
+    # SIGTERM in the middle of a run over every sample, once the run is preprocessing a file that
+    # blocks there (helpers.blocking_cc): exit 143 (the README's SIGTERM), the preprocessor
+    # stopped, TMPDIR empty.
     import signal
-    import time
 
     tmp = tmp_path / "tmp"
     tmp.mkdir()
-    env = dict(os.environ, TMPDIR=str(tmp))
+    env, started = blocking_cc
+    env["TMPDIR"] = str(tmp)
+    (tmp_path / "block.c").write_text(BLOCKED_KERNEL)
     samples = Path(__file__).parent.parent / "samples"
-    proc = subprocess.Popen([sys.executable, "-m", "staticroof", "analyze", str(samples)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(1.5)
-    proc.send_signal(signal.SIGTERM)
-    rc = proc.wait(timeout=60)
-    assert rc in (143, 0, 1)  # 143 if the signal came before the run ended
+    proc = subprocess.Popen([sys.executable, "-m", "staticroof", "analyze", "--no-cache", str(tmp_path / "block.c"),
+                             str(samples)], env=env, cwd=tmp_path,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        blocked = wait_for_start(proc, started)
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 143 and b"Traceback" not in err, (proc.returncode, err.decode())
+    assert all_stop(blocked), "the preprocessor outlived the run"
     assert list(tmp.iterdir()) == []
 
 

@@ -15,7 +15,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -23,7 +22,7 @@ from click.testing import CliRunner
 from staticroof import workers
 from staticroof.cli import main
 
-from helpers import ROOT
+from helpers import BLOCK, all_stop, parent_of, wait_for_start
 
 SAXPY = """
 void saxpy(int n, float a, const float *restrict x, float *restrict y)
@@ -215,31 +214,42 @@ def test_run_all_keeps_the_order_and_loses_only_failed_items():
     assert got[5].startswith("lost 5: the result could not be sent back:")
 
 
-def test_ctrl_c_stops_the_workers(tmp_path):
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads process parents from /proc")
+def test_ctrl_c_stops_the_workers(tmp_path, blocking_cc):
+    # Four files that each block in the preprocessor (helpers.blocking_cc): the interrupt comes once
+    # two of them are being preprocessed, i.e. both workers are in the middle of a file.  The
+    # workers are grandchildren of the process started here (the crash watcher forks the command,
+    # which forks the workers); each blocked preprocessor is a child of a worker, in a session of
+    # its own, so only the run's clean-up can stop it.
     folder = tmp_path / "many"
     folder.mkdir()
-    # enough work that no machine finishes it before the interrupt (about 0.1 s of CPU a file, so
-    # 300 files are many seconds on any core count); the interrupt comes once the workers exist
-    for i in range(300):
-        (folder / f"k{i:03d}.c").write_text((ROOT / "samples" / "gemm.c").read_text().replace("gemm", f"gemm{i}"))
-    p = subprocess.Popen([sys.executable, "-m", "staticroof", "analyze", str(folder), "-j", "2"], cwd=tmp_path,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    children = Path(f"/proc/{p.pid}/task/{p.pid}/children")
-    deadline = time.time() + 60
-    while time.time() < deadline and p.poll() is None:
-        if children.exists() and len(children.read_text().split()) >= 2:
-            break
-        time.sleep(0.05)
-    time.sleep(0.5)  # the workers are analyzing
-    os.killpg(p.pid, signal.SIGINT)  # what a terminal sends: to every process of the group
-    _out, err = p.communicate(timeout=60)
+    for i in range(4):
+        (folder / f"k{i}.c").write_text(f"/* {BLOCK} */\n" + SAXPY.replace("saxpy", f"saxpy{i}"))
+    env, started = blocking_cc
+    p = subprocess.Popen([sys.executable, "-m", "staticroof", "analyze", str(folder), "-j", "2", "--no-cache"],
+                         cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    try:
+        blocked = wait_for_start(p, started, count=2)
+        workers_ = {parent_of(b) for b in blocked}
+        commands = {parent_of(w) for w in workers_}
+        assert len(workers_) == 2 and len(commands) == 1 and parent_of(commands.pop()) == p.pid, \
+            (blocked, workers_, p.pid)
+        os.killpg(p.pid, signal.SIGINT)  # what a terminal sends: to every process of the group
+        _out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
     assert p.returncode == 1 and "Aborted!" in err and "Traceback" not in err, err
+    assert all_stop(workers_), "a worker outlived the run"
+    assert all_stop(blocked), "a preprocessor outlived the run"
     deadline = time.time() + 10
     while time.time() < deadline:
         try:
-            os.killpg(p.pid, 0)  # a worker left behind would still be in the group
+            os.killpg(p.pid, 0)  # anything else left behind would still be in the group
         except ProcessLookupError:
             break
         time.sleep(0.1)
     else:
-        pytest.fail("a worker outlived the run")
+        pytest.fail("a process of the run outlived it")

@@ -17,13 +17,9 @@ from staticroof.frontends.common.tokens import tokenize
 from staticroof.frontends.cuda.hostexpr import Folder, host_function
 from staticroof.frontends.cuda.launch import find_launches
 
-from helpers import ROOT, S, analyze_file, analyze_source, same
+from helpers import ROOT, S, analyze_file, analyze_source, code_list, same
 
 CUDA = ROOT / "tests" / "data" / "cuda"
-
-
-def codes(k):
-    return [d.code for d in k.diagnostics]
 
 
 def cdiv(a, b):
@@ -278,7 +274,7 @@ def test_the_trace_runs_the_inferred_launches(tmp_path, n):
 def test_unguarded_float_grid_beyond_its_bound_is_approximate(tmp_path):
     # n = 2**24 + 1: the float grid is 65536 blocks, the formula says 65537: SR152, approximate
     k = analyze_source(_UNGUARDED % (2 ** 24 + 1), tmp_path, name="fill.cu")["fill"]
-    assert not k.exact and "SR152" in codes(k)
+    assert not k.exact and "SR152" in code_list(k)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -317,8 +313,8 @@ def test_past_the_budget_with_every_size_known_counts_at_the_sizes(tmp_path, mon
     # W = ni*nj*(1 + 2*nk); Q = 8*ni*nj + 4*ni*nk + 4*nk*nj
     monkeypatch.setenv("STATICROOF_ISL_BUDGET", "2000")
     k = analyze_source(_ACC % (ni, nj, nk), tmp_path, name="acc.cu")["gemm_acc"]
-    assert k.exact and "SR116" not in codes(k), [str(d) for d in k.diagnostics]
-    assert "SR118" in codes(k)
+    assert k.exact and "SR116" not in code_list(k), [str(d) for d in k.diagnostics]
+    assert "SR118" in code_list(k)
     assert k.total.flops.value == ni * nj * (1 + 2 * nk)
     assert k.total.compulsory.value == 8 * ni * nj + 4 * ni * nk + 4 * nk * nj
 
@@ -328,7 +324,7 @@ def test_past_the_budget_without_the_sizes_is_sr116(tmp_path, monkeypatch):
     monkeypatch.setenv("STATICROOF_ISL_BUDGET", "2000")
     src = (_ACC % (1, 1, 1)).replace("int main() {", "int unused_main() {").replace("run(ni, nj, nk, a, b, c);", "")
     k = analyze_source(src, tmp_path, name="acc.cu")["gemm_acc"]
-    assert "SR116" in codes(k) and not k.exact
+    assert "SR116" in code_list(k) and not k.exact
 
 
 # ---------------------------------------------------------------------------------------------
@@ -408,14 +404,14 @@ def test_polybench_sizes_as_parameters_are_exact_at_the_sizes_main_passes():
     elapsed = time.process_time() - start
     for name, (w, q) in _ACC_STYLE.items():
         k = kernels[name]
-        assert k.exact and "SR116" not in codes(k), (name, [str(d) for d in k.diagnostics])
+        assert k.exact and "SR116" not in code_list(k), (name, [str(d) for d in k.diagnostics])
         if w is not None:
             assert k.total.flops.value == w, name
         assert k.total.compulsory.value == q, name
     # the data-dependent clamp of std_kernel is the one approximate kernel, with its reason
-    assert not kernels["std_kernel"].exact and "SR104" in codes(kernels["std_kernel"])
+    assert not kernels["std_kernel"].exact and "SR104" in code_list(kernels["std_kernel"])
     # (size_t)(ceil((float)500) / 256.0f) = 1 block, not covering the 500 columns: SR119
-    assert kernels["mean_kernel"].launch["grid"] == (1, 1, 1) and "SR119" in codes(kernels["mean_kernel"])
+    assert kernels["mean_kernel"].launch["grid"] == (1, 1, 1) and "SR119" in code_list(kernels["mean_kernel"])
     assert kernels["reduce_kernel"].launch["grid"] == (15, 75, 1)
     assert kernels["fdtd_step3_kernel"].sizes == {"nx": 300, "ny": 350}
     assert kernels["fdtd_step3_kernel"].launch["grid"] == (11, 38, 1)  # ceil(350/32), ceil(300/8)
@@ -602,7 +598,7 @@ def test_multi_declarator_launches_in_a_real_main(tmp_path, decl2d, nx, ny, n):
     assert a.launch["grid"] == (n // 256, 1, 1) and a.launch["block"] == (256, 1, 1)
     work = min(n, 256 * (n // 256))
     assert a.total.flops.value == 2 * work and a.total.compulsory.value == 12 * work
-    assert ("SR119" in codes(a)) == (n % 256 != 0)
+    assert ("SR119" in code_list(a)) == (n % 256 != 0)
     # fill: `= dim3(n / 128)` then `fill_block(128)` in one declaration: 7, 8, 8 blocks of 128 and no
     # guard: every launched thread stores 4 B: Q = 512 * floor(n/128) = 3584, 4096, 4096; W = 0
     f = k["fill"]

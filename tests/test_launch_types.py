@@ -13,7 +13,7 @@ from staticroof.cli import main
 from staticroof.options import AnalysisOptions
 from staticroof.pipeline import run
 
-from helpers import ROOT, S, analyze_file, analyze_source, same
+from helpers import ROOT, S, analyze_file, analyze_source, code_list, same
 
 DATA = ROOT / "tests" / "data"
 CUDA = DATA / "cuda"
@@ -22,10 +22,6 @@ CUDA = DATA / "cuda"
 def kernels_of(path, defines=None, launches=None, include_dirs=()):
     report = run([Path(path)], AnalysisOptions(defines=defines or {}, include_dirs=include_dirs, launches=launches))
     return {k.name: k for k in report.kernels}
-
-
-def codes(k):
-    return [d.code for d in k.diagnostics]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -128,13 +124,13 @@ __global__ void scale(int n, const float *x, float *y) {
     if (i < n) y[i] = 3.0f * x[i];
 }"""
     k = analyze_source(src, tmp_path, name="k.cu")["scale"]
-    assert same(k.total.flops.expr, S("n")) and "SR120" not in codes(k)
+    assert same(k.total.flops.expr, S("n")) and "SR120" not in code_list(k)
     p = tmp_path / "k.cu"
     k = kernels_of(p, launches={None: {"block": (128,)}})["scale"]
-    assert same(k.total.flops.expr, S("n")) and "SR120" not in codes(k)
+    assert same(k.total.flops.expr, S("n")) and "SR120" not in code_list(k)
     # --block 128,2 gives y = 2: W = 2n
     k = kernels_of(p, launches={None: {"block": (128, 2)}})["scale"]
-    assert same(k.total.flops.expr, S("2*n")) and "SR120" in codes(k)
+    assert same(k.total.flops.expr, S("2*n")) and "SR120" in code_list(k)
 
 
 def test_thread_index_read_in_a_device_function_is_used(tmp_path):
@@ -149,7 +145,7 @@ __global__ void k(int n, const float *x, float *y) {
 }
 int main() { float *x, *y; int n = 1000; k<<<(n + 127) / 128, 128>>>(n, x, y); }
 """, tmp_path, name="k.cu")["k"]
-    assert "SR120" not in codes(k)
+    assert "SR120" not in code_list(k)
     assert k.total.flops.value == 1024
 
 
@@ -272,7 +268,7 @@ def test_cast_views_in_c():
     # checksum_and_sum: payload read as 4n bytes and as n floats: aliasing views, SR110; counted as
     # two arrays, 4n B each: Q = 8n; W = n adds + 1 (s + (float)c).
     k = ks["checksum_and_sum"]
-    assert not k.exact and "SR110" in codes(k)
+    assert not k.exact and "SR110" in code_list(k)
     assert same(k.total.flops.expr, S("n + 1")) and same(k.total.compulsory.expr, S("8*n"))
     assert {a.name: a.dtype for a in k.total.arrays.values()} == {"payload": "uint8", "payload as fp32": "fp32"}
     # widen: `double *d = dst` (a void * converted): 8 B per store.  W = n (fp64), Q = 4n + 8n.
@@ -300,7 +296,7 @@ void halves(unsigned short *h, int n) {
     assert k.exact and same(k.total.compulsory.expr, S("8*n")) and same(k.total.flops.expr, S("n"))
     assert k.total.arrays["x"].dtype == "fp32"
     # odd: 2 bytes is half a float: not modeled (SR110), the accesses count as new elements
-    assert "SR110" in codes(ks["odd"]) and not ks["odd"].exact
+    assert "SR110" in code_list(ks["odd"]) and not ks["odd"].exact
     # halves: 16-bit buffer seen as 32-bit words: 4 B per access, read and written: Q = 8n, W = 0
     k = ks["halves"]
     assert k.exact and same(k.total.compulsory.expr, S("8*n")) and k.total.arrays["h"].dtype == "uint32"
@@ -465,7 +461,7 @@ int main() {
     assert ks["scal<float>"].exact and ks["scal<float>"].total.flops.value == 1000
     assert ks["scal<float>"].total.compulsory.value == 8000
     k = ks["scal<float4>"]
-    assert not k.exact and "SR105" in codes(k)
+    assert not k.exact and "SR105" in code_list(k)
     assert k.total.flops.value == 4000 and k.total.compulsory.value == 32000
 
 

@@ -13,29 +13,12 @@ from click.testing import CliRunner
 
 from staticroof.cli import main
 
-from helpers import SAMPLES
+from helpers import AOS_HEADER, BODIES, GEMM, HOT_HEADER, IN_MEMORY, SAMPLES, lint, lint_codes
 
 
 @pytest.fixture(autouse=True)
 def _no_project_config(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # no pyproject.toml above: only what a test writes
-
-
-def lint(tmp_path, files: dict, *args):
-    """(exit code, findings as (file name, line, code, message), output) of `staticroof lint`."""
-    paths = []
-    for name, text in files.items():
-        p = Path(tmp_path) / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
-        paths.append(str(p))
-    r = CliRunner().invoke(main, ["lint", *paths, "--format", "json", *args])
-    found = json.loads(r.stdout) if r.exit_code in (0, 1) else []
-    return r.exit_code, [(Path(f["file"]).name, f["line"], f["code"], f["message"]) for f in found], r.output
-
-
-def codes(found) -> list:
-    return [c for _, _, c, _ in found]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -91,7 +74,7 @@ def test_rf101_fires_on_a_double_literal_in_a_float_kernel(tmp_path):
     # The timer in main does double arithmetic: main is a driver, never linted.
     status, found, _ = lint(tmp_path, {"gelu.c": GELU.replace("HALF", "0.5")})
     assert status == 1
-    assert codes(found) == ["RF101", "RF101"]
+    assert lint_codes(found) == ["RF101", "RF101"]
     assert all(line == 22 for _, line, _, _ in found)
     assert "`*` on fp32 and a double literal runs in fp64" in found[0][3]
     assert "`*` on fp32 and a double operand runs in fp64" in found[1][3]
@@ -116,7 +99,7 @@ void rms(int n, const float *x, float *y)
                             "--select", "RF1")
     # sqrt of a float converts it to double: the fp64 function.  A100: fp32 19.5e12, fp64 9.7e12
     # FLOP/s in machines.toml: 19.5 / 9.7 = 2.01 times.
-    assert status == 1 and codes(found) == ["RF101"]
+    assert status == 1 and lint_codes(found) == ["RF101"]
     assert "`sqrt` of fp32 runs in fp64 (`sqrtf` is the fp32 function)" in found[0][3]
     assert "on a100-80gb-sxm the fp64 roof is 2.01x below fp32's" in found[0][3]
     assert lint(tmp_path, {"rms.c": src.replace("SQRT", "sqrtf")})[:2] == (0, [])
@@ -152,7 +135,7 @@ __global__ void act(const float* __restrict__ x, float* __restrict__ y, int n)
     # sqrt(n): 1 fp64 special; (double) * x[i]: fp64 multiply; the fp32 sum + that double: fp64 add
     assert {p: str(q.expr) for p, q in k.total.by_precision.items()} == {"fp32": "3*n", "fp64": "3*n"}
     status, found, _ = lint(tmp_path, {"act.cu": bad}, "--select", "RF101")
-    assert status == 1 and codes(found) == ["RF101", "RF101"]
+    assert status == 1 and lint_codes(found) == ["RF101", "RF101"]
     assert {msg.split(": ")[1].split(" runs")[0] for _, _, _, msg in found} == {
         "`*` on fp32 and a double operand", "`+` on fp32 and a double operand"}
 
@@ -177,7 +160,7 @@ def test_rf101_python_float_in_a_float32_numba_kernel(tmp_path):
     # rule reports both: the `*` at column 20 (0.5 * v) and the one at 24 (its product with the
     # parenthesis).  W = 6 per element, fp64 2.
     status, found, _ = lint(tmp_path, {"act.py": NUMBA_SCALE.replace("HALF", "0.5")}, "--select", "RF1")
-    assert status == 1 and codes(found) == ["RF101", "RF101"]
+    assert status == 1 and lint_codes(found) == ["RF101", "RF101"]
     assert [line for _, line, _, _ in found] == [9, 9]
     first, second = (msg for *_, msg in found)
     assert first.startswith("`bias_gelu`: `*` on fp32 and a Python float literal (float64 in Numba) `0.5` runs in fp64")
@@ -191,43 +174,6 @@ def test_rf101_python_float_in_a_float32_numba_kernel(tmp_path):
 # ---------------------------------------------------------------------------------------------
 # RF201: array of structures
 
-BODIES = """\
-#include <stdlib.h>
-#include "nbody.h"
-
-void drift(int n, body_t *b, float dt)
-{
-    for (int i = 0; i < n; i++) {
-        b[i].x += b[i].vx * dt;
-        b[i].y += b[i].vy * dt;
-    }
-}
-
-int main(void)
-{
-    body_t *b = calloc(NBODY, sizeof(body_t));
-    for (int step = 0; step < 100; step++)
-        drift(NBODY, b, 0.01f);
-    free(b);
-    return 0;
-}
-"""
-AOS_HEADER = """\
-#define NBODY 10000
-typedef struct {
-    float x, y, z;
-    float vx, vy, vz;
-    float mass;
-} body_t;
-"""
-HOT_HEADER = """\
-#define NBODY 10000
-typedef struct {   /* the members the time step touches; z, vz and mass live elsewhere */
-    float x, y;
-    float vx, vy;
-} body_t;
-"""
-
 
 def test_rf201_fires_on_partially_used_structs(tmp_path):
     # body_t is 7 floats = 28 B; drift uses x (byte 0), y (4), vx (12), vy (16): 16 B, all in the
@@ -235,7 +181,7 @@ def test_rf201_fires_on_partially_used_structs(tmp_path):
     # Compulsory as a structure of arrays: x and y read and written (4 + 4 B each), vx and vy
     # read (4 B each): 24 B per body = 240,000 B; as laid out 24 * 1.75 = 42 B: 420,000 B.
     status, found, _ = lint(tmp_path, {"nbody.h": AOS_HEADER, "bodies.c": BODIES})
-    assert status == 1 and codes(found) == ["RF201"]
+    assert status == 1 and lint_codes(found) == ["RF201"]
     name, line, _, msg = found[0]
     assert (name, line) == ("bodies.c", 7)
     assert "`b` is an array of 28-byte structs" in msg
@@ -251,32 +197,6 @@ def test_rf201_quiet_when_the_struct_holds_only_what_the_loop_uses(tmp_path):
 # ---------------------------------------------------------------------------------------------
 # RF202: accumulator in memory
 
-GEMM = """\
-#include <stdio.h>
-#include <stdlib.h>
-#include "sizes.h"
-
-void gemm(int n, const float *A, const float *B, float *C)
-{
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-BODY
-        }
-}
-
-int main(void)
-{
-    float *A = malloc(sizeof(float) * MAT_N * MAT_N);
-    float *B = malloc(sizeof(float) * MAT_N * MAT_N);
-    float *C = calloc(MAT_N * MAT_N, sizeof(float));
-    gemm(MAT_N, A, B, C);
-    printf("%f\\n", C[0]);
-    return 0;
-}
-"""
-IN_MEMORY = """\
-            for (int k = 0; k < n; k++)
-                C[i * n + j] += A[i * n + k] * B[k * n + j];"""
 IN_REGISTER = """\
             float acc = C[i * n + j];
             for (int k = 0; k < n; k++)
@@ -290,7 +210,7 @@ def test_rf202_fires_on_c_accumulated_in_the_k_loop(tmp_path):
     # before and stored once after each of the n^2 runs of the k loop: 8*n**2 = 2,097,152 B.
     files = {"sizes.h": "#define MAT_N 512\n", "gemm.c": GEMM.replace("BODY", IN_MEMORY)}
     status, found, _ = lint(tmp_path, files)
-    assert status == 1 and codes(found) == ["RF202"]
+    assert status == 1 and lint_codes(found) == ["RF202"]
     _, line, _, msg = found[0]
     assert line == 10
     assert "`C` is accumulated in memory inside the `k` loop; as it may alias `A`, `B`" in msg
@@ -311,7 +231,7 @@ def test_rf202_cuda_kernel(tmp_path):
     # N = 1024 at the launch: N^2 threads each run N trips of the k loop: 8*N**3 B in memory
     # (8,589,934,592) against one load and one store per thread, 8*N**2 = 8,388,608 B.
     status, found, _ = lint(tmp_path, {"mm.cu": bad}, "--select", "RF202")
-    assert status == 1 and codes(found) == ["RF202"]
+    assert status == 1 and lint_codes(found) == ["RF202"]
     assert "8*N**3 = 8,589,934,592 B at the access level, against 8*N**2 = 8,388,608 B" in found[0][3]
     assert lint(tmp_path, {"mm.cu": src}, "--select", "RF202")[:2] == (0, [])
 
@@ -328,7 +248,7 @@ def test_rf203_fires_on_the_naive_transpose_only(tmp_path):
     # 48,000,000 B in sectors.  The reads in[row * cols + col] are consecutive; the shared-memory
     # kernel's global accesses are all consecutive in threadIdx.x.
     status, found, _ = lint(tmp_path, {"transpose.cu": (SAMPLES / "transpose.cu").read_text()}, "--select", "RF2")
-    assert status == 1 and codes(found) == ["RF203"]
+    assert status == 1 and lint_codes(found) == ["RF203"]
     _, line, _, msg = found[0]
     assert line == 75 and "`transpose_naive`" in msg
     assert "access `out` rows = 1000 elements apart (4-byte elements)" in msg
@@ -380,7 +300,7 @@ def test_rf203_stride_two(tmp_path):
     # n = 1 << 20 = 1,048,576: each read statement loads 4*n = 4,194,304 B; iq's access-level
     # reads are both statements together, 8*n = 8,388,608 B, about 16*n = 16,777,216 B in sectors.
     status, found, _ = lint(tmp_path, {"iq.cu": DEINTERLEAVE}, "--select", "RF203")
-    assert status == 1 and codes(found) == ["RF203", "RF203"]
+    assert status == 1 and lint_codes(found) == ["RF203", "RF203"]
     assert [line for _, line, _, _ in found] == [8, 9]
     for _, _, _, msg in found:
         assert "`split_iq`" in msg and "access `iq` 2 elements apart" in msg
@@ -398,13 +318,13 @@ def test_rf301_threshold_and_rf302_ridge(tmp_path):
     # saxpy: W = 2n, Q = 12n: I = 1/6 = 0.1667 < 0.5.  With n = 1000000: 2,000,000 FLOP over
     # 12,000,000 B.
     status, found, _ = lint(tmp_path, {"saxpy.c": saxpy}, "-D", "n=1000000")
-    assert status == 1 and codes(found) == ["RF301"]
+    assert status == 1 and lint_codes(found) == ["RF301"]
     assert ("I = 0.1667 FLOP/B (W 2*n = 2,000,000 FLOP over Q 12*n = 12,000,000 B) is below the threshold "
             "0.5 FLOP/B") in found[0][3]
     # On the A100 (fp32 19.5e12 FLOP/s, 2039e9 B/s): ridge 19.5e12 / 2.039e12 = 9.5635 FLOP/B,
     # 9.5635 / (1/6) = 57.38 > 10; attainable 2.039e12 / 6 = 339.8 GFLOP/s = 1.743% of peak.
     status, found, _ = lint(tmp_path, {"saxpy.c": saxpy}, "-D", "n=1000000", "--machine", "a100")
-    assert codes(found) == ["RF301", "RF302"]
+    assert lint_codes(found) == ["RF301", "RF302"]
     assert ("memory-bound on a100-80gb-sxm (fp32): I = 0.1667 FLOP/B is 57.4x below the ridge 9.56 FLOP/B "
             "(thresholds.ridge-factor = 10); attainable 339.8 GFLOP/s = 1.74% of peak") in found[1][3]
     # a ridge factor above 57.4 accepts it
@@ -428,7 +348,7 @@ def test_rf301_needs_numbers(tmp_path):
           "    for (int i = 0; i < n; i++)\n        s += x[i] * y[i];\n    out[0] = s + n;\n}\n"
     _, found, _ = lint(tmp_path, {"dot.c": src})
     # W = 2n + 1 (the + n is a float add), Q = 8n + 4: I = (2n + 1)/(8n + 4) = 1/4 at every n
-    assert codes(found) == ["RF301"] and "I = 0.25 FLOP/B" in found[0][3]
+    assert lint_codes(found) == ["RF301"] and "I = 0.25 FLOP/B" in found[0][3]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -441,7 +361,7 @@ def test_rf401_c_nests(tmp_path):
     # Fusing 1 and 2 keeps sq (4n written + 4n read back) out of DRAM: 8n; I = 2n/12n = 1/6 before,
     # 2n/(12n - 8n) = 1/2 after.  l2norm_fused has no intermediate array: quiet.
     status, found, _ = lint(tmp_path, {"l2norm.c": (SAMPLES / "l2norm.c").read_text()})
-    assert status == 1 and codes(found) == ["RF401"]
+    assert status == 1 and lint_codes(found) == ["RF401"]
     _, line, _, msg = found[0]
     assert line == 68
     assert msg == ("`l2norm_separate`: the loop nests at lines 68 and 72 could be fused: `sq` (4*n B written by the "
@@ -456,7 +376,7 @@ def test_rf401_cuda_kernels(tmp_path):
     # Q = 20n + 12 = 20,971,532: I = n/(5n + 3) = 0.2 before, 4n/(12n + 4) = n/(3n + 1) = 0.3333
     # after.  l2norm_fused is launched on d_x (read only) and d_y_fused: no edge.
     status, found, _ = lint(tmp_path, {"l2norm.cu": (SAMPLES / "l2norm.cu").read_text()}, "--select", "RF4")
-    assert status == 1 and codes(found) == ["RF401"]
+    assert status == 1 and lint_codes(found) == ["RF401"]
     msg = found[0][3]
     assert msg.startswith("kernels `l2norm_square`, `l2norm_sum` and `l2norm_scale` could be fused: ")
     assert "`d_sq` (4*n = 4,194,304 B written by `l2norm_square`, 4*n = 4,194,304 B read back by `l2norm_sum`)" in msg
@@ -483,7 +403,7 @@ def test_rf401_buffers_are_matched_by_launch_arguments_not_names(tmp_path):
     cu = (SAMPLES / "l2norm.cu").read_text().replace("l2norm_sum<<<blocks, threads>>>(d_sq, d_sum, n);",
                                                      "l2norm_sum<<<blocks, threads>>>(d_x, d_sum, n);")
     _, found, _ = lint(tmp_path, {"l2norm.cu": cu}, "--select", "RF401")
-    assert codes(found) == ["RF401"]
+    assert lint_codes(found) == ["RF401"]
     assert "`d_sq`" not in found[0][3] and "kernels `l2norm_sum` and `l2norm_scale`" in found[0][3]
 
 
@@ -525,7 +445,7 @@ int main(int argc, char **argv)
 
 def test_rf901_data_dependent_kernel_and_main_is_never_reported(tmp_path):
     status, found, _ = lint(tmp_path, {"spmv.c": SPMV})
-    assert status == 1 and set(codes(found)) == {"RF901"}
+    assert status == 1 and set(lint_codes(found)) == {"RF901"}
     assert all("`spmv` is approximate: SR10" in msg for _, _, _, msg in found)
     assert not any("main" in msg for _, _, _, msg in found)
     # ignoring RF9 leaves a benchmark file with a `main` the analysis cannot model passing
@@ -547,7 +467,7 @@ void broken(int n, float *x)
 }
 """
     status, found, _ = lint(tmp_path, {"k.c": src})
-    assert status == 1 and codes(found) == ["RF902"]
+    assert status == 1 and lint_codes(found) == ["RF902"]
     assert "`broken` could not be analyzed: SR001" in found[0][3]
     fixed = src.replace("x[i] @ 2", "x[i] * 2.0f")
     assert lint(tmp_path, {"k.c": fixed})[:2] == (0, [])
@@ -632,7 +552,7 @@ def test_rf203_stride_in_an_unknown_size(tmp_path):
     src = (SAMPLES / "transpose.cu").read_text()
     src = src[:src.index("__global__ void transpose_shared")]
     status, found, _ = lint(tmp_path, {"t.cu": src}, "--select", "RF203")
-    assert status == 1 and codes(found) == ["RF203"]
+    assert status == 1 and lint_codes(found) == ["RF203"]
     assert ("access `out` `rows` elements apart (4-byte elements): for rows >= 8, a warp of 32 touches 32 sectors "
             "of 32 B for 128 B of data, 8x") in found[0][3]
     assert "(4*cols*rows B at the access level) move about 32*cols*rows B in sectors" in found[0][3]
@@ -685,7 +605,7 @@ def test_rf401_one_producer_two_consumers_counts_its_write_once(tmp_path):
     # 12,582,912 B.  W = 3n = 3,145,728 over Q = 20n + 8 = 20,971,528: I = 3n/(4(5n + 2)) = 0.15
     # before, 3n/(20n + 8 - 12n) = 3n/(8(n + 1)) = 0.375 after.
     status, found, _ = lint(tmp_path, {"sq.cu": TWO_READERS}, "--select", "RF401")
-    assert status == 1 and codes(found) == ["RF401"]
+    assert status == 1 and lint_codes(found) == ["RF401"]
     msg = found[0][3]
     assert ("`d_sq` (4*n = 4,194,304 B written by `square`, 4*n = 4,194,304 B read back by `sum_squares` and "
             "4*n = 4,194,304 B read back by `twice`)") in msg

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_lint import AOS_HEADER, BODIES, HOT_HEADER, codes, lint
 
 from staticroof.cli import main
+
+from helpers import AOS_HEADER, BODIES, HOT_HEADER, lint, lint_codes
 
 
 @pytest.fixture(autouse=True)
@@ -28,7 +29,7 @@ def _entries(root: Path, kind: str = "lint") -> list:
 def test_warm_run_prints_the_same_without_the_analysis(tmp_path):
     files = {"nbody.h": AOS_HEADER, "bodies.c": BODIES}
     cold = lint(tmp_path, files)
-    assert codes(cold[1]) == ["RF201"] and len(_entries(tmp_path)) == 1
+    assert lint_codes(cold[1]) == ["RF201"] and len(_entries(tmp_path)) == 1
     assert (tmp_path / ".staticroof_cache" / "CACHEDIR.TAG").is_file()
     code = ("import sys\nfrom staticroof.cli import main\n"
             f"try:\n    main(['lint', {str(tmp_path / 'bodies.c')!r}, '--format', 'json'])\n"
@@ -41,7 +42,7 @@ def test_warm_run_prints_the_same_without_the_analysis(tmp_path):
 
 
 def test_a_changed_header_is_a_new_entry(tmp_path):
-    assert codes(lint(tmp_path, {"nbody.h": AOS_HEADER, "bodies.c": BODIES})[1]) == ["RF201"]
+    assert lint_codes(lint(tmp_path, {"nbody.h": AOS_HEADER, "bodies.c": BODIES})[1]) == ["RF201"]
     # only the header changes: the struct now holds just what the loop uses
     assert lint(tmp_path, {"nbody.h": HOT_HEADER, "bodies.c": BODIES})[:2] == (0, [])
     assert len(_entries(tmp_path)) == 2
@@ -49,14 +50,14 @@ def test_a_changed_header_is_a_new_entry(tmp_path):
 
 def test_configuration_and_options_are_in_the_key(tmp_path):
     files = {"nbody.h": AOS_HEADER, "bodies.c": BODIES}
-    assert codes(lint(tmp_path, files)[1]) == ["RF201"]
+    assert lint_codes(lint(tmp_path, files)[1]) == ["RF201"]
     assert lint(tmp_path, files, "--ignore", "RF2")[:2] == (0, [])
     (Path(tmp_path) / "pyproject.toml").write_text('[tool.staticroof]\nselect = ["RF1"]\n')
     assert lint(tmp_path, files)[:2] == (0, [])
     (Path(tmp_path) / "pyproject.toml").write_text('[tool.staticroof]\nselect = ["RF2"]\n')
     found = lint(tmp_path, files, "-D", "n=100")[1]
     # n = 100: 24*n = 2,400 B as a structure of arrays
-    assert codes(found) == ["RF201"] and "24*n = 2,400 B" in found[0][3]
+    assert lint_codes(found) == ["RF201"] and "24*n = 2,400 B" in found[0][3]
 
 
 def test_no_cache_writes_nothing(tmp_path):

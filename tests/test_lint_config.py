@@ -9,12 +9,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_lint import GEMM, IN_MEMORY, codes, lint
 
 from staticroof.cli import main
 from staticroof.frontends.common.comments import size_pragmas, suppressions
 
-from helpers import SAMPLES, analyze_source
+from helpers import GEMM, IN_MEMORY, SAMPLES, analyze_source, lint, lint_codes
 
 
 @pytest.fixture(autouse=True)
@@ -49,7 +48,7 @@ def test_suppression_on_the_kernel_line(tmp_path):
 
 def test_suppression_of_another_code_keeps_the_finding(tmp_path):
     status, found, _ = _gemm_with(tmp_path, line_10="// staticroof: ignore[RF201]")
-    assert status == 1 and codes(found) == ["RF202"]
+    assert status == 1 and lint_codes(found) == ["RF202"]
 
 
 def test_suppression_forms_by_language():
@@ -92,18 +91,18 @@ __global__ void scale(float* __restrict__ x, float a, int n)
 def test_select_ignore_and_per_file_ignores_from_pyproject(tmp_path):
     root = Path(tmp_path)
     (root / "pyproject.toml").write_text('[tool.staticroof]\nselect = ["RF2"]\n')
-    assert codes(lint(tmp_path, GEMM_FILES)[1]) == ["RF202"]
+    assert lint_codes(lint(tmp_path, GEMM_FILES)[1]) == ["RF202"]
     (root / "pyproject.toml").write_text('[tool.staticroof]\nselect = ["RF1"]\n')
     assert lint(tmp_path, GEMM_FILES)[:2] == (0, [])
     (root / "pyproject.toml").write_text('[tool.staticroof]\nignore = ["RF202"]\n')
     assert lint(tmp_path, GEMM_FILES)[:2] == (0, [])
     assert lint(tmp_path, GEMM_FILES, "--select", "RF202")[:2] == (0, [])  # config ignore still applies
     (root / "pyproject.toml").write_text('[tool.staticroof]\nselect = ["RF1"]\n')
-    assert codes(lint(tmp_path, GEMM_FILES, "--select", "RF202")[1]) == ["RF202"]  # --select replaces
+    assert lint_codes(lint(tmp_path, GEMM_FILES, "--select", "RF202")[1]) == ["RF202"]  # --select replaces
     (root / "pyproject.toml").write_text('[tool.staticroof.per-file-ignores]\n"gemm.c" = ["RF2"]\n')
     assert lint(tmp_path, GEMM_FILES)[:2] == (0, [])
     (root / "pyproject.toml").write_text('[tool.staticroof.per-file-ignores]\n"bench/*.c" = ["RF2"]\n')
-    assert codes(lint(tmp_path, GEMM_FILES)[1]) == ["RF202"]
+    assert lint_codes(lint(tmp_path, GEMM_FILES)[1]) == ["RF202"]
     bench = {"bench/sizes.h": GEMM_FILES["sizes.h"], "bench/gemm.c": GEMM_FILES["gemm.c"]}
     assert lint(tmp_path, bench)[:2] == (0, [])
 
@@ -113,15 +112,15 @@ def test_staticroof_toml_machine_thresholds_and_kernel_sizes(tmp_path):
     saxpy = {"saxpy.c": (SAMPLES / "saxpy.c").read_text()}
     (root / "staticroof.toml").write_text('machine = "a100"\nselect = ["RF3"]\n[sizes]\nn = 1000000\n')
     _, found, _ = lint(tmp_path, saxpy)
-    assert codes(found) == ["RF302"] and "a100-80gb-sxm" in found[0][3]
+    assert lint_codes(found) == ["RF302"] and "a100-80gb-sxm" in found[0][3]
     # staticroof.toml wins over a pyproject.toml in the same folder
     (root / "pyproject.toml").write_text('[tool.staticroof]\nselect = ["RF1"]\n')
-    assert codes(lint(tmp_path, saxpy)[1]) == ["RF302"]
+    assert lint_codes(lint(tmp_path, saxpy)[1]) == ["RF302"]
     # per-kernel sizes: saxpy at n = 100 moves 12 * 100 = 1,200 B
     (root / "staticroof.toml").write_text('[thresholds]\nmin-intensity = 1\n[sizes]\nn = 1000000\n'
                                           '[sizes.saxpy]\nn = 100\n')
     found = lint(tmp_path, saxpy)[1]
-    assert codes(found) == ["RF301"] and "Q 12*n = 1,200 B" in found[0][3]
+    assert lint_codes(found) == ["RF301"] and "Q 12*n = 1,200 B" in found[0][3]
     assert "Q 12*n = 12,000 B" in lint(tmp_path, saxpy, "-D", "n=1000")[1][0][3]  # -D wins
 
 
@@ -170,4 +169,4 @@ def test_machines_from_staticroof_toml(tmp_path):
     saxpy = {"saxpy.c": (SAMPLES / "saxpy.c").read_text()}
     # ridge 1e12 / 1e11 = 10 FLOP/B; saxpy's 1/6 is 60x below it
     found = lint(tmp_path, saxpy, "-D", "n=1000")[1]
-    assert codes(found) == ["RF302"] and "60x below the ridge 10 FLOP/B" in found[0][3]
+    assert lint_codes(found) == ["RF302"] and "60x below the ridge 10 FLOP/B" in found[0][3]

@@ -1,12 +1,13 @@
 """The compiled loop nest (staticroof.analysis.loopcode) against the IR walker it replaces
 (interpret.walk_counts): the same counts, value and type, the same TooLarge at the same budgets and
 the same errors, on real kernels (guards, shared memory, special functions, tiles, floors and
-mods, registers), and the walker taking over where Python cannot compile a nest."""
+mods, registers), and the walker taking over where Python cannot compile a nest.  The walker shares
+its reference rule (interpret.counted_refs) and expression compiler with loopcode, so the counts are
+also checked against _Reference below, which imports nothing from staticroof.analysis."""
 
 from __future__ import annotations
 
 from dataclasses import asdict
-from pathlib import Path
 
 import pytest
 import sympy
@@ -17,7 +18,8 @@ from staticroof.analysis.interpret import enumerate_counts, walk_counts
 from staticroof.frontends import load
 from staticroof.ir import Array, Guard, Kernel, Loop, Ref, Stmt
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT, exact_function
+
 FILES = ["samples/matmul_tiled.cu", "samples/softmax.cu", "samples/gemm.c", "samples/l2norm.cu",
          "tests/data/cuda/transpose_tiled.cu", "tests/data/cuda/tile_div_mod.cu", "tests/data/cuda/rowsum_block.cu",
          "tests/data/real/cuda/histograms.cu", "tests/data/real/cuda/llm_layers.cu", "tests/data/real/loops_suite.c"]
@@ -54,6 +56,152 @@ def test_compiled_counts_are_the_walkers(path):
                     too_large += new == "TooLarge"
         assert memo.get("program") is not None, kernel.name  # the compiled path ran, not the walker
     assert seen and too_large < seen  # counts compared, not only budgets running out
+
+
+class _Reference:
+    """The counts by the IR's rules, walked here with the test's own exact evaluator
+    (helpers.exact_function): no code of staticroof.analysis (interpret's walker and loopcode share
+    their reference rule, counted_refs, and their expression compiler).  The rules, as the IR
+    states them: a statement instance adds its FLOPs (a special call adds `weight` FLOPs, default
+    1, in its precision); a reference to a known array with a subscript in DRAM ("global",
+    "constant") or shared memory is an access, one per distinct (statement group, loops, subscript,
+    kind, branch path) and iteration of the enclosing loops, but a DRAM reference invariant in its
+    innermost loop of kind "seq" or "unknown" one per iteration of the loops outside that (a
+    register holds it); a DRAM element's first access decides whether it counts as first read;
+    written elements are counted once.  Returns the counts with the number of statement instances
+    and loop iterations run (TooLarge at a budget b: more than b instances or 10 b iterations)."""
+
+    def __init__(self, kernel, sizes, weights):
+        self.kernel, self.weights = kernel, weights
+        self.env = {sympy.Symbol(k): v for k, v in sizes.items()}
+        self.fns: dict = {}
+        self.flops: dict = {}
+        self.special: dict = {}
+        self.first: dict = {}
+        self.written: dict = {}
+        self.accesses: dict = {}
+        self.statements = self.iterations = 0
+
+    def value(self, expr):
+        if isinstance(expr, (bool, int)):
+            return expr
+        f = self.fns.get(id(expr))
+        if f is None:
+            syms = sorted(sympy.sympify(expr).free_symbols, key=str)
+            f = self.fns[id(expr)] = (exact_function(expr, syms), syms)
+        return f[0]([self.env[s] for s in f[1]])
+
+    def run(self):
+        self.nodes(self.kernel.body, (), ())
+        arrays: dict = {}
+        for name, elems in self.first.items():
+            arrays.setdefault(name, {})["first_read"] = sum(1 for k in elems.values() if k == "read")
+        for name, elems in self.written.items():
+            arrays.setdefault(name, {})["written"] = len(elems)
+        shared: dict = {}
+        for (dram, name, kind, *_), iters in self.accesses.items():
+            target = (arrays if dram else shared).setdefault(name, {})
+            what = "loads" if kind == "read" else "stores"
+            target[what] = target.get(what, 0) + len(iters)
+        return {"flops": self.flops, "special": self.special, "arrays": arrays, "shared": shared}
+
+    def nodes(self, nodes, loops, path):
+        for node in nodes:
+            if isinstance(node, Stmt):
+                self.stmt(node, loops, path)
+            elif isinstance(node, Guard):
+                if node.cond is None:  # both branches run
+                    self.nodes(node.then, loops, path + ((id(node), True),))
+                    self.nodes(node.orelse, loops, path + ((id(node), False),))
+                elif self.value(node.cond):
+                    self.nodes(node.then, loops, path + ((id(node), True),))
+                else:
+                    self.nodes(node.orelse, loops, path + ((id(node), False),))
+            else:
+                old, v = self.env.get(node.var), self.value(node.start)
+                while True:
+                    self.env[node.var] = v
+                    if not self.value(node.cond):
+                        break
+                    self.iterations += 1
+                    if self.iterations > 10 * self.LIMIT:
+                        raise TooLarge()
+                    self.nodes(node.body, loops + ((node, v),), path)
+                    v += node.step
+                self.env[node.var] = old
+
+    LIMIT = 3000  # statement instances (and 10x as many loop iterations): past every budget tried
+
+    def stmt(self, stmt, loops, path):
+        self.statements += 1
+        if self.statements > self.LIMIT:
+            raise TooLarge()
+        for prec, n in stmt.flops.items():
+            if n:
+                self.flops[prec] = self.flops.get(prec, 0) + n
+        for (fname, prec), calls in stmt.special.items():
+            self.special[fname] = self.special.get(fname, 0) + calls
+            self.flops[prec] = self.flops.get(prec, 0) + calls * self.weights.get(fname, 1)
+        inner = loops[-1][0] if loops else None
+        values = tuple(v for _, v in loops)
+        for ref in stmt.refs:
+            arr = self.kernel.arrays.get(ref.array)
+            if arr is None or ref.index is None or arr.space not in ("global", "constant", "shared"):
+                continue
+            dram = arr.space != "shared"
+            elem = tuple(self.value(e) for e in ref.index)
+            hoisted = dram and inner is not None and inner.kind in ("seq", "unknown") and \
+                not any(inner.var in sympy.sympify(e).free_symbols for e in ref.index)
+            if dram:
+                self.first.setdefault(ref.array, {}).setdefault(elem, ref.kind)
+                if ref.kind == "write":
+                    self.written.setdefault(ref.array, set()).add(elem)
+            key = (dram, ref.array, ref.kind, stmt.group or id(stmt), tuple(id(n) for n, _ in loops),
+                   tuple(map(str, ref.index)), path)
+            self.accesses.setdefault(key, set()).add(values[:-1] if hoisted else values)
+
+
+def _nonzero(counts: dict) -> dict:
+    """The arrays' zero fields, and arrays with nothing else, left out; FLOPs and calls with their types."""
+    out = {part: {k: (type(v).__name__, v) for k, v in counts[part].items()} for part in ("flops", "special")}
+    for part in ("arrays", "shared"):
+        fields = {name: {k: v for k, v in f.items() if v} for name, f in counts[part].items()}
+        out[part] = {name: f for name, f in fields.items() if f}
+    return out
+
+
+def _plain(c) -> dict:
+    """A Counts as _Reference gives it (values and their types compared exactly)."""
+    return _nonzero({"flops": c.flops, "special": c.special, "arrays": {n: asdict(a) for n, a in c.arrays.items()},
+                     "shared": {n: asdict(a) for n, a in c.shared.items()}})
+
+
+@pytest.mark.parametrize("path", FILES)
+def test_compiled_counts_are_the_independent_references(path):
+    """The compiled nest against _Reference (no code shared), at the sizes and budgets above."""
+    compared = 0
+    for kernel in _kernels(path):
+        memo: dict = {}
+        for v in (1, 2, 3, 7):
+            sizes = dict.fromkeys(kernel.sizes, v)
+            for weights in WEIGHTS:
+                ref = _Reference(kernel, sizes, weights)
+                try:
+                    want = ref.run()
+                except TooLarge:  # past every budget: the compiled nest must say so at each
+                    want = None
+                except ValueError:  # an expression exact_function does not evaluate
+                    continue
+                for budget in (3000, 40, 1):
+                    try:
+                        got = _plain(enumerate_counts(kernel, sizes, weights, budget, memo))
+                    except TooLarge:
+                        assert ref.statements > budget or ref.iterations > 10 * budget, (kernel.name, sizes)
+                        continue
+                    assert want is not None and ref.statements <= budget and ref.iterations <= 10 * budget
+                    assert got == _nonzero(want), (kernel.name, sizes, budget)
+                    compared += 1
+    assert compared
 
 
 def _kernel(body, arrays=("a",)):

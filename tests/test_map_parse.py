@@ -14,7 +14,8 @@ import pytest
 
 from staticroof.analysis import traffic
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from helpers import ROOT
+
 FILES = ["tests/data/real/cuda/gemm.cu", "tests/data/cuda/laplace3d.cu", "tests/data/cuda/tile_div_mod.cu",
          "tests/data/real/cuda/stencils.cu", "samples/jacobi2d.c", "samples/triangular.c",
          "samples/stencil2d.cu", "benchmarks/bench30/fdtd2d.c", "benchmarks/bench30/floyd_warshall.c"]

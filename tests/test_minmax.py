@@ -5,9 +5,11 @@ derandomized) against sympy.Max/sympy.Min with its evaluation."""
 from __future__ import annotations
 
 import sympy
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 from staticroof.analysis.minmax import lattice
+
+from helpers import quick
 
 N, R, M = sympy.symbols("n R8 m")
 
@@ -50,7 +52,7 @@ def _polys(draw):
     return sympy.Add(*terms)
 
 
-@settings(max_examples=40, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@quick(deadline_s=10, max_examples=40)
 @given(st.lists(_polys(), min_size=2, max_size=4), st.booleans())
 def test_lattice_is_sympys(exprs, least):
     """Random pieces, built directly or by sympy: the very same expression."""

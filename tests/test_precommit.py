@@ -12,16 +12,10 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-
-# The keys pre-commit reads from a hook definition (pre-commit's clientlib.MANIFEST_HOOK_DICT).
-HOOK_KEYS = {"id", "name", "entry", "language", "alias", "files", "exclude", "types", "types_or", "exclude_types",
-             "additional_dependencies", "args", "always_run", "fail_fast", "pass_filenames", "description",
-             "language_version", "log_file", "minimum_pre_commit_version", "require_serial", "stages", "verbose"}
+from helpers import HOOK_KEYS, ROOT
 
 
 def _hooks() -> list:

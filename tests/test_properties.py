@@ -9,8 +9,12 @@ on a #defined thread count and a launch dimension the kernel never indexes), and
 be exact (so the self-check, SR121, must agree too).  The cache-bounded Q(M), a lower bound for
 every schedule, must stay at or below what
 an LRU cache of M bytes really moved running the kernel in program order (one such schedule), for
-two small caches.  50 examples run by default (each compiles and runs the kernel, about 4 s on a
-2-core machine); `pytest -m slow` runs 5,000.
+two small caches.
+
+The default run draws 10 seeded examples of each property (helpers.quick: derandomized, a deadline
+per example; each C example compiles and runs the kernel, about 3 s of CPU on a 2-core machine);
+`pytest -m slow` runs the long twins, each from the seed and with the example count its `@seed` and
+`long_run` name (listed in the README's Development section).
 """
 
 from __future__ import annotations
@@ -20,12 +24,12 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import given, seed, strategies as st
 
 from staticroof.trace import compare
 from staticroof.trace.c.executor import CProgram
 
-from helpers import analyze_file, lru_words
+from helpers import analyze_file, long_run, lru_words, quick
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None,
                                 reason="the trace oracle needs a C compiler")
@@ -377,27 +381,29 @@ def check_reuse(generated):
     shutil.rmtree(work, ignore_errors=True)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@quick(deadline_s=60)
 @given(reuse_kernel())
 def test_cache_bound_is_below_lru_traffic(src):
     check_reuse(src)
 
 
 @pytest.mark.slow
-@settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))
+@seed(2701)
+@long_run(max_examples=2000, deadline_s=60)
 @given(reuse_kernel())
 def test_cache_bound_is_below_lru_traffic_long(src):
     check_reuse(src)
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=list(HealthCheck))
+@quick(deadline_s=60)
 @given(kernel())
 def test_static_counts_equal_executed_counts(src):
     check(src)
 
 
 @pytest.mark.slow
-@settings(max_examples=5000, deadline=None, suppress_health_check=list(HealthCheck))
+@seed(2702)
+@long_run(max_examples=5000, deadline_s=60)
 @given(kernel())
 def test_static_counts_equal_executed_counts_long(src):
     check(src)
@@ -406,7 +412,7 @@ def test_static_counts_equal_executed_counts_long(src):
 # ---------------------------------------------------------------------------------------------
 # The same kernels as Numba source (tests/numba_form.py): the @njit form of the C nest and the
 # @cuda.jit form of the CUDA one, analyzed by the Python front end and run by the Python trace.
-# Each form costs about 1 s of CPU (two analyses, two traces), so the default run draws 8 kernels
+# Each form costs about 1 s of CPU (two analyses, two traces), so the default run draws 10 kernels
 # (about 15 s of CPU on this 2-core machine); `pytest -m slow` draws 2,000.
 
 def check_numba(sources):
@@ -436,14 +442,15 @@ def check_python(src: str, size_pairs=SIZES):
     shutil.rmtree(work, ignore_errors=True)
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@quick(deadline_s=30)
 @given(kernel())
 def test_numba_forms_static_counts_equal_traced_counts(src):
     check_numba(src)
 
 
 @pytest.mark.slow
-@settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))
+@seed(2703)
+@long_run(max_examples=2000, deadline_s=30)
 @given(kernel())
 def test_numba_forms_static_counts_equal_traced_counts_long(src):
     check_numba(src)

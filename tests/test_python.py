@@ -7,16 +7,13 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from staticroof.cli import main
 
-from helpers import SAMPLES, S, analyze_file, analyze_source, same
-
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT, SAMPLES, S, analyze_file, analyze_source, same
 
 
 def _one(src: str, tmp_path, name: str, **kw):

@@ -21,7 +21,8 @@ from staticroof.options import AnalysisOptions
 from staticroof.pipeline import run
 from staticroof.trace import TraceError, compare, run as run_trace
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT
+
 DATA = ROOT / "tests" / "data" / "python"
 SAMPLES = ROOT / "samples"
 

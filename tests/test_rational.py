@@ -7,11 +7,13 @@ against sympy on hand-derived ratios and on random ones (hypothesis, derandomize
 from __future__ import annotations
 
 import sympy
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import given, strategies as st
 from sympy import QQ, ZZ
 from sympy.polys.rings import ring, sring
 
 from staticroof.analysis.rational import _multiplied_out, equal_ratios, factor_cancel, factor_list, factor_ratio
+
+from helpers import quick
 
 N, M = sympy.symbols("N M")
 F4 = sympy.floor(N / 4 + sympy.Rational(3, 4))  # ceiling(N/4), as isl writes it
@@ -104,7 +106,7 @@ def _polys(draw):
     return sympy.Add(*terms)
 
 
-@settings(max_examples=20, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@quick(deadline_s=10, max_examples=20)
 @given(_polys(), _polys(), _polys())
 def test_factor_cancel_is_sympys(p, q, common):
     """Random ratios p*c/(q*c) (a shared factor c to cancel) give sympy's very expression."""
@@ -114,7 +116,7 @@ def test_factor_cancel_is_sympys(p, q, common):
     assert sympy.srepr(factor_cancel(e)) == sympy.srepr(_sympy(e))
 
 
-@settings(max_examples=20, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@quick(deadline_s=10, max_examples=20)
 @given(_polys(), _polys(), _polys())
 def test_factor_ratio_is_factor_cancels(p, q, common):
     """Random p*c over q*c, never divided, give factor_cancel's (and so sympy's) very expression."""
@@ -124,7 +126,7 @@ def test_factor_ratio_is_factor_cancels(p, q, common):
     assert sympy.srepr(factor_ratio(a, b)) == sympy.srepr(factor_cancel(a / b)) == sympy.srepr(_sympy(a / b))
 
 
-@settings(max_examples=20, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@quick(deadline_s=10, max_examples=20)
 @given(_polys(), _polys(), _polys(), st.booleans())
 def test_equal_ratios_is_togethers(p, q, common, same):
     """p/q against (p*c)/(q*c) (equal) or (p*c + 1)/(q*c) (equal only if q*c = 0... never: q, c
@@ -168,7 +170,7 @@ def test_factor_list_hand_derived():
     assert _same_factors(q) and _same_factors(u * v / 2 + u / 3)
 
 
-@settings(max_examples=60, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@quick(deadline_s=10, max_examples=60)
 @given(st.lists(st.lists(st.tuples(st.integers(-5, 5), st.integers(0, 2), st.integers(0, 2), st.integers(0, 1)),
                          min_size=1, max_size=4), min_size=1, max_size=3),
        st.sampled_from([1, -1, 6]), st.booleans())
@@ -207,7 +209,7 @@ def test_multiplied_out_hand_derived():
     assert (found[0].symbols, found[0].domain, found[1]) == _sring([2 * N, 4])
 
 
-@settings(max_examples=30, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@quick(deadline_s=10, max_examples=30)
 @given(_polys(), _polys(), _polys())
 def test_multiplied_out_is_srings(p, q, c):
     """Unexpanded products (p*c, a power of q, p + q*c) of random polynomials in sizes and floors:

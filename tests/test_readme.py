@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import re
 import shlex
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from staticroof.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT
+
 README = ROOT / "README.md"
 _BLOCK = re.compile(r"^```[^\n]*\n(\$ staticroof [^\n]*)\n(.*?)^```", re.M | re.S)
 

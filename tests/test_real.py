@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from staticroof.cli import main
 
-from helpers import ROOT, S, analyze_file, formula_at, same
+from helpers import ROOT, S, analyze_file, formula_agrees, formula_at
 
 REAL = ROOT / "tests" / "data" / "real"
 
@@ -123,28 +123,15 @@ EXPECTATIONS = expectations()
 
 
 def agrees(q, expected, k) -> bool:
-    """Exact symbolic equality with the formula shown (or, when the quantity is piecewise, the piece
-    that holds at the kernel's sizes); else, for formulas written in a launch's symbols or in a
-    compile-time size, equality once the launch's and the sizes' known values are put in."""
+    """helpers.formula_agrees with the formula shown (or, when the quantity is piecewise, the piece
+    that holds at the kernel's sizes)."""
     got = q.expr
     if getattr(q, "piecewise", False) and k.sizes:
         try:
             got = formula_at(q, k.sizes)
         except (AssertionError, TypeError):
             pass
-    if same(got, expected):
-        return True
-    values = dict(k.sizes)
-    for role, dims in (("gridDim", k.launch.get("grid", ())), ("blockDim", k.launch.get("block", ()))):
-        for d, v in zip("xyz", dims, strict=False):
-            if v is not None:
-                values.setdefault(f"{role}_{d}", v)
-    full = {sympy.Symbol(n): v for n, v in values.items()}
-    g, e = sympy.sympify(got).subs(full), expected.subs(full)
-    if g.free_symbols or e.free_symbols:
-        common = g.free_symbols | e.free_symbols
-        return bool(common) and same(g, e)
-    return sympy.simplify(g - e) == 0
+    return formula_agrees(sympy.sympify(got), expected, k)
 
 
 def test_the_corpus_is_large_enough():

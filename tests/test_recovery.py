@@ -8,11 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import S, analyze_source, same
-
-
-def codes(k) -> set:
-    return {d.code for d in k.diagnostics}
+from helpers import S, analyze_source, codes, same
 
 
 def sr123(k) -> list:

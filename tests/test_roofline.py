@@ -31,6 +31,8 @@ from staticroof.roofline import (
     to_json,
 )
 
+from helpers import ROOT, read_svg_plot
+
 
 @pytest.fixture(scope="module")
 def db():
@@ -553,40 +555,53 @@ def test_import_is_light():
 
 
 def test_plot_png_and_svg_match_the_json(tmp_path):
+    """The pictures read back: the SVG's texts and its markers (helpers.read_svg_plot) and the PNG's
+    pixels, against hand-derived values and the JSON report.
+
+    A100 80 GB SXM (the machine database): fp32 peak 19.5 TFLOP/s, DRAM 2.039 TB/s: the ridge is
+    19.5 / 2.039 = 9.5635 FLOP/B ("ridge 9.56 FLOP/B", "DRAM 2.04 TB/s", "fp32 19.5 TFLOP/s").
+    saxpy (y[i] = a*x[i] + y[i]): 2 FLOPs per 12 B (x read, y read and written): I = 1/6, below the
+    ridge, so P = 2.039e12 / 6 = 3.398e11 FLOP/s.  gemm (N = 1024, the file's header): I = N/6 =
+    170.67 FLOP/B, above the ridge: P = 19.5e12 FLOP/s."""
     import json as json_module
 
+    import matplotlib.image
     from click.testing import CliRunner
 
     from staticroof.cli import main
 
-    samples = Path(__file__).resolve().parent.parent / "samples"
+    samples = ROOT / "samples"
     args = [str(samples / "saxpy.c"), str(samples / "gemm.c"), "--machine", "a100", "-D", "n=1000000"]
     for suffix in (".png", ".svg"):
-        out = tmp_path / f"roof{suffix}"
-        r = CliRunner().invoke(main, ["plot", *args, "-o", str(out)])
+        r = CliRunner().invoke(main, ["plot", *args, "-o", str(tmp_path / f"roof{suffix}")])
         assert r.exit_code == 0, r.output
-        assert out.stat().st_size > 1000
-    doc = json_module.loads(CliRunner().invoke(main, ["analyze", *args, "--format", "json"]).output)
-    from staticroof.options import AnalysisOptions
-    from staticroof.pipeline import run
-    from staticroof.reports.plot import points
-    from staticroof.roofline import get, load_database
-    from staticroof.roofline.place import place
+    shown = read_svg_plot(tmp_path / "roof.svg")
+    for text in ("arithmetic intensity (FLOP/byte)", "attainable performance (FLOP/s)", "staticroof: a100-80gb-sxm",
+                 "ridge 9.56 FLOP/B", "DRAM 2.04 TB/s", "fp32 19.5 TFLOP/s", "saxpy", "gemm", "W/Q compulsory",
+                 "DRAM level (hierarchical)", "L2 level (hierarchical)", "L1 level (hierarchical)"):
+        assert text in shown["texts"], (text, shown["texts"])
+    compulsory, *levels = shown["series"]
 
-    machine = get("a100", load_database())
-    report = run([samples / "saxpy.c", samples / "gemm.c"], AnalysisOptions(
-        defines={"n": "1000000"}, cache_bytes=machine.l2_bytes, l1_bytes=machine.smem_bytes_per_sm))
-    for k in report.kernels:
-        k.roofline = place(k, machine)
-    pts = {(p["kernel"], p["level"]): p for p in points(report.kernels)}
-    for k in doc["kernels"]:
-        p = pts[(k["name"], "DRAM compulsory")]
-        assert p["intensity"] == pytest.approx(k["intensity"]["compulsory"])
-        assert p["attainable"] == pytest.approx(k["roofline"]["attainable"])
-        for lv in k["roofline"]["levels"]:  # the hierarchical points: each level's I, one height
-            p = pts[(k["name"], lv["level"])]
-            assert p["intensity"] == pytest.approx(lv["intensity"])
-            assert p["attainable"] == pytest.approx(k["roofline"]["hierarchy"]["attainable"])
+    def near(a, b):
+        return all(math.isclose(x, y, rel_tol=1e-4) for x, y in zip(a, b, strict=True))
+
+    hand = [(1 / 6, 2.039e12 / 6), (1024 / 6, 19.5e12)]
+    assert len(compulsory) == 2 and all(any(near(p, q) for p in compulsory) for q in hand), compulsory
+    doc = json_module.loads(CliRunner().invoke(main, ["analyze", *args, "--format", "json"]).output)
+    assert len(levels) == 3
+    for series, name in zip(levels, ("DRAM", "L2", "L1"), strict=True):
+        # each kernel at its level's intensity, at the one height of the hierarchical roofline
+        want = [(lv["intensity"], k["roofline"]["hierarchy"]["attainable"])
+                for k in doc["kernels"] for lv in k["roofline"]["levels"] if lv["level"] == name]
+        assert len(series) == len(want) == 2 and all(any(near(p, q) for p in series) for q in want), (name, series)
+    png = matplotlib.image.imread(tmp_path / "roof.png")
+    assert png.shape[:2] == (600, 900)  # figsize 9 x 6 inches at 100 dpi
+
+    def has(color: str) -> bool:
+        rgb = [int(color[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        return bool((abs(png[:, :, :3] - rgb).max(axis=2) < 0.02).any())
+
+    assert has("#d62728") and has("#1f77b4")  # the fp32 roof (tab:red) and the W/Q points (tab:blue)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -9,11 +9,7 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from helpers import S, analyze_source, same
-
-
-def codes(k):
-    return {d.code for d in k.diagnostics}
+from helpers import S, analyze_source, codes, same
 
 
 def one(src, tmp_path, name, defines=None):

@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
-import sympy
 
-from helpers import SAMPLES, S, analyze_file, same
+from helpers import SAMPLES, S, analyze_file, formula_agrees
 
 _BLOCK = re.compile(r"staticroof:expect\s+(\w+)\s*\n((?:\s*\*?\s+\w+\s*=.*\n)+)")
 
@@ -40,29 +39,6 @@ def expectations():
 EXPECTATIONS = expectations()
 
 
-def agrees(got, expected, k) -> bool:
-    """Exact symbolic equality; else, for GPU kernels whose expectation is written in the launch's
-    symbols (blockDim_x, ...) or with a compile-time size's value, equality once the launch's and the
-    sizes' known values are put in."""
-    if same(got, expected):
-        return True
-    values = dict(k.sizes)
-    for role, dims in (("gridDim", k.launch.get("grid", ())), ("blockDim", k.launch.get("block", ()))):
-        for d, v in zip("xyz", dims, strict=False):
-            if v is not None:
-                values.setdefault(f"{role}_{d}", v)
-    symbols = {str(x) for x in got.free_symbols} ^ {str(x) for x in expected.free_symbols}
-    subs = {S(n): v for n, v in values.items() if n in symbols}
-    if not subs:
-        return False
-    g, e = got.subs(subs), expected.subs(subs)
-    if same(g, e):
-        return True
-    full = {S(n): v for n, v in values.items()}
-    g, e = got.subs(full), expected.subs(full)
-    return not g.free_symbols and not e.free_symbols and sympy.simplify(g - e) == 0
-
-
 def test_every_sample_has_expectations():
     documented = {p.values[0] for p in EXPECTATIONS}
     assert documented == set(sample_files())
@@ -88,7 +64,7 @@ def test_sample(path, kernel, values):
         if not exact and key not in ("W", "fp64", "fp32", "fp16", "bf16", "special"):
             continue  # an approximate kernel's traffic is an upper bound, not a formula to match
         assert key in got, f"{key}: no such quantity"
-        assert agrees(got[key], S(expected), k), f"{kernel} {key}: got {got[key]}, expected {expected}"
+        assert formula_agrees(got[key], S(expected), k), f"{kernel} {key}: got {got[key]}, expected {expected}"
     for prec in ("fp64", "fp32", "fp16", "bf16", "fp8"):
         if prec not in values:
             assert prec not in t.by_precision, f"{kernel}: unexpected {prec} work {t.by_precision.get(prec)}"

@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT
+
 HEAVY = ("sympy", "islpy", "networkx", "pycparser", "pcpp", "libcst", "matplotlib", "numpy")
 # the other commands' modules, which a command that does not run them never imports
 COMMANDS = ("staticroof.lint.command", "staticroof.diff.command", "staticroof.validate.command",

@@ -5,27 +5,11 @@ the switch value; the trace (which compiles the real `switch`) must agree."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from staticroof.trace import compare, run as run_trace
-
-from helpers import S, analyze_source, same
-
-needs_cc = pytest.mark.skipif(not (shutil.which("cc") or shutil.which("gcc")), reason="the trace needs a C compiler")
-
-
-def codes(k) -> set:
-    return {d.code for d in k.diagnostics}
-
-
-def agrees(path, kernel, sizes, k, language="c"):
-    bad = [(r.quantity, r.static, r.traced) for r in compare(k, run_trace(str(path), kernel, sizes, language))
-           if not r.ok]
-    assert not bad, bad
-
+from helpers import S, analyze_source, codes, needs_cc, same, trace_agrees
 
 PHASES = """
 #include <stdio.h>
@@ -75,7 +59,7 @@ def test_fall_through_and_default(tmp_path, n):
 @pytest.mark.parametrize("n", [5, 37])
 def test_fall_through_agrees_with_the_trace(tmp_path, n):
     k = analyze_source(PHASES, tmp_path, {"n": n}, name="phases.c")["phases"]
-    agrees(Path(tmp_path) / "phases.c", "phases", {"n": n}, k)
+    trace_agrees(Path(tmp_path) / "phases.c", "phases", {"n": n}, k)
 
 
 MODES = """
@@ -111,7 +95,7 @@ def test_switch_on_a_size_selects_its_case(tmp_path, mode, flops):
 @pytest.mark.parametrize("mode", [2, 3, 7])
 def test_switch_on_a_size_agrees_with_the_trace(tmp_path, mode):
     k = analyze_source(MODES, tmp_path, {"mode": mode}, name="modes.c")["apply"]
-    agrees(Path(tmp_path) / "modes.c", "apply", {"mode": mode}, k)
+    trace_agrees(Path(tmp_path) / "modes.c", "apply", {"mode": mode}, k)
 
 
 OPCODES = """
@@ -187,4 +171,4 @@ def test_cuda_switch_agrees_with_the_trace(tmp_path, n):
     # n = 13: residues 0 (i = 0, 4, 8, 12: 4 x 1 FLOP) and 3 (i = 3, 7, 11: 3 x 2): W = 10
     k = analyze_source(LANES, tmp_path, {"n": n}, name="k.cu")["lanes"]
     assert k.total.flops.value == (10 if n == 13 else 750)
-    agrees(Path(tmp_path) / "k.cu", "lanes", {"n": n}, k, "cuda")
+    trace_agrees(Path(tmp_path) / "k.cu", "lanes", {"n": n}, k, "cuda")

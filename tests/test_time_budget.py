@@ -19,7 +19,7 @@ import staticroof.analysis as analysis
 from staticroof.analysis import budget
 from staticroof.cli import main
 
-from helpers import analyze_source, same
+from helpers import analyze_source, code_list, same
 
 # Three-point moving average.  Hand counts for n >= 3 (nothing runs for n <= 2):
 #   iterations i = 1 .. n-2: n - 2
@@ -56,10 +56,6 @@ int main(void)
 LIBRARY = SMOOTH[:SMOOTH.index("int main")]  # the same kernel without a caller: n has no value
 
 
-def codes(k):
-    return [d.code for d in k.diagnostics]
-
-
 @pytest.fixture
 def endless_symbolic(monkeypatch):
     """The first-access count never ends where a size is a symbol (at fixed sizes it is the real one)."""
@@ -87,7 +83,7 @@ def endless(monkeypatch):
 
 def test_counted_at_the_sizes_when_the_formulas_run_out_of_time(tmp_path, endless_symbolic):
     k = analyze_source(SMOOTH, tmp_path)["smooth3"]
-    assert codes(k) == ["SR124"], [str(d) for d in k.diagnostics]
+    assert code_list(k) == ["SR124"], [str(d) for d in k.diagnostics]
     assert "0.2 s" in k.diagnostics[0].message
     # exact at these sizes: the numbers are the hand counts at n = 1000, the formulas those numbers
     assert k.exact and not k.failed
@@ -101,7 +97,7 @@ def test_counted_at_the_sizes_when_the_formulas_run_out_of_time(tmp_path, endles
 def test_counted_at_given_sizes_on_both_sides_of_the_guard(tmp_path, endless_symbolic, n, expected):
     # n = 3: one iteration: W 3, Q 16*3 - 16 = 32, access 32;  n = 2: none;  n = 4: two iterations
     k = analyze_source(SMOOTH, tmp_path, {"n": n})["smooth3"]
-    assert codes(k) == ["SR124"] and k.exact
+    assert code_list(k) == ["SR124"] and k.exact
     t = k.total
     assert (t.flops.value, t.compulsory.value, t.access.value) == expected
 
@@ -110,7 +106,7 @@ def test_bounded_when_a_size_has_no_value(tmp_path, endless_symbolic):
     # n unknown: no count at the sizes; the bound keeps W and the access level as formulas and
     # takes Q compulsory = the loads and stores, 32 (n - 2), above the true 16 n - 16 for n >= 3
     k = analyze_source(LIBRARY, tmp_path)["smooth3"]
-    assert codes(k) == ["SR125"], [str(d) for d in k.diagnostics]
+    assert code_list(k) == ["SR125"], [str(d) for d in k.diagnostics]
     assert not k.exact and not k.failed
     n = sympy.Symbol("n")
     t = k.total
@@ -123,7 +119,7 @@ def test_bounded_when_a_size_has_no_value(tmp_path, endless_symbolic):
 def test_bounded_at_the_sizes_when_counting_there_runs_out_too(tmp_path, endless):
     # the first-access count never ends even at n = 1000: the bound at the sizes, 32 * 998 B
     k = analyze_source(SMOOTH, tmp_path)["smooth3"]
-    assert codes(k) == ["SR125"] and "at the sizes in force too" in k.diagnostics[0].message
+    assert code_list(k) == ["SR125"] and "at the sizes in force too" in k.diagnostics[0].message
     t = k.total
     assert (t.flops.value, t.compulsory.value, t.access.value) == (2994, 31936, 31936)
     assert not k.exact
@@ -178,7 +174,7 @@ def test_outside_the_main_thread_the_budget_is_checked_at_each_step(tmp_path, mo
     worker.start()
     worker.join(60)
     assert not worker.is_alive()
-    assert codes(found["smooth3"]) == ["SR124"] and found["smooth3"].total.flops.value == 2994
+    assert code_list(found["smooth3"]) == ["SR124"] and found["smooth3"].total.flops.value == 2994
 
 
 def test_a_budget_left_behind_changes_nothing(tmp_path, endless_symbolic, monkeypatch):

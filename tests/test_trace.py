@@ -702,3 +702,23 @@ def test_file_scope_shared_arrays_are_on_chip():
         assert k.total.shared.value == 8 * n + 8 * g
         assert not _disagreements(path, "block_sums", {"n": n}, t)
     program.close()
+
+
+def test_the_traces_math_table_is_its_own_and_agrees_with_the_analysiss():
+    """The trace classifies library calls with its own table (staticroof/trace/mathlib.py), not the
+    analysis's (grammars/math.toml): the two must name the same functions the same way.  By hand:
+    sqrtf is special (weight 1), fmaf an FMA of 2 FLOPs, fabsf free, sincosf stores through
+    arguments 1 and 2 and counts as sinf and cosf."""
+    from staticroof import costs
+    from staticroof.trace import mathlib
+
+    assert mathlib.classify("sqrtf") == {"kind": "special", "weight": 1, "flops": 0}
+    assert mathlib.classify("fmaf")["flops"] == 2 and mathlib.classify("fabsf")["kind"] == "free"
+    sincosf = mathlib.classify("sincosf")
+    assert sincosf["outputs"] == [1, 2] and sincosf["counts_as"] == ["sinf", "cosf"]
+    ours, theirs = mathlib.table(), costs.table()
+    assert sorted(set(ours) ^ set(theirs)) == []
+    assert [n for n in ours if ours[n] != theirs[n]] == []
+    for path in (ROOT / "staticroof" / "trace").rglob("*.py"):  # no import of the analysis's table
+        text = path.read_text(encoding="utf-8")
+        assert "import costs" not in text and "costs import" not in text, path

@@ -16,7 +16,7 @@ from staticroof.cli import main
 from staticroof.ncu import read
 from staticroof.ncu.measured import measure, report_roofs
 
-from helpers import ROOT, SAMPLES
+from helpers import ROOT, SAMPLES, read_svg_plot
 
 NCU = ROOT / "tests" / "data" / "ncu"
 K5070 = NCU / "rtx5070_kernels.cu"
@@ -281,12 +281,16 @@ def test_plot_draws_the_measured_points_beside_the_predicted(tmp_path):
     assert [(p["launch"], p["level"]) for p in pts] == [(i, "measured DRAM") for i in range(3)]
     assert [p["intensity"] for p in pts] == [approx(100 / 7936), approx(100 / 3520), approx(100 / 2432)]
     assert all(p["attainable"] == approx(100 / 2720e-9) for p in pts) and len(notes) == 3
-    out = tmp_path / "roof.png"
+    out = tmp_path / "roof.svg"
     r = CliRunner().invoke(main, ["plot", str(VECADD_1080), "--machine", "gtx-1080", "-o", str(out),
                                   "-D", "n=100", "--ncu", str(NCU / "gtx1080-raw-csv" /
                                                                "nsight_vectoradd_100_32_metrics_all.csv")])
     assert r.exit_code == 0, r.output
-    assert "(3 measured)" in r.output and out.stat().st_size > 0
+    assert "(3 measured)" in r.output
+    shown = read_svg_plot(out)  # the picture read back: the three launches, each where derived above
+    assert "measured DRAM (ncu)" in shown["texts"] and "W/Q compulsory" in shown["texts"]
+    want = [(100 / b, 100 / 2720e-9) for b in (7936, 3520, 2432)]
+    assert sorted(shown["series"][-1]) == [approx(p, rel=1e-4) for p in sorted(want)], shown["series"]
     r = CliRunner().invoke(main, ["plot", str(VECADD_1080), "--machine", "gtx-1080", "-o", str(out),
                                   "-D", "n=100", "--ncu", str(tmp_path / "none.csv")])
     assert r.exit_code == 2 and "none.csv" in r.output
@@ -326,33 +330,67 @@ def test_saxpy_rtx3070_sample_at_the_runs_size():
 # ---------------------------------------------------------------------------------------------
 # profile: ncu with the metrics validate compares, then validate
 
+# What `profile` must ask ncu for, written out here rather than taken from staticroof.ncu.collect (the
+# code under test): validate compares the kernel time, DRAM bytes read and written, L2 and L1 bytes,
+# the FP32/FP64/FP16 fma, add and mul counts (W by precision: an fma is 2 FLOPs), the launch's grid
+# and block in x, y and z and the device's name; the roofs come from the device's peak fma rates (FP32
+# and FP64), its SM and DRAM clocks and DRAM bytes per cycle (staticroof/ncu/measured.py).
+PROFILE_METRICS = {
+    "gpu__time_duration.sum",
+    "dram__bytes_read.sum", "dram__bytes_write.sum",
+    "lts__t_bytes.sum", "l1tex__t_bytes.sum",
+    "sm__sass_thread_inst_executed_op_ffma_pred_on.sum", "sm__sass_thread_inst_executed_op_fadd_pred_on.sum",
+    "sm__sass_thread_inst_executed_op_fmul_pred_on.sum", "sm__sass_thread_inst_executed_op_dfma_pred_on.sum",
+    "sm__sass_thread_inst_executed_op_dadd_pred_on.sum", "sm__sass_thread_inst_executed_op_dmul_pred_on.sum",
+    "sm__sass_thread_inst_executed_op_hfma_pred_on.sum", "sm__sass_thread_inst_executed_op_hadd_pred_on.sum",
+    "sm__sass_thread_inst_executed_op_hmul_pred_on.sum",
+    "launch__grid_dim_x", "launch__grid_dim_y", "launch__grid_dim_z",
+    "launch__block_dim_x", "launch__block_dim_y", "launch__block_dim_z",
+    "device__attribute_display_name",
+    "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained",
+    "sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained",
+    "sm__cycles_elapsed.avg.per_second", "dram__bytes.sum.peak_sustained", "dram__cycles_elapsed.avg.per_second",
+}
+
+
+def _metrics_after(text: str, before: str) -> set:
+    """The comma-separated metric names that follow `before` in `text` (up to the next space)."""
+    assert before in text, text
+    return set(text.split(before, 1)[1].split()[0].split(","))
+
+
 def test_profile_without_ncu_says_how_to_run_it(monkeypatch):
     import shutil
-
-    from staticroof.ncu.collect import METRICS
 
     monkeypatch.setattr(shutil, "which", lambda name: None)
     r = CliRunner().invoke(main, ["profile", str(VECADD_1080), "--", "./vecadd", "100"])
     assert r.exit_code == 2 and "needs Nsight Compute's `ncu` on PATH" in r.output
-    assert f"--metrics {','.join(METRICS)} ./vecadd 100 > report.csv" in r.output
+    assert _metrics_after(r.output, "--metrics ") == PROFILE_METRICS
+    assert " ./vecadd 100 > report.csv" in r.output
     readme = (ROOT / "README.md").read_text(encoding="utf-8").replace("\\\n", "")
-    assert f"ncu --csv --page raw --metrics {','.join(METRICS)} ./app args" in readme  # documented as run
+    documented = readme.split("ncu --csv --page raw --metrics ", 1)[1].split("\n", 1)[0]
+    assert _metrics_after(readme, "ncu --csv --page raw --metrics ") == PROFILE_METRICS
+    assert documented.split()[1:3] == ["./app", "args"]  # documented as run
 
 
 def test_profile_runs_ncu_and_validates(tmp_path, monkeypatch):
-    # A stand-in `ncu` that checks its command line (CSV raw page, the metrics, the application and its
-    # arguments last) and prints the GTX 1080 run as ncu would, program output and ==PROF== lines included.
+    # A stand-in `ncu` that checks its command line (CSV raw page, the metrics PROFILE_METRICS lists,
+    # each once, the application and its arguments last) and prints the GTX 1080 run as ncu would,
+    # program output and ==PROF== lines included.
     import os
-
-    from staticroof.ncu.collect import METRICS
+    import sys
 
     fake = tmp_path / "bin" / "ncu"
     fake.parent.mkdir()
     src = NCU / "gtx1080-raw-csv" / "nsight_vectoradd_100_32_metrics_all.txt"
-    fake.write_text("#!/bin/sh\n"
-                    f'[ "$1 $2 $3 $4 $5" = "--csv --page raw --metrics {",".join(METRICS)}" ] || exit 9\n'
-                    '[ "$6 $7" = "./vecadd 100" ] || exit 8\n'
-                    f'cat "{src}"\n')
+    fake.write_text(f"#!{sys.executable}\n"
+                    "import sys\n"
+                    "a = sys.argv[1:]\n"
+                    "if a[:4] != ['--csv', '--page', 'raw', '--metrics']: sys.exit(9)\n"
+                    "m = a[4].split(',')\n"
+                    f"if len(m) != len(set(m)) or set(m) != set({sorted(PROFILE_METRICS)!r}): sys.exit(10)\n"
+                    "if a[5:] != ['./vecadd', '100']: sys.exit(8)\n"
+                    f"sys.stdout.write(open({str(src)!r}).read())\n")
     fake.chmod(0o755)
     monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
     out = tmp_path / "run.csv"

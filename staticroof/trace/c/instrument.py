@@ -18,8 +18,7 @@ from typing import ClassVar
 
 from pycparser import c_ast, c_generator
 
-from ... import costs
-from ...frontends.c.values import assigned_names
+from .. import mathlib
 from .overloads import select
 from .program import names_read, pointer_depth
 
@@ -311,7 +310,7 @@ class Instrumenter:
         name = node.name.name if isinstance(node.name, c_ast.ID) else None
         if name is not None and name in self.intrinsics:
             return self.intrinsic(name, node)
-        entry = costs.classify(name) if name else None
+        entry = mathlib.classify(name) if name else None
         if name and entry is not None and entry["kind"] == "outputs":
             return self.outputs(name, node, entry)
         arg_texts = [self.expr(a) for a in (node.args.exprs if node.args else [])]
@@ -479,7 +478,7 @@ def _folded(n, names) -> bool:
     """A compile-time constant the compiler folds: literals, compile-time names, and arithmetic, casts
     and math-library calls on them (`sqrtf(2.0f / M_PI)`, `(float)(1.0 / 6.0)`)."""
     if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.args is not None and n.args.exprs:
-        entry = costs.classify(n.name.name)
+        entry = mathlib.classify(n.name.name)
         if entry is not None and entry["kind"] in ("special", "fma", "free"):
             return all(_folded(a, names) for a in n.args.exprs)
     if isinstance(n, c_ast.Constant):
@@ -569,8 +568,27 @@ def _root(node) -> str:
 
 
 def _names_changed(node) -> set:
-    """Names assigned, incremented or declared anywhere under `node`."""
-    if node is None:
-        return set()
-    assigned, declared = assigned_names(node)
-    return assigned | declared
+    """Names assigned (`x = `, `x += `; `s.a.b = ` changes the struct variable s), incremented,
+    decremented or declared anywhere under `node`: the trace's own walk of C's rules, not the front
+    end's (whose register rule the trace checks)."""
+    found: set = set()
+
+    def root(n):
+        while isinstance(n, c_ast.StructRef) and n.type == ".":
+            n = n.name
+        return n.name if isinstance(n, c_ast.ID) else None
+
+    def visit(n):
+        if isinstance(n, c_ast.Assignment):
+            found.add(root(n.lvalue))
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+            found.add(root(n.expr))
+        elif isinstance(n, c_ast.Decl) and n.name:
+            found.add(n.name)
+        for _, child in n.children():
+            visit(child)
+
+    if node is not None:
+        visit(node)
+    found.discard(None)
+    return found

@@ -48,7 +48,7 @@ class Counter:
         self.flops[prec] = self.flops.get(prec, 0) + n
 
     def call(self, name: str, prec: str):
-        from ...costs import classify
+        from ..mathlib import classify
 
         entry = classify(name) or classify(name.rstrip("f"))
         if entry is None or entry["kind"] != "special":
