@@ -217,7 +217,7 @@ def _run(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(), m
     return _analyze_files(s, s.files), s.errors, s.options.machine
 
 
-def _printed(report, fmt: str, color: bool):
+def _printed(report, fmt: str, color: bool, verbose: bool = False):
     """A report as the parts `analyze` prints (cache.printed.Printed)."""
     from .cache.printed import Printed
     from .cache.runner import transient
@@ -232,16 +232,16 @@ def _printed(report, fmt: str, color: bool):
     else:
         from .reports import text
 
-        kernels = [text.kernel_block(k, color) for k in report.kernels]
-        diags = [text.diagnostic_line(d, color) for d in report.file_diagnostics]
+        kernels = [text.kernel_block(k, color, verbose) for k in report.kernels]
+        diags = text.diagnostic_lines(report.file_diagnostics, color, verbose)
     return Printed(kernels, diags, [d.code for d in report.file_diagnostics], report.failed, transient(report))
 
 
-def _printed_files(s: _Setup, fmt: str, color: bool) -> list:
+def _printed_files(s: _Setup, fmt: str, color: bool, verbose: bool = False) -> list:
     """[Printed] of each file: with the cache, each read from its entry when it holds this way of
     printing (printing then needs no analysis, nor sympy); without, the whole report in one."""
     if s.store is None:
-        return [_printed(_analyze_files(s, s.files), fmt, color)]
+        return [_printed(_analyze_files(s, s.files), fmt, color, verbose)]
     import dataclasses
 
     from .cache import printed
@@ -249,8 +249,10 @@ def _printed_files(s: _Setup, fmt: str, color: bool) -> list:
     machine = s.options.machine
     view = {"format": fmt, "color": color, "unit": s.options.unit,
             "machine": dataclasses.asdict(machine) if machine is not None else None}
-    return printed.run(s.files, s.options, view, lambda report: _printed(_place(s, report), fmt, color), s.store,
-                       s.cfg.path)
+    if verbose and fmt == "text":  # only when set: the other views keep their names (and cache entries)
+        view["verbose"] = True
+    return printed.run(s.files, s.options, view, lambda report: _printed(_place(s, report), fmt, color, verbose),
+                       s.store, s.cfg.path)
 
 
 def _parse_launches(grids, blocks, configured: dict) -> dict:
@@ -404,14 +406,17 @@ def _exit_on_sigterm() -> None:
 @click.option("--time-budget", "time_budget", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
               help="CPU seconds to count one kernel before it falls back to its sizes, then to a bound "
                    "(SR124-SR126; default 20, 0: none).")
+@click.option("--verbose", "-v", is_flag=True, default=False,
+              help="Text report: every occurrence of a diagnostic on its own line (by default one line per "
+                   "cause per kernel, `CODE xN`, at its first occurrence; the JSON lists every one).")
 @jobs_option
 def analyze(paths, defines, include_dirs, dtypes, kernels, fmt, costs, grids, blocks, machine_name, unit,
-            machine_files, cache, config_file, color, all_functions, use_cache, time_budget, jobs):
+            machine_files, cache, config_file, color, all_functions, use_cache, time_budget, verbose, jobs):
     """Analyze the kernels in PATHS (files or folders)."""
     s = _setup(paths, defines, include_dirs, kernels, costs, grids, blocks, machine_name, unit, machine_files, cache,
                config_file, all_functions, use_cache, dtypes, time_budget, jobs)
     use_color = sys.stdout.isatty() if color is None else color
-    parts = _printed_files(s, fmt, use_color)
+    parts = _printed_files(s, fmt, use_color, verbose)
     if kernels and not any(p.kernels for p in parts):
         click.echo(f"staticroof: no kernel named {', '.join(kernels)}", err=True)
         sys.exit(2)

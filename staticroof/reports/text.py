@@ -17,7 +17,24 @@ if TYPE_CHECKING:  # the diagnostics of a cached report are printed without the 
 _LABEL = 13
 _LONG = 120  # a condition longer than this is left to the JSON
 _ALIGN = 60  # the arrays' access columns line up while their first parts are at most this wide
+LONG_FORMULA = 200  # a formula printed longer than this is left to the JSON; its value at the sizes stays
 _num = number
+
+
+def _shown(text: str) -> str:
+    """A formula as printed: itself, or past LONG_FORMULA characters a note saying where it is
+    whole (the JSON); the caller adds the value at the sizes when it is known."""
+    if len(text) <= LONG_FORMULA:
+        return text
+    return f"(formula of {len(text):,} characters: --format json)"
+
+
+def _inline(q) -> str:
+    """`inline(q)`, or for a formula past LONG_FORMULA characters the note and the value."""
+    text = inline(q)
+    if len(text) <= LONG_FORMULA:
+        return text
+    return _shown(text) + (f" = {_num(q.value)}" if q.value is not None else "")
 
 
 def _q(q, unit: str) -> str:
@@ -28,6 +45,7 @@ def _q(q, unit: str) -> str:
         text = inline(q)
     else:
         text = expr(q.expr)
+    text = _shown(text)
     if q.value is not None and (not q.expr.is_Number or not q.expr.is_Integer):
         text += f" = {_num(q.value)}"
     text = f"{text} {unit}".rstrip()
@@ -47,10 +65,10 @@ def _rows(label: str, q, unit: str, note: str = "") -> list[str]:
     if not isinstance(q.expr, sympy.Piecewise):
         return [_row(label, _q(q, unit) + note)]
     pieces = q.piece_list()
-    width = max(len(f"{expr(e)} {unit}") for _, e in pieces)
+    width = max(len(f"{_shown(expr(e))} {unit}") for _, e in pieces)
     rows = []
     for k, (c, e) in enumerate(pieces):
-        rows.append(_row(label if k == 0 else "", f"{f'{expr(e)} {unit}':<{width}}   if {condition(c)}"
+        rows.append(_row(label if k == 0 else "", f"{f'{_shown(expr(e))} {unit}':<{width}}   if {condition(c)}"
                          + (note if k == 0 else "")))
     return rows
 
@@ -77,15 +95,31 @@ def _style(text: str, color: bool, **kw) -> str:
     return click.style(text, **kw)
 
 
-def diagnostic_line(d: Diagnostic, color: bool = False) -> str:
+def diagnostic_line(d: Diagnostic, color: bool = False, times: int = 1) -> str:
+    """`file:line:col: CODE message`; with `times` > 1, the first of that many occurrences of one
+    cause: `file:line:col: CODE x3 message (first of 3; --verbose lists all)`."""
     where = f"{d.location}: " if d.location else ""
     code = _style(d.code, color, fg={"error": "red", "warning": "yellow"}.get(d.severity, "cyan"), bold=True)
+    if times > 1:
+        return f"{where}{code} x{times} {d.message} (first of {times}; --verbose lists all)"
     return f"{where}{code} {d.message}"
+
+
+def diagnostic_lines(diagnostics, color: bool = False, verbose: bool = False) -> list[str]:
+    """One line per cause, at its first occurrence (a cause: one code and one message, in one
+    file; the location is not part of it), in the order the causes first occur; every
+    occurrence on its own line with `verbose` (as the JSON always lists them)."""
+    if verbose:
+        return [diagnostic_line(d, color) for d in diagnostics]
+    causes: dict = {}
+    for d in diagnostics:
+        causes.setdefault((d.location.file if d.location else None, d.code, d.message), []).append(d)
+    return [diagnostic_line(ds[0], color, len(ds)) for ds in causes.values()]
 
 
 def _part_rows(p: PartSummary) -> list[str]:
     rows = []
-    prec = ", ".join(f"{k} {inline(q)} FLOP" for k, q in p.by_precision.items())
+    prec = ", ".join(f"{k} {_inline(q)} FLOP" for k, q in p.by_precision.items())
     w = ""
     if (prec and len(p.by_precision) > 1) or (prec and p.special.expr != 0):
         w = f"   ({prec})"
@@ -93,7 +127,7 @@ def _part_rows(p: PartSummary) -> list[str]:
         w = f"   ({next(iter(p.by_precision))})"
     rows += _rows("W", p.flops, "FLOP", w)
     if p.special.expr != 0:
-        calls = ", ".join(f"{n} {inline(q)} call{'' if q.expr == 1 else 's'}" for n, q in p.special_by_name.items())
+        calls = ", ".join(f"{n} {_inline(q)} call{'' if q.expr == 1 else 's'}" for n, q in p.special_by_name.items())
         rows.append(_row("special", f"{calls} (counted in W)"))
     rows += _rows("Q compulsory", p.compulsory, "B")
     rows += _rows("Q access", p.access, "B", "   (no reuse beyond registers)")
@@ -106,7 +140,7 @@ def _part_rows(p: PartSummary) -> list[str]:
             where = f"; exceeds Q compulsory from {name} = {value:,}"
         bound = p.cache_bound
         value = f" = {_num(bound.value)}" if bound.value is not None and not bound.expr.is_Integer else ""
-        rows.append(_row("Q cache", f"{expr(bound.expr)}{value} B   (lower bound with "
+        rows.append(_row("Q cache", f"{_shown(expr(bound.expr))}{value} B   (lower bound with "
                                     f"M_cache = {p.cache_bytes:,} B{where})"))
     if p.l1_bound is not None and p.l1_bound.value is not None:
         rows.append(_row("Q L2", f"{_num(p.l1_bound.value)} B   (L2 to the SMs: the same bound with the "
@@ -177,15 +211,15 @@ def _array_rows(arrays) -> list[str]:
     heads, tails = [], []
     for a in arrays:
         heads.append(f"{a.name} ({a.dtype}{'' if a.space == 'global' else ', ' + a.space}): "
-                     f"read {inline(a.read)} B, write {inline(a.write)} B")
-        tails.append(f"access r {inline(a.access_read)} B, w {inline(a.access_write)} B{_record(a)}")
+                     f"read {_inline(a.read)} B, write {_inline(a.write)} B")
+        tails.append(f"access r {_inline(a.access_read)} B, w {_inline(a.access_write)} B{_record(a)}")
     width = max(map(len, heads), default=0)
     width = width if width <= _ALIGN else 0
     return [_row("arrays" if k == 0 else "", f"{h:<{width}}   {t}")
             for k, (h, t) in enumerate(zip(heads, tails, strict=True))]
 
 
-def kernel_block(k: KernelSummary, color: bool = False) -> str:
+def kernel_block(k: KernelSummary, color: bool = False, verbose: bool = False) -> str:
     status = "unsupported" if k.failed else ("exact" if k.exact else "approximate")
     hue = {"exact": "green", "approximate": "yellow", "unsupported": "red"}[status]
     head = f"{k.location}: {_style(k.name, color, bold=True)}  [{k.language}, {_style(status, color, fg=hue)}]"
@@ -210,15 +244,15 @@ def kernel_block(k: KernelSummary, color: bool = False) -> str:
             if k.roofline.get("levels"):
                 lines.append(_row("levels", _levels(k.roofline)))
         for n in k.nests:
-            lines.append(_row(n.label, f"W {inline(n.flops)} FLOP, Q {inline(n.compulsory)} B, "
-                                       f"I {inline(n.intensity)} FLOP/B"))
-    for d in k.diagnostics:
-        lines.append("  " + diagnostic_line(d, color))
+            lines.append(_row(n.label, f"W {_inline(n.flops)} FLOP, Q {_inline(n.compulsory)} B, "
+                                       f"I {_inline(n.intensity)} FLOP/B"))
+    lines += ["  " + line for line in diagnostic_lines(k.diagnostics, color, verbose)]
     return "\n".join(lines)
 
 
-def render(kernels: list[KernelSummary], file_diagnostics: list[Diagnostic], color: bool = False) -> str:
-    return join([diagnostic_line(d, color) for d in file_diagnostics], [kernel_block(k, color) for k in kernels])
+def render(kernels: list[KernelSummary], file_diagnostics: list[Diagnostic], color: bool = False,
+           verbose: bool = False) -> str:
+    return join(diagnostic_lines(file_diagnostics, color, verbose), [kernel_block(k, color, verbose) for k in kernels])
 
 
 def join(lines: list[str], blocks: list[str]) -> str:
