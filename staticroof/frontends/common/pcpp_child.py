@@ -54,8 +54,19 @@ def _preprocessor(job: dict, errors: list):
             errors.append((file, line, msg))
 
         def on_include_not_found(self, is_malformed, is_system_include, curdir, includepath):
-            errors.append((job["path"], 0, f"{includepath}: No such file or directory"))
+            # where the system preprocessor says it: the #include line, in its file
+            where = self.lastdirective
+            file, line = (where.source, where.lineno) if where is not None else (job["path"], 0)
+            errors.append((file, line, f"{includepath}: No such file or directory"))
             raise _Stop("error")
+
+        def on_directive_unknown(self, directive, toks, ifpassthru, precedingtoks):
+            # `#error` ends the run as it does the system preprocessor's (pcpp's own prints it and goes on)
+            if directive.value == "error":
+                text = "".join(t.value for t in toks).strip()
+                errors.append((directive.source, directive.lineno, f"#error {text}"))
+                raise _Stop("error")
+            return super().on_directive_unknown(directive, toks, ifpassthru, precedingtoks)
 
         def on_file_open(self, is_system_include, includepath):
             # Probed for every directory of the include path: a missing file is an IOError (the
@@ -88,8 +99,8 @@ def _preprocessor(job: dict, errors: list):
     # it is given, and so must we: the main file's as the caller wrote it, the others' as found.
     source = job["source"]
     pp.rewrite_paths = [("^" + re.escape(os.path.abspath(source)) + "$", lambda m: source)]
-    pp.define("__STDC__ 1")
-    pp.define("__STDC_VERSION__ 201710L")
+    # exactly the caller's macros (predefined.py), as the system preprocessor's `-undef` gives
+    pp.undef("__PCPP__")
     for name, value in job["macros"].items():
         pp.define(f"{name} {value}")
     return pp

@@ -13,7 +13,9 @@ Two things make this more than `cpp file.c`:
   to the preprocessor.
 
 The system preprocessor (`cc -E`) is used when present, pcpp (pure Python, in a child process:
-`pcpp_child`) otherwise; both run under the same limits.
+`pcpp_child`) otherwise; both run under the same limits and with the same predefined macros
+(`predefined`: GCC's on x86-64 Linux, and nvcc's for CUDA).  A missing user header's error names
+the `-I` that finds it (`header_folders`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from pathlib import Path, PurePosixPath
 from ...diagnostics import Diagnostic, Location, line_name
 from ...inputs import SOURCE_LIMIT, InputError, is_regular, read_text
 from ...resources import grammar_path
+from .predefined import C_MACROS, CC_BUILTINS, PREDEFINED_NAMES
 
 SIZE_MARK = "__SR_SIZE"
 
@@ -304,8 +307,11 @@ def system_compiler():
 
 
 def preprocess(path: str, text: str, defines: dict, include_dirs=(), extra_macros: dict | None = None,
-               use_system: bool | None = None, stub_dirs=()) -> Preprocessed:
-    """Preprocess `text` (the contents of `path`).  `defines` is the user's -D NAME -> value|None."""
+               use_system: bool | None = None, stub_dirs=(), predefined: dict | None = None,
+               undefines=()) -> Preprocessed:
+    """Preprocess `text` (the contents of `path`).  `defines` is the user's -D NAME -> value|None,
+    `undefines` the user's -U NAME; `predefined` the language's macros (predefined.C_MACROS by
+    default; the CUDA front end passes CUDA_MACROS), `extra_macros` more of them."""
     import tempfile  # here: a cached run reads headers for its keys and never preprocesses
 
     out = Preprocessed()
@@ -318,20 +324,21 @@ def preprocess(path: str, text: str, defines: dict, include_dirs=(), extra_macro
     try:
         src, out.size_macros, tested = _with_headers(p, text, [p.parent, *map(Path, include_dirs), *stubs], stubs,
                                                      work)
-        _preprocess(out, path, p, text, src, tested, defines, include_dirs, stubs, extra_macros, use_system, work)
+        macros = {**_COMPAT, **(C_MACROS if predefined is None else predefined), "__STATICROOF__": "1",
+                  **(extra_macros or {})}
+        _preprocess(out, path, p, text, src, tested, defines, include_dirs, stubs, macros, set(undefines),
+                    use_system, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return out
 
 
-def _preprocess(out: Preprocessed, path, p: Path, text, src, tested, defines, include_dirs, stubs, extra_macros,
-                use_system, work: Path) -> None:
-    macros = dict(_COMPAT)
-    macros["__STATICROOF__"] = "1"
-    macros.update(extra_macros or {})
+def _preprocess(out: Preprocessed, path, p: Path, text, src, tested, defines, include_dirs, stubs, macros: dict,
+                undefines: set, use_system, work: Path) -> None:
     for name, value in defines.items():
         as_int = None if value is None else _int_value(str(value))
-        reserved = name.startswith("__")  # `-D __CUDA_ARCH__=900`: always the preprocessor's
+        # `-D __CUDA_ARCH__=900`, `-D _LP64`: always the preprocessor's
+        reserved = name.startswith("__") or name in PREDEFINED_NAMES
         is_size = name in out.size_macros or (not reserved and name not in tested and _integer_declared(name, text))
         if is_size or (as_int is not None and name not in tested and not reserved):
             why = _bad_size_value(name, value, as_int, out.size_macros.get(name))
@@ -343,6 +350,8 @@ def _preprocess(out: Preprocessed, path, p: Path, text, src, tested, defines, in
             out.bindings[name] = as_int
         else:
             macros[name] = "1" if value is None else str(value)
+    for name in undefines:
+        macros.pop(name, None)
     refused: list = []
     missing = _missing_system_headers(p, text, include_dirs, stubs, refused=refused)
     if refused:
@@ -368,6 +377,88 @@ def _preprocess(out: Preprocessed, path, p: Path, text, src, tested, defines, in
         _run_cc(cc, path, f'#line 1 "{line_name(path)}"\n' + src, macros, search, out, work)
     else:
         _run_pcpp(path, src, macros, search, out, work)
+    if not out.ok:
+        _explain_missing_header(out, p, text, include_dirs)
+
+
+_NOT_FOUND = re.compile(r"^(.+?): No such file or directory$")
+
+# The search for a missing user header: from the including file's folder up to this many folders
+# (not above a repository's root, a folder with `.git`), then down, visiting at most this many
+# folders (hidden ones skipped, links not followed); at most this many places are named.
+HEADER_SEARCH_UP = 3
+HEADER_SEARCH_FOLDERS = 4000
+HEADER_SEARCH_SHOWN = 3
+
+
+def _explain_missing_header(out: Preprocessed, p: Path, text: str, include_dirs) -> None:
+    """A missing `#include "name"` (SR005): name the `-I` that finds it, with each folder near the
+    file that has a file of that name."""
+    if not out.diagnostics or out.diagnostics[-1].code != "SR005":
+        return
+    d = out.diagnostics[-1]
+    m = _NOT_FOUND.match(d.message)
+    if m is None:
+        return
+    name = m.group(1).strip()
+    if not _stub_name_ok(name):
+        return
+    includer = Path(d.location.file) if d.location is not None and d.location.file else p
+    start = includer.parent if includer.parent.is_dir() else p.parent
+    places = header_folders(name, start, exclude=[start, *map(Path, include_dirs)])
+    if places:
+        shown = ", ".join(f"-I {_shown(f)}" for f in places)
+        hint = f"a file of that name is near the source: pass {shown}"
+    else:
+        hint = "pass -I with the folder that holds it"
+    loc = d.location
+    if loc is not None and loc.line:  # the column of the opening quote, as cc says it (pcpp gives none)
+        try:
+            line = (text if includer == p else _read_header(includer)).split("\n")[loc.line - 1]
+        except (InputError, IndexError):
+            line = ""
+        inc = _INCLUDE.match(line)
+        if inc is not None:
+            loc = Location(loc.file, loc.line, inc.start(2) - inc.start())
+    out.diagnostics[-1] = Diagnostic(d.code, f"{d.message} (a user header: {hint})", loc)
+
+
+def header_folders(name: str, start: Path, exclude=()) -> list:
+    """Folders F near `start` (see HEADER_SEARCH_UP) where F/name is a regular file, nearest the
+    top first, at most HEADER_SEARCH_SHOWN; a bounded walk."""
+    root = start.resolve()
+    for _ in range(HEADER_SEARCH_UP):
+        if (root / ".git").exists() or root.parent == root:
+            break
+        root = root.parent
+    skip = set()
+    for e in exclude:
+        try:
+            skip.add(Path(e).resolve())
+        except OSError:
+            continue
+    found: list = []
+    queue, visited = [root], 0
+    while queue and visited < HEADER_SEARCH_FOLDERS and len(found) < HEADER_SEARCH_SHOWN:
+        folder = queue.pop(0)
+        visited += 1
+        if folder not in skip and is_regular(folder / name):
+            found.append(folder)
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            continue
+        queue += [Path(e.path) for e in entries
+                  if not e.name.startswith(".") and e.is_dir(follow_symlinks=False)]
+    return found
+
+
+def _shown(folder: Path) -> str:
+    """A folder as a `-I` argument: relative to the current folder when it is under it."""
+    try:
+        return str(folder.relative_to(Path.cwd().resolve())) or "."
+    except ValueError:
+        return str(folder)
 
 
 # Limits on the system preprocessor (documented in the README, "Limits"): an include of a huge
@@ -403,9 +494,14 @@ def _limits():  # pragma: no cover - runs in the child between fork and exec
 def _run_cc(cc, path, src, macros, search, out: Preprocessed, work: Path) -> None:
     import subprocess  # here, not with the module: a cached run reads its headers, never runs them
 
-    args = [cc, "-E", "-x", "c", "-std=c11", "-nostdinc", "-undef", "-D__STDC_VERSION__=201710L"]
+    # -undef: none of the host's own macros; the C standard's that it keeps are removed too, so the
+    # macros are exactly `macros` (predefined.py), as pcpp's are
+    args = [cc, "-E", "-x", "c", "-std=c11", "-nostdinc", "-undef", *(f"-U{n}" for n in CC_BUILTINS)]
+    if macros.get("__STDC__") != "1":
+        args.append("-U__STDC__")  # GCC's own is 1
     for name, value in macros.items():
-        args.append(f"-D{name}={value}")
+        if name != "__STDC__" or value != "1":
+            args.append(f"-D{name}={value}")
     for d in search:
         args.append(f"-I{d}")
     source, result, errors = work / "input.c", work / "output.i", work / "errors.txt"

@@ -33,6 +33,7 @@ from ..c.types import FLOAT, INT, VOID, CType, arith
 from ..c.values import Val, Var, loop_step, node_location, node_location_or_file, parameters
 from ..common.launch_config import DIMS, Launch, repeats
 from ..common.lowering import Acc, FrontendResult, Unsupported, thread_loops, thread_symbols
+from ..common.predefined import CUDA_MACROS  # what nvcc predefines (its device pass for sm_80)
 from ..common.tokens import Token, match_angle, match_close, render, tokenize
 from . import classes as CL, overloads as OV, statements as CX, templates as T, textures as TX, wmma as WM
 from .calls import HANDLERS as CXX_CALLS, inline_call
@@ -40,9 +41,6 @@ from .grammar import table
 from .headers import clean_params, template_params
 from .launch import LaunchSite, fold, host_sites, launch_for, launch_notes
 from .toplevel import Item, split_items
-
-CUDA_MACROS = {"__CUDACC__": "1", "__NVCC__": "1", "__CUDA_ARCH__": "800", "__cplusplus": "201703L",
-               "__CUDACC_VER_MAJOR__": "12"}
 
 
 def builtin_types() -> dict:

@@ -12,4 +12,4 @@ def load_cuda(path: str, defines: dict, include_dirs=(), launches: dict | None =
 
     return read_and_lower(path, defines, include_dirs, "cuda", lambda pp: lower_cuda(
         path, pp.text, pp.size_macros, str(grammars_dir()), pp.bindings, launches),
-                          extra_macros=CUDA_MACROS, stub_dirs=[grammars_dir() / "cuda"])
+                          predefined=CUDA_MACROS, stub_dirs=[grammars_dir() / "cuda"])

@@ -42,7 +42,7 @@ class CudaProgram:
             text = read_text(path)
         except InputError as e:
             raise TraceError(f"{path}: {e}") from None
-        pp = preprocess(path, text, defines, include_dirs, extra_macros=CUDA_MACROS,
+        pp = preprocess(path, text, defines, include_dirs, predefined=CUDA_MACROS,
                         stub_dirs=[grammars_dir() / "cuda"])
         if not pp.ok:
             raise TraceError("; ".join(str(d) for d in pp.diagnostics))
