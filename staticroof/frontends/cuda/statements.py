@@ -39,13 +39,22 @@ class Context:
         self.param_groups = coop.parameter_groups(items, self.cg_names)
         self.functions = {it.name: it for it in items if it.is_function}
         self.known = opaque.known_types(tokens, builtin)
-        self.used: dict = {}  # function -> [(type name, token)]
-        self.globals: list = []  # (declared names, [(type name, token)]) of file-scope declarations
+        self.used: dict = {}  # function -> [(type name, token, guessed)]
+        self.globals: list = []  # (declared names, [(type name, token, guessed)]) of file-scope declarations
+        self._items = items
+        self._values: set | None = None
+
+    def is_value(self, name: str) -> bool:
+        """Whether `name` is a file-scope variable, enumerator or function (read once, when a
+        parenthesized name first needs it)."""
+        if self._values is None:
+            self._values = opaque.file_values(self._items, self.known)
+        return name in self._values
 
     def declaration(self, tokens: list[Token]) -> list[Token]:
         """A file-scope declaration (`__constant__ coeff_t w[8];`) with unknown type names opaque."""
         used: list = []
-        out = opaque.rewrite(tokens, self.known, used)
+        out = opaque.rewrite(tokens, self.known, used, outer=self.is_value)
         if used:
             self.globals.append(({t.text for t in tokens if t.kind == "id"}, used))
         return out
@@ -68,8 +77,10 @@ def prepare(header: list[Token], body: list[Token], ctx: Context, name: str = ""
     groups.update(ctx.param_groups.get(name, {}))  # a `thread_group g` every caller passes a block
     body = coop.rewrite(body, ctx.cg_names, groups)
     used = ctx.used.setdefault(name, [])
-    header = opaque.rewrite(header, ctx.known, used, header=True)
-    body = opaque.rewrite(body, ctx.known, used)
+    params: dict = {}
+    header = opaque.rewrite(header, ctx.known, used, header=True, outer=ctx.is_value, declared=params)
+    # the body's names: its own blocks', then the parameters (and the function itself), then the file's
+    body = opaque.rewrite(body, ctx.known, used, outer=lambda x: x in params or ctx.is_value(x))
     body = inline_asm(body)
     body = constexpr_if(body)
     body = range_for(body)
