@@ -170,6 +170,7 @@ def _unit_spans(text: str):
     depth = paren = 0
     start = None
     line_start = True
+    opened: list[int] = []  # the parenthesis depth at each open brace
     while i < n:
         if line_start and start is None:
             j = text.find("\n", i)
@@ -209,18 +210,25 @@ def _unit_spans(text: str):
             paren -= 1
         elif ch == "{":
             depth += 1
+            opened.append(paren)
         elif ch == "}":
             depth -= 1
-            if depth == 0 and paren == 0:
+            if opened:  # a parenthesis left open inside the braces (a syntax error) ends with them
+                paren = opened.pop()
+            if depth < 0:  # a stray `}` (a syntax error) is a unit of its own
+                units.append((start[0], i + 1, *start[1:]))
+                start, depth, paren = None, 0, 0
+            elif depth == 0 and paren == 0:
                 head = text[start[0]:i]
-                head = head[: head.find("{")].rstrip()
-                if head.endswith(")"):
+                head = _LINE_MARKS.sub("", head[: head.find("{")]).rstrip()
+                if head.endswith(")") or _BLOCK_HEAD.search(head):
                     units.append((start[0], i + 1, *start[1:]))
                     start = None
         elif ch == ";":
-            if depth == 0 and paren == 0:
+            if depth <= 0:  # no `;` at file scope is inside parentheses but in a syntax error
                 units.append((start[0], i + 1, *start[1:]))
-                start = None
+                start, depth, paren = None, 0, 0
+                opened.clear()
         else:
             k = _run_end(_PLAIN, text, i)
             col += k - i
@@ -228,6 +236,8 @@ def _unit_spans(text: str):
             continue
         i += 1
         col += 1
+    if start is not None and text[start[0]:].strip():  # never ended (a syntax error): a unit all the same
+        units.append((start[0], n, *start[1:]))
     return units
 
 
@@ -236,6 +246,11 @@ def _run_end(pattern, text: str, i: int) -> int:
     return i + 1 if m is None else m.end()
 
 
+_LINE_MARKS = re.compile(r"^[ \t]*#[^\n]*$", re.M)  # the line markers inside a unit
+# a C++ head whose braces end its unit as a function body's do: a member function (`) const`), a
+# constructor with initializers (`) : Other("x")`), a namespace, an `extern "C"` block
+_BLOCK_HEAD = re.compile(r'\)\s*(?:(?:const|noexcept|override|final|volatile)\b\s*)+$|\)\s*:[^;]*$'
+                         r'|^\s*(?:inline\s+)?namespace\b[\w:\s]*$|^\s*extern\s*"C(?:\+\+)?"\s*$')
 _BLANKS = re.compile(r"[^\S\n]+")  # white space but newlines
 _PLAIN = re.compile(r"[^\n\"'(){};]+")  # inside a unit: what does not open, close or end anything
 

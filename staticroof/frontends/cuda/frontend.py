@@ -510,6 +510,7 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
     for name, loc, d in failed:
         if name in kernel_items and "__global__" in kernel_items[name].qualifiers:
             res.failed.append((name, loc, d))
+    _unparsed_kernels(kernel_items, ext, res, diags)
     tu = TranslationUnit(path, ext, size_macros, grammars_dir)
     tu.bindings = dict(bindings)
     tu.overloads = OV.collect(ext)  # name -> every definition, for names defined more than once
@@ -548,6 +549,21 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
                 if s is not None:
                     s.default, s.origin = value, "pragma"
     return res
+
+
+def _unparsed_kernels(kernel_items: dict, ext: list, res, diags: list) -> None:
+    """A kernel the parse did not give (its unit failed under another name) is reported unsupported
+    at its own line, with the syntax error nearest before it: never lost in silence."""
+    parsed = {n.decl.name for n in ext if isinstance(n, c_ast.FuncDef)} | {name for name, _, _ in res.failed}
+    for name, it in kernel_items.items():
+        if "__global__" not in it.qualifiers or name in parsed:
+            continue
+        t = it.tokens[0]
+        loc = Location(t.file, t.line, t.col)
+        before = [d for d in diags if d.location and d.location.file == loc.file and d.location.line <= loc.line]
+        why = f" (the syntax error at line {before[-1].location.line})" if before else ""
+        res.failed.append((name, loc, Diagnostic(
+            "SR001", f"`{name}`: its definition could not be parsed{why}", loc)))
 
 
 def _lower_instance(tu, fn, path, inst, launches: dict, constants: set, res) -> Kernel | None:

@@ -78,12 +78,13 @@ def split_items(tokens: list[Token]) -> list[Item]:
         while j < n:
             x = texts[j]
             if x == "(" or x == "[":
-                j = match_close_texts(texts, j) + 1
+                j = _close_bracket(texts, j) + 1
                 continue
             if x == "{":
                 prev = texts[j - 1] if j > i else ""
                 close = match_close_texts(texts, j)
                 if prev == ")" or prev in ("const", "noexcept", "override"):
+                    close = _body_end(texts, j, close)
                     head = tokens[i:j]
                     item = Item(tokens[start:close + 1], True, _func_name(head), head, tokens[j + 1:close], template)
                     j = close + 1
@@ -100,6 +101,39 @@ def split_items(tokens: list[Token]) -> list[Item]:
         items.append(item)
         i = j
     return items
+
+
+def _body_end(texts: list[str], i: int, close: int) -> int:
+    """Where the body opened at `i` ends: at `close`, its matching brace, unless it holds a
+    `__global__` (which no body can: its braces do not balance, a syntax error), then just before
+    the declaration of that kernel, which is an item of its own."""
+    try:
+        g = texts.index("__global__", i + 1, close)
+    except ValueError:
+        return close
+    k = g - 1
+    while k > i and texts[k] not in (";", "{", "}"):
+        k -= 1
+    return k  # the body's last token: the item ends there (`tokens[start:k + 1]`)
+
+
+def _close_bracket(texts: list[str], i: int) -> int:
+    """The `)` or `]` closing the one at `i`; one never closed before a `;` or `}` outside braces
+    within it (a syntax error: no declaration's brackets hold either) ends just before them, so one
+    item's unbalanced bracket never swallows the items after it."""
+    close = match_close_texts(texts, i)
+    braces = 0
+    for j in range(i + 1, close):
+        x = texts[j]
+        if x == "{":
+            braces += 1
+        elif x == "}":
+            braces -= 1
+            if braces < 0:
+                return j - 1
+        elif x == ";" and braces == 0:
+            return j - 1
+    return close
 
 
 def _func_name(head: list[Token]) -> str:
