@@ -53,6 +53,7 @@ TRACE_SIZES = {
     "cuda/reductions_cg.cu": [{"n": 3000, "rows": 9, "cols": 70}, {"n": 100, "rows": 3, "cols": 20}],  # warps
     "cuda/llm_layers.cu": [{"N": 9, "C": 70}, {"N": 3, "C": 20}],  # rows per block, 32 lanes
     "cuda/nbody.cu": {"n": 40},
+    "cuda/cxx_constructs.cu": [{"n": 37}, {"n": 1000}],
     "cuda/idioms.cu": {"n": 1000, "n2": 300, "n4": 200, "rows": 3, "C": 300},
 }
 # A covering launch for kernels whose grid the analysis cannot read from the host code yet (their
@@ -75,7 +76,7 @@ TRACE_XFAIL = {
 # Kernels whose source the trace cannot run (tensor cores, filtered texture fetches, random numbers,
 # inline PTX, C++ classes such as Packed128).
 UNTRACEABLE = {"wmma_gemm", "box_blur_tex", "estimate_pi", "mc_european_call", "square_plus_one_timed",
-               "residual_forward", "rmsnorm_forward"}
+               "residual_forward", "rmsnorm_forward", "reduce<double>", "reduce<float>"}
 
 _BLOCK = re.compile(r"staticroof:expect[ \t]+(\S[^\n]*?)[ \t]*\n((?:\s*\*?\s+\w+\s*=.*\n)+)")
 _PRECISIONS = ("fp64", "fp32", "fp16", "bf16", "fp8")

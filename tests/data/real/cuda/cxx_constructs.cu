@@ -1,0 +1,112 @@
+/* cxx_constructs.cu -- C++ constructs real CUDA files use around otherwise plain kernels.
+ *
+ * The CUDA samples' SharedMemory<T>: a class template whose conversion operator `operator T *()`
+ * hands out the dynamic shared buffer, with an explicit specialization for double (the generic one
+ * would declare `extern __shared__ int __smem[]` twice with different types).  A templated
+ * reduction takes its shared buffer as `T *sdata = SharedMemory<T>();` and is launched for double
+ * and for float with 256 threads and (n + 255) / 256 blocks.
+ *
+ * reduce<double>: each thread stores one element (g_idata[i] when i < n, else 0) to shared memory;
+ *   the tree halves s = 128, 64, ..., 1 and adds sdata[tid + s] for tid < s: 128 + 64 + ... + 1 =
+ *   255 adds per block, whatever n: W = 255*ceiling(n/256) (fp64).  Q: g_idata read once (8*n),
+ *   one partial sum written per block (8*ceiling(n/256)).
+ *   n = 37: 1 block, W = 255, Q = 296 + 8 = 304.  n = 1000: 4 blocks, W = 1020, Q = 8000 + 32 = 8032.
+ *   Shared: per block 256 stores, per level 2*s loads and s stores (3*255), and thread 0's final load
+ *   of sdata[0]: 256 + 765 + 1 = 1022 accesses of 8 B: Q_shared = 8176*ceiling(n/256).
+ * reduce<float>: the same in fp32 through the generic SharedMemory: W = 255*ceiling(n/256),
+ *   Q = 4*n + 4*ceiling(n/256), Q_shared = 4088*ceiling(n/256).
+ * daxpy: after the specialization on double, plain `double` is still double:
+ *   y[i] = a*x[i] + y[i] for i < n: W = 2*n (fp64), Q = 24*n.  n = 37: 74, 888; n = 1000: 2000, 24000.
+ *
+ * staticroof:expect reduce<double>
+ *   W        = 255*ceiling(n/256)
+ *   Q        = 8*n + 8*ceiling(n/256)
+ *   Q_shared = 8176*ceiling(n/256)
+ *   fp64     = 255*ceiling(n/256)
+ *
+ * staticroof:expect reduce<float>
+ *   W        = 255*ceiling(n/256)
+ *   Q        = 4*n + 4*ceiling(n/256)
+ *   Q_shared = 4088*ceiling(n/256)
+ *   fp32     = 255*ceiling(n/256)
+ *
+ * staticroof:expect daxpy
+ *   W    = 2*n
+ *   Q    = 24*n
+ *   fp64 = 2*n
+ */
+
+#include <cstdio>
+#include <cuda_runtime.h>
+
+// Utility class used to avoid linker errors with extern unsized shared arrays with templated type
+template <class T>
+struct SharedMemory {
+  __device__ inline operator T *() {
+    extern __shared__ int __smem[];
+    return (T *)__smem;
+  }
+
+  __device__ inline operator const T *() const {
+    extern __shared__ int __smem[];
+    return (T *)__smem;
+  }
+};
+
+// specialize for double to avoid unaligned memory access compile errors
+template <>
+struct SharedMemory<double> {
+  __device__ inline operator double *() {
+    extern __shared__ double __smem_d[];
+    return (double *)__smem_d;
+  }
+
+  __device__ inline operator const double *() const {
+    extern __shared__ double __smem_d[];
+    return (double *)__smem_d;
+  }
+};
+
+template <class T>
+__global__ void reduce(const T *g_idata, T *g_odata, unsigned int n) {
+  T *sdata = SharedMemory<T>();
+
+  unsigned int tid = threadIdx.x;
+  unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+  sdata[tid] = (i < n) ? g_idata[i] : 0;
+  __syncthreads();
+
+  for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s) {
+      sdata[tid] += sdata[tid + s];
+    }
+    __syncthreads();
+  }
+
+  if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+}
+
+__global__ void daxpy(int n, double a, const double *x, double *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+
+int main() {
+  const int n = 1 << 20;
+  const int threads = 256;
+  const int blocks = (n + threads - 1) / threads;
+  double *d_in, *d_out, *d_y;
+  float *f_in, *f_out;
+  cudaMalloc(&d_in, n * sizeof(double));
+  cudaMalloc(&d_out, blocks * sizeof(double));
+  cudaMalloc(&d_y, n * sizeof(double));
+  cudaMalloc(&f_in, n * sizeof(float));
+  cudaMalloc(&f_out, blocks * sizeof(float));
+  reduce<double><<<blocks, threads, threads * sizeof(double)>>>(d_in, d_out, n);
+  reduce<float><<<blocks, threads, threads * sizeof(float)>>>(f_in, f_out, n);
+  daxpy<<<blocks, threads>>>(n, 2.0, d_in, d_y);
+  cudaDeviceSynchronize();
+  printf("done\n");
+  return 0;
+}
