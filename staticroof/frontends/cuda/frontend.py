@@ -35,7 +35,7 @@ from ..common.launch_config import DIMS, Launch, repeats
 from ..common.lowering import Acc, FrontendResult, Unsupported, thread_loops, thread_symbols
 from ..common.predefined import CUDA_MACROS  # what nvcc predefines (its device pass for sm_80)
 from ..common.tokens import Token, match_angle, match_close, render, tokenize
-from . import classes as CL, overloads as OV, statements as CX, templates as T, textures as TX, wmma as WM
+from . import classes as CL, ctors as CT, overloads as OV, statements as CX, templates as T, textures as TX, wmma as WM
 from .calls import HANDLERS as CXX_CALLS, inline_call
 from .grammar import table
 from .headers import clean_params, template_params
@@ -59,12 +59,6 @@ def builtin_types() -> dict:
 _CASTS = ("static_cast", "reinterpret_cast", "const_cast", "dynamic_cast")
 _RENAME = {"constexpr": "const", "auto": "__sr_auto", "nullptr": "0", "true": "1", "false": "0",
            "bool": "_Bool", "__restrict__": "restrict", "__restrict": "restrict"}
-
-
-_CTOR_TYPES = {"float", "double", "int", "unsigned", "long", "short", "char", "bool", "size_t", "half", "__half",
-               "__nv_bfloat16", "int64_t", "uint32_t", "int32_t"}
-_EXPR_BEFORE = {"=", "(", ",", "return", "+", "-", "*", "/", "%", "?", ":", "<", ">", "<=", ">=", "==", "!=",
-                "&&", "||", "!", "[", "+=", "-=", "*=", "/="}
 
 
 def _tok(like: Token, text: str, kind: str = "punct") -> Token:
@@ -124,14 +118,9 @@ def to_c(tokens: list[Token], templates: set, type_renames: dict) -> list[Token]
                         _tok(t, ")")]
                 i = end + 1
                 continue
-        if ((x in _CTOR_TYPES or x in type_renames) and i + 1 < n and tokens[i + 1].text == "("
-                and (not out or out[-1].text in _EXPR_BEFORE)):
-            end = match_close(tokens, i + 1)  # constructor-style cast `float(e)` -> `((float)(e))`
-            inner = to_c(tokens[i + 2:end], templates, type_renames)
-            ty = type_renames.get(x, _RENAME.get(x, x))
-            out += [_tok(t, "("), _tok(t, "("), _tok(t, ty, "id"), _tok(t, ")"), _tok(t, "("), *inner,
-                    _tok(t, ")"), _tok(t, ")")]
-            i = end + 1
+        ctor = CT.rewrite(tokens, i, out, lambda toks: to_c(toks, templates, type_renames), type_renames)
+        if ctor is not None:  # `uint(x)`, `float2(a, b)`, `half2 v(0.f, 0.f);` (ctors.py)
+            out, i = out + ctor[0], ctor[1]
             continue
         if x == "::":
             if out and out[-1].kind == "id":
@@ -582,6 +571,7 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
     # outside its class is no function then), and shallow copies keep them as they were
     as_split = [Item(it.tokens, it.is_function, it.name, it.header, it.body, it.template) for it in items]
     CL.begin(items)
+    CT.begin(tokens)
     templates = {it.name for it in items if it.is_function and it.template}
     cxx = CX.Context(tokens, set(builtin_types()) | set(table()["types"]), as_split)
     constants = set()

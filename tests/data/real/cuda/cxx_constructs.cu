@@ -18,6 +18,33 @@
  * daxpy: after the specialization on double, plain `double` is still double:
  *   y[i] = a*x[i] + y[i] for i < n: W = 2*n (fp64), Q = 24*n.  n = 37: 74, 888; n = 1000: 2000, 24000.
  *
+ *
+ * Constructor syntax on non-class types (functional casts, constructor-style locals):
+ * lerp_index: `uint i = uint(blockIdx.x) * blockDim.x + threadIdx.x` (uint: glibc's <sys/types.h>,
+ *   which <stdlib.h> includes), y[i] = x[i] + float(i) / float(n) for i < n: 2 FLOPs (the casts are
+ *   conversions, 0): W = 2*n, Q = 8*n.  n = 37: 74, 296; n = 1000: 2000, 8000.
+ * scale_shift2: `float2 ab(a, b);` then y[i] = float2(v.x*ab.x + ab.y, v.y*ab.x + ab.y): 4 FLOPs
+ *   per i < n, float2 is 8 B read and 8 B written: W = 4*n, Q = 16*n.  n = 37: 148, 592;
+ *   n = 1000: 4000, 16000.
+ * sum_pairs_h2: `half2 acc(0.f, 0.f);` then two __hadd2 of x[2*i] and x[2*i + 1] (2 lanes each):
+ *   W = 4*n (fp16); x read 2*n half2 (8*n B), y written n half2 (4*n B): Q = 12*n.
+ *   n = 37: 148, 444; n = 1000: 4000, 12000.
+ *
+ * staticroof:expect lerp_index
+ *   W    = 2*n
+ *   Q    = 8*n
+ *   fp32 = 2*n
+ *
+ * staticroof:expect scale_shift2
+ *   W    = 4*n
+ *   Q    = 16*n
+ *   fp32 = 4*n
+ *
+ * staticroof:expect sum_pairs_h2
+ *   W    = 4*n
+ *   Q    = 12*n
+ *   fp16 = 4*n
+ *
  * staticroof:expect reduce<double>
  *   W        = 255*ceiling(n/256)
  *   Q        = 8*n + 8*ceiling(n/256)
@@ -38,6 +65,7 @@
 
 #include <cstdio>
 #include <cuda_runtime.h>
+#include <cuda_fp16.h>
 
 // Utility class used to avoid linker errors with extern unsized shared arrays with templated type
 template <class T>
@@ -92,6 +120,30 @@ __global__ void daxpy(int n, double a, const double *x, double *y) {
   if (i < n) y[i] = a * x[i] + y[i];
 }
 
+__global__ void lerp_index(const float *x, float *y, uint n) {
+  uint i = uint(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i] + float(i) / float(n);
+}
+
+__global__ void scale_shift2(const float2 *x, float2 *y, float a, float b, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float2 ab(a, b);
+    float2 v = x[i];
+    y[i] = float2(v.x * ab.x + ab.y, v.y * ab.x + ab.y);
+  }
+}
+
+__global__ void sum_pairs_h2(const half2 *x, half2 *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    half2 acc(0.f, 0.f);
+    acc = __hadd2(acc, x[2 * i]);
+    acc = __hadd2(acc, x[2 * i + 1]);
+    y[i] = acc;
+  }
+}
+
 int main() {
   const int n = 1 << 20;
   const int threads = 256;
@@ -106,6 +158,15 @@ int main() {
   reduce<double><<<blocks, threads, threads * sizeof(double)>>>(d_in, d_out, n);
   reduce<float><<<blocks, threads, threads * sizeof(float)>>>(f_in, f_out, n);
   daxpy<<<blocks, threads>>>(n, 2.0, d_in, d_y);
+  float2 *v_in, *v_out;
+  half2 *h_in, *h_out;
+  cudaMalloc(&v_in, n * sizeof(float2));
+  cudaMalloc(&v_out, n * sizeof(float2));
+  cudaMalloc(&h_in, 2 * n * sizeof(half2));
+  cudaMalloc(&h_out, n * sizeof(half2));
+  lerp_index<<<blocks, threads>>>(f_in, f_out, n);
+  scale_shift2<<<blocks, threads>>>(v_in, v_out, 2.0f, 1.0f, n);
+  sum_pairs_h2<<<blocks, threads>>>(h_in, h_out, n);
   cudaDeviceSynchronize();
   printf("done\n");
   return 0;
