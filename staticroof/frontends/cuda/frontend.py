@@ -40,7 +40,7 @@ from .calls import HANDLERS as CXX_CALLS, inline_call
 from .grammar import table
 from .headers import clean_params, template_params
 from .launch import LaunchSite, fold, host_sites, launch_for, launch_notes
-from .toplevel import Item, split_items
+from .toplevel import Item, split_items, without_alignas
 
 
 def builtin_types() -> dict:
@@ -565,7 +565,7 @@ def _lower_instance(tu, fn, path, inst, launches: dict, constants: set, res) -> 
 
 def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
     """Tokenize, split and rewrite a preprocessed .cu file as C (see the module docstring)."""
-    tokens = CL.rename_operators(tokenize(text, path))
+    tokens = CL.rename_operators(without_alignas(tokenize(text, path)))
     items = split_items(tokens)
     # the items as split, for the C++ rewrites' context: CL.begin marks some (a member defined
     # outside its class is no function then), and shallow copies keep them as they were

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..common.tokens import Token, match_angle, match_close_texts
+from ..common.tokens import Token, match_angle, match_close, match_close_texts
 
 
 @dataclass
@@ -24,6 +24,23 @@ class Item:
         as nvcc allows: its calls are inlined, and fold when their arguments are constants)."""
         q = {t.text for t in self.header}
         return q | {"__device__"} if "constexpr" in q and "__global__" not in q else q
+
+
+def without_alignas(tokens: list[Token]) -> list[Token]:
+    """The tokens without C++11's `alignas(...)` specifiers (`struct alignas(16) Vec {...}`,
+    `__shared__ alignas(16) float tile[256];`): an alignment changes no count, and C has no such
+    word (`__align__(n)` is nvcc's macro for the GNU attribute, removed by the preprocessor)."""
+    marks = [k for k, t in enumerate(tokens) if t.text == "alignas"]
+    if not marks:
+        return tokens
+    out: list[Token] = []
+    i = 0
+    for k in marks:
+        if k < i or k + 1 >= len(tokens) or tokens[k + 1].text != "(":
+            continue
+        out += tokens[i:k]
+        i = match_close(tokens, k + 1) + 1
+    return out + tokens[i:]
 
 
 def split_items(tokens: list[Token]) -> list[Item]:

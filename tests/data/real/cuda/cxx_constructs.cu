@@ -30,6 +30,33 @@
  *   W = 4*n (fp16); x read 2*n half2 (8*n B), y written n half2 (4*n B): Q = 12*n.
  *   n = 37: 148, 444; n = 1000: 4000, 12000.
  *
+ * Alignment specifiers (nvcc's `__align__(n)` macro, C++11 `alignas(n)`) on structs, shared and
+ * local arrays: they change no count.
+ * drift: p[i].x += dt * p[i].w on 16-byte `__align__(16)` Particle structs, i < n: W = 2*n; x read
+ *   and written, w read: Q = 12*n.  n = 37: 74, 444; n = 1000: 2000, 12000.
+ * pair_product: y[i] = p[i].a * p[i].b on `alignas(8)` Pair structs: W = n, Q = 8*n + 4*n = 12*n.
+ *   n = 37: 37, 444; n = 1000: 1000, 12000.
+ * stage_scale: every thread of a block stores x[i] (or 0) in an `alignas(16)` shared tile; for
+ *   i < n, r[0] = tile[tid] * s in an `alignas(16)` local array, stored to y[i]: W = n, Q = 8*n;
+ *   shared: 256 stores per block and n loads of 4 B: Q_shared = 1024*ceiling(n/256) + 4*n.
+ *   n = 37: W = 37, Q = 296, Q_shared = 1172; n = 1000: 1000, 8000, 8096.
+ *
+ * staticroof:expect drift
+ *   W    = 2*n
+ *   Q    = 12*n
+ *   fp32 = 2*n
+ *
+ * staticroof:expect pair_product
+ *   W    = n
+ *   Q    = 12*n
+ *   fp32 = n
+ *
+ * staticroof:expect stage_scale
+ *   W        = n
+ *   Q        = 8*n
+ *   Q_shared = 1024*ceiling(n/256) + 4*n
+ *   fp32     = n
+ *
  * staticroof:expect lerp_index
  *   W    = 2*n
  *   Q    = 8*n
@@ -144,6 +171,38 @@ __global__ void sum_pairs_h2(const half2 *x, half2 *y, int n) {
   }
 }
 
+struct __align__(16) Particle {
+  float x, y, z, w;
+};
+
+struct alignas(8) Pair {
+  float a, b;
+};
+
+__global__ void drift(Particle *p, float dt, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    p[i].x += dt * p[i].w;
+  }
+}
+
+__global__ void pair_product(const Pair *p, float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = p[i].a * p[i].b;
+}
+
+__global__ void stage_scale(const float *x, float *y, float s, int n) {
+  __shared__ alignas(16) float tile[256];
+  alignas(16) float r[4];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  tile[threadIdx.x] = (i < n) ? x[i] : 0.0f;
+  __syncthreads();
+  if (i < n) {
+    r[0] = tile[threadIdx.x] * s;
+    y[i] = r[0];
+  }
+}
+
 int main() {
   const int n = 1 << 20;
   const int threads = 256;
@@ -167,6 +226,13 @@ int main() {
   lerp_index<<<blocks, threads>>>(f_in, f_out, n);
   scale_shift2<<<blocks, threads>>>(v_in, v_out, 2.0f, 1.0f, n);
   sum_pairs_h2<<<blocks, threads>>>(h_in, h_out, n);
+  Particle *parts;
+  Pair *pairs;
+  cudaMalloc(&parts, n * sizeof(Particle));
+  cudaMalloc(&pairs, n * sizeof(Pair));
+  drift<<<blocks, threads>>>(parts, 0.01f, n);
+  pair_product<<<blocks, threads>>>(pairs, f_out, n);
+  stage_scale<<<blocks, threads>>>(f_in, f_out, 0.5f, n);
   cudaDeviceSynchronize();
   printf("done\n");
   return 0;
