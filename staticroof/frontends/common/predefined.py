@@ -40,8 +40,6 @@ CUDA_MACROS = {
     "__CUDACC__": "1", "__NVCC__": "1", "__CUDACC_VER_MAJOR__": str(CUDA_VERSION[0]),
     "__CUDACC_VER_MINOR__": str(CUDA_VERSION[1]), "__CUDACC_VER_BUILD__": str(CUDA_VERSION[2]),
     "__CUDA_ARCH__": "800",
-    # host_defines.h, which nvcc includes in every .cu file (an alignment changes no count)
-    "__align__(n)": "__attribute__((aligned(n)))",
 }
 
 # What GCC still defines under `-undef` (the C standard's own macros): each is removed on its command

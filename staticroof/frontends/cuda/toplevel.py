@@ -27,10 +27,10 @@ class Item:
 
 
 def without_alignas(tokens: list[Token]) -> list[Token]:
-    """The tokens without C++11's `alignas(...)` specifiers (`struct alignas(16) Vec {...}`,
-    `__shared__ alignas(16) float tile[256];`): an alignment changes no count, and C has no such
-    word (`__align__(n)` is nvcc's macro for the GNU attribute, removed by the preprocessor)."""
-    marks = [k for k, t in enumerate(tokens) if t.text == "alignas"]
+    """The tokens without alignment specifiers, C++11's `alignas(...)` and nvcc's `__align__(...)`
+    (`struct __align__(16) Particle {...}`, `__shared__ alignas(16) float tile[256];`): an
+    alignment changes no count, and C has neither word."""
+    marks = [k for k, t in enumerate(tokens) if t.text in ("alignas", "__align__")]
     if not marks:
         return tokens
     out: list[Token] = []
