@@ -387,6 +387,9 @@ class CudaLowering(CL.ClassLowering, FunctionLowering):
                          why=f"`{name}` returns another lane's value")
         if kind == "sync":
             return Val(INT, why=f"result of `{name}`")
+        if kind == "mul24":  # an integer product (the operands' low 24 bits: an index's are all of it)
+            a, b = (v.expr if v.ctype.is_int else None for v in vals[:2]) if len(vals) == 2 else (None, None)
+            return Val(CType("int", prec), a * b if a is not None and b is not None else None, f"result of `{name}`")
         lanes = entry.get("lanes", 1)
         if prec == "fp16" and any(v.ctype.prec == "bf16" for v in vals):
             prec = "bf16"  # the half intrinsics are overloaded for __nv_bfloat16

@@ -41,6 +41,23 @@
  *   shared: 256 stores per block and n loads of 4 B: Q_shared = 1024*ceiling(n/256) + 4*n.
  *   n = 37: W = 37, Q = 296, Q_shared = 1172; n = 1000: 1000, 8000, 8096.
  *
+ * 24-bit integer multiplies (the CUDA samples' index arithmetic): 0 FLOPs, their value the product.
+ * scale_umul24: i = __umul24(blockIdx.x, blockDim.x) + threadIdx.x; y[i] = 2.0f * x[i] for i < n:
+ *   W = n, Q = 8*n.  n = 37: 37, 296; n = 1000: 1000, 8000.
+ * offset_mul24: i = __mul24(blockIdx.x, blockDim.x) + threadIdx.x; y[i] = x[i] - x[__mul24(i, 0)]
+ *   (that is x[0]) for i < n: W = n; x read n elements (x[0] among them), y written: Q = 8*n.
+ *   n = 37: 37, 296; n = 1000: 1000, 8000.
+ *
+ * staticroof:expect scale_umul24
+ *   W    = n
+ *   Q    = 8*n
+ *   fp32 = n
+ *
+ * staticroof:expect offset_mul24
+ *   W    = n
+ *   Q    = 8*n
+ *   fp32 = n
+ *
  * staticroof:expect drift
  *   W    = 2*n
  *   Q    = 12*n
@@ -171,6 +188,16 @@ __global__ void sum_pairs_h2(const half2 *x, half2 *y, int n) {
   }
 }
 
+__global__ void scale_umul24(const float *x, float *y, unsigned int n) {
+  const unsigned int i = __umul24(blockIdx.x, blockDim.x) + threadIdx.x;
+  if (i < n) y[i] = 2.0f * x[i];
+}
+
+__global__ void offset_mul24(const float *x, float *y, int n) {
+  int i = __mul24(blockIdx.x, blockDim.x) + threadIdx.x;
+  if (i < n) y[i] = x[i] - x[__mul24(i, 0)];
+}
+
 struct __align__(16) Particle {
   float x, y, z, w;
 };
@@ -230,6 +257,8 @@ int main() {
   Pair *pairs;
   cudaMalloc(&parts, n * sizeof(Particle));
   cudaMalloc(&pairs, n * sizeof(Pair));
+  scale_umul24<<<blocks, threads>>>(f_in, f_out, n);
+  offset_mul24<<<blocks, threads>>>(f_in, f_out, n);
   drift<<<blocks, threads>>>(parts, 0.01f, n);
   pair_product<<<blocks, threads>>>(pairs, f_out, n);
   stage_scale<<<blocks, threads>>>(f_in, f_out, 0.5f, n);
