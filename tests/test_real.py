@@ -77,7 +77,8 @@ TRACE_XFAIL = {
 # Kernels whose source the trace cannot run (tensor cores, filtered texture fetches, random numbers,
 # inline PTX, C++ classes such as Packed128).
 UNTRACEABLE = {"wmma_gemm", "box_blur_tex", "estimate_pi", "mc_european_call", "square_plus_one_timed",
-               "residual_forward", "rmsnorm_forward", "reduce<double>", "reduce<float>"}
+               "residual_forward", "rmsnorm_forward", "reduce<double>", "reduce<float>",
+               "packed_rowsum"}
 
 _BLOCK = re.compile(r"staticroof:expect[ \t]+(\S[^\n]*?)[ \t]*\n((?:\s*\*?\s+\w+\s*=.*\n)+)")
 _PRECISIONS = ("fp64", "fp32", "fp16", "bf16", "fp8")

@@ -35,7 +35,16 @@ from ..common.launch_config import DIMS, Launch, repeats
 from ..common.lowering import Acc, FrontendResult, Unsupported, thread_loops, thread_symbols
 from ..common.predefined import CUDA_MACROS  # what nvcc predefines (its device pass for sm_80)
 from ..common.tokens import Token, match_angle, match_close, render, tokenize
-from . import classes as CL, ctors as CT, overloads as OV, statements as CX, templates as T, textures as TX, wmma as WM
+from . import (
+    aliases as AL,
+    classes as CL,
+    ctors as CT,
+    overloads as OV,
+    statements as CX,
+    templates as T,
+    textures as TX,
+    wmma as WM,
+)
 from .calls import HANDLERS as CXX_CALLS, inline_call
 from .grammar import table
 from .headers import clean_params, template_params
@@ -118,6 +127,10 @@ def to_c(tokens: list[Token], templates: set, type_renames: dict) -> list[Token]
                         _tok(t, ")")]
                 i = end + 1
                 continue
+        alias = AL.rewrite(tokens, i)
+        if alias is not None:  # `Ptr<const float>` -> `const float *` (aliases.py)
+            tokens, i, n = alias[0] + tokens[alias[1]:], 0, len(alias[0]) + n - alias[1]
+            continue
         ctor = CT.rewrite(tokens, i, out, lambda toks: to_c(toks, templates, type_renames), type_renames)
         if ctor is not None:  # `uint(x)`, `float2(a, b)`, `half2 v(0.f, 0.f);` (ctors.py)
             out, i = out + ctor[0], ctor[1]
@@ -575,6 +588,7 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
     as_split = [Item(it.tokens, it.is_function, it.name, it.header, it.body, it.template) for it in items]
     CL.begin(items)
     CT.begin(tokens)
+    AL.begin(items)
     templates = {it.name for it in items if it.is_function and it.template}
     cxx = CX.Context(tokens, set(builtin_types()) | set(table()["types"]), as_split)
     constants = set()
@@ -624,6 +638,10 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
             brace = _brace_of(it)
             chunks.append(render(head + [brace] + body + [_tok(it.tokens[-1], "}")]))
             kernel_items[it.name] = it
+        elif it.tokens and it.tokens[0].text == "using" and not it.template:  # `using real = float;`
+            if it.tokens[1].text not in CL.registry().aliases:  # a class type's: CL.using_typedefs
+                tdef = [_tok(it.tokens[0], "typedef", "id"), *it.tokens[3:-1], it.tokens[1], it.tokens[-1]]
+                chunks.append(render(to_c(cxx.declaration(tdef), templates, {})))
         elif not it.is_function and it.tokens and _CXX_ONLY.isdisjoint(texts := [t.text for t in it.tokens]):
             name = _prototype_name(it.tokens, texts)
             if name is not None and name not in used:

@@ -73,10 +73,13 @@ def split_items(tokens: list[Token]) -> list[Item]:
             open_scopes -= 1
             i += 1
             continue
-        if x in ("using",):
-            while i < n and texts[i] != ";":
-                i += 1
-            i += 1
+        if x == "using":  # `using namespace std;`, `using std::min;`: nothing; `using X = T;` an alias item
+            j = i
+            while j < n and texts[j] != ";":
+                j += 1
+            if i + 2 < n and tokens[i + 1].kind == "id" and texts[i + 2] == "=":
+                items.append(Item(tokens[i:j + 1]))
+            i = j + 1
             continue
         if x == ";":
             i += 1

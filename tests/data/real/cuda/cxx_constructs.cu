@@ -48,6 +48,24 @@
  *   (that is x[0]) for i < n: W = n; x read n elements (x[0] among them), y written: Q = 8*n.
  *   n = 37: 37, 296; n = 1000: 1000, 8000.
  *
+ * Alias declarations: `using Packed4f = Packed<float, 4>;` (a class template's), `using real_t =
+ * float;`, and an alias template `template <typename T> using dev_ptr = T *;`.
+ * packed_rowsum: a Packed4f loaded from x[4*i .. 4*i + 3], y[i] = its sum() (s = 0, then 4 adds)
+ *   for i < n: W = 4*n; x read 4*n elements, y written: Q = 20*n.  n = 37: 148, 740;
+ *   n = 1000: 4000, 20000.
+ * scale_alias: y[i] = s * x[i] with dev_ptr<const real_t> x, dev_ptr<real_t> y, i < n: W = n,
+ *   Q = 8*n.  n = 37: 37, 296; n = 1000: 1000, 8000.
+ *
+ * staticroof:expect packed_rowsum
+ *   W    = 4*n
+ *   Q    = 20*n
+ *   fp32 = 4*n
+ *
+ * staticroof:expect scale_alias
+ *   W    = n
+ *   Q    = 8*n
+ *   fp32 = n
+ *
  * staticroof:expect scale_umul24
  *   W    = n
  *   Q    = 8*n
@@ -188,6 +206,36 @@ __global__ void sum_pairs_h2(const half2 *x, half2 *y, int n) {
   }
 }
 
+template <typename T, int N>
+struct alignas(sizeof(T) * N) Packed {
+  T v[N];
+  __device__ T sum() const {
+    T s = 0;
+#pragma unroll
+    for (int k = 0; k < N; ++k) s += v[k];
+    return s;
+  }
+};
+
+using Packed4f = Packed<float, 4>;
+using real_t = float;
+template <typename T>
+using dev_ptr = T *;
+
+__global__ void packed_rowsum(const float *x, float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    Packed4f p;
+    for (int k = 0; k < 4; ++k) p.v[k] = x[4 * i + k];
+    y[i] = p.sum();
+  }
+}
+
+__global__ void scale_alias(dev_ptr<const real_t> x, dev_ptr<real_t> y, real_t s, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = s * x[i];
+}
+
 __global__ void scale_umul24(const float *x, float *y, unsigned int n) {
   const unsigned int i = __umul24(blockIdx.x, blockDim.x) + threadIdx.x;
   if (i < n) y[i] = 2.0f * x[i];
@@ -257,6 +305,8 @@ int main() {
   Pair *pairs;
   cudaMalloc(&parts, n * sizeof(Particle));
   cudaMalloc(&pairs, n * sizeof(Pair));
+  packed_rowsum<<<blocks, threads>>>(f_in, f_out, n);
+  scale_alias<<<blocks, threads>>>(f_in, f_out, 0.5f, n);
   scale_umul24<<<blocks, threads>>>(f_in, f_out, n);
   offset_mul24<<<blocks, threads>>>(f_in, f_out, n);
   drift<<<blocks, threads>>>(parts, 0.01f, n);
