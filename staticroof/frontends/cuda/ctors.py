@@ -59,10 +59,21 @@ def typedef_names(tokens: list[Token]) -> set:
     return out
 
 
-def begin(tokens: list[Token]) -> None:
-    """Read the file's type names (see the module docstring)."""
+_PARAMS: dict = {}  # function -> the type tokens of each parameter (without const, &, the name)
+
+
+def begin(tokens: list[Token], items=()) -> None:
+    """Read the file's type names (see the module docstring) and its functions' parameter types."""
     _TYPES.clear()
     _TYPES.update(typedef_names(tokens))
+    _PARAMS.clear()
+    for it in items:
+        if it.is_function and it.name and "(" in [h.text for h in it.header]:
+            head = it.header
+            k = max(j for j, h in enumerate(head) if h.text == "(" and j and head[j - 1].text == it.name)
+            params = split_commas(head[k + 1:match_close(head, k)], angles=True)
+            _PARAMS[it.name] = [[p for p in par[:-1] if p.text not in ("const", "&", "__restrict__", "volatile")]
+                                for par in params]
 
 
 def _vector_maker(name: str) -> str | None:
@@ -85,7 +96,7 @@ def rewrite(tokens: list[Token], i: int, out: list[Token], convert, type_renames
                               or x in table()["vector_types"]):
         return None
     prev = out[-1].text if out else ""
-    if i + 1 < n and tokens[i + 1].text == "(" and (not out or prev in _EXPR_BEFORE):
+    if i + 1 < n and tokens[i + 1].text in ("(", "{") and (not out or prev in _EXPR_BEFORE):
         end = match_close(tokens, i + 1)
         inner = convert(tokens[i + 2:end])
         maker = _vector_maker(x)
@@ -96,6 +107,9 @@ def rewrite(tokens: list[Token], i: int, out: list[Token], convert, type_renames
         ty = type_renames.get(x, "_Bool" if x == "bool" else x)
         return [_tok(t, "("), _tok(t, "("), _tok(t, ty, "id"), _tok(t, ")"), _tok(t, "("), *inner, _tok(t, ")"),
                 _tok(t, ")")], end + 1
+    if (i + 2 < n and tokens[i + 1].kind == "id" and tokens[i + 2].text == "{" and prev in _STATEMENT_BEFORE
+            and x not in type_renames):  # `float2 w{c, 0.0f};` -> `float2 w = {c, 0.0f};`
+        return [_tok(t, type_renames.get(x, x), "id"), tokens[i + 1], _tok(t, "=")], i + 2
     if (i + 2 < n and tokens[i + 1].kind == "id" and tokens[i + 2].text == "(" and prev in _STATEMENT_BEFORE
             and x not in type_renames):
         end = match_close(tokens, i + 2)
@@ -107,6 +121,31 @@ def rewrite(tokens: list[Token], i: int, out: list[Token], convert, type_renames
                 name = type_renames.get(x, "_Bool" if x == "bool" else x)
                 return [_tok(t, name, "id"), tokens[i + 1], _tok(t, "="), *ctor[0]], end + 1
     return None
+
+
+def braced_arguments(tokens: list[Token], i: int, convert):
+    """At tokens[i], a call of a function of this file with a brace-initialized argument
+    (`cmul({x[i], 1.0f}, w)`): the call with each such argument built as its parameter's type
+    (`make_float2(x[i], 1.0f)`, `((float)(x))`) as (tokens, index after); else None."""
+    t = tokens[i]
+    params = _PARAMS.get(t.text)
+    if params is None or i + 1 >= len(tokens) or tokens[i + 1].text != "(":
+        return None
+    end = match_close(tokens, i + 1)
+    args = split_commas(tokens[i + 2:end])
+    if not any(a and a[0].text == "{" for a in args):
+        return None
+    out = [t, tokens[i + 1]]
+    for k, a in enumerate(args):
+        if k:
+            out.append(_tok(a[0] if a else t, ","))
+        if a and a[0].text == "{" and k < len(params) and len(params[k]) == 1:
+            built = rewrite([params[k][0], _tok(a[0], "("), *a[1:-1], _tok(a[0], ")")], 0, [], convert, {})
+            if built is not None:
+                out += built[0]
+                continue
+        out += convert(a)
+    return out + [tokens[end]], end + 1
 
 
 def _declares_function(inner: list[Token]) -> bool:

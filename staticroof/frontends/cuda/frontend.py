@@ -131,7 +131,8 @@ def to_c(tokens: list[Token], templates: set, type_renames: dict) -> list[Token]
         if alias is not None:  # `Ptr<const float>` -> `const float *` (aliases.py)
             tokens, i, n = alias[0] + tokens[alias[1]:], 0, len(alias[0]) + n - alias[1]
             continue
-        ctor = CT.rewrite(tokens, i, out, lambda toks: to_c(toks, templates, type_renames), type_renames)
+        ctor = CT.rewrite(tokens, i, out, lambda toks: to_c(toks, templates, type_renames), type_renames) or \
+            CT.braced_arguments(tokens, i, lambda toks: to_c(toks, templates, type_renames))
         if ctor is not None:  # `uint(x)`, `float2(a, b)`, `half2 v(0.f, 0.f);` (ctors.py)
             out, i = out + ctor[0], ctor[1]
             continue
@@ -587,7 +588,7 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
     # outside its class is no function then), and shallow copies keep them as they were
     as_split = [Item(it.tokens, it.is_function, it.name, it.header, it.body, it.template) for it in items]
     CL.begin(items)
-    CT.begin(tokens)
+    CT.begin(tokens, items)
     AL.begin(items)
     templates = {it.name for it in items if it.is_function and it.template}
     cxx = CX.Context(tokens, set(builtin_types()) | set(table()["types"]), as_split)
