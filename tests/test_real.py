@@ -53,6 +53,7 @@ TRACE_SIZES = {
     "cuda/reductions_cg.cu": [{"n": 3000, "rows": 9, "cols": 70}, {"n": 100, "rows": 3, "cols": 20}],  # warps
     "cuda/llm_layers.cu": [{"N": 9, "C": 70}, {"N": 3, "C": 20}],  # rows per block, 32 lanes
     "cuda/nbody.cu": {"n": 40},
+    "cuda/cxx_constructs.cu": [{"n": 37}, {"n": 1000}],
     "cuda/idioms.cu": {"n": 1000, "n2": 300, "n4": 200, "rows": 3, "C": 300},
 }
 # A covering launch for kernels whose grid the analysis cannot read from the host code yet (their
@@ -67,7 +68,8 @@ TRACE_LAUNCH = {
 }
 # "file:kernel" -> why the trace does not agree yet (strict, like XFAIL).
 TRACE_XFAIL = {
-    **dict.fromkeys(("cuda/nbody.cu:body_force", "cuda/nbody.cu:integrate_bodies", "cuda/stencils.cu:heat2d_step"),
+    **dict.fromkeys(("cuda/nbody.cu:body_force", "cuda/nbody.cu:integrate_bodies", "cuda/stencils.cu:heat2d_step",
+                     "cuda/cxx_constructs.cu:drift", "cuda/cxx_constructs.cu:pair_product"),
                     "the trace does not run kernels that use structs yet (trace/records.py refuses them)"),
     "cuda/idioms.cu:scale_half2": "the trace cannot pass a __half2 argument by value (the instrumented C "
                                   "does not compile: incompatible type for argument 2)",
@@ -75,7 +77,8 @@ TRACE_XFAIL = {
 # Kernels whose source the trace cannot run (tensor cores, filtered texture fetches, random numbers,
 # inline PTX, C++ classes such as Packed128).
 UNTRACEABLE = {"wmma_gemm", "box_blur_tex", "estimate_pi", "mc_european_call", "square_plus_one_timed",
-               "residual_forward", "rmsnorm_forward"}
+               "residual_forward", "rmsnorm_forward", "reduce<double>", "reduce<float>",
+               "packed_rowsum"}
 
 _BLOCK = re.compile(r"staticroof:expect[ \t]+(\S[^\n]*?)[ \t]*\n((?:\s*\*?\s+\w+\s*=.*\n)+)")
 _PRECISIONS = ("fp64", "fp32", "fp16", "bf16", "fp8")

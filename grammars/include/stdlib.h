@@ -3,6 +3,7 @@
 #define _STATICROOF_STDLIB_H
 
 #include "_staticroof_types.h"
+#include "sys/types.h"
 
 #define EXIT_SUCCESS 0
 #define EXIT_FAILURE 1

@@ -469,7 +469,7 @@ class ExpressionLowering(_Mixin):
         if t.is_int:
             return Val(t, v.expr if v.ctype.is_int else None, v.why or "converted from a float")
         if t.is_pointer:
-            return convert(self, replace(v, ctype=t), t, node)
+            return convert(self, v if v.ctype.kind == "class" else replace(v, ctype=t), t, node)
         return Val(folding.cast(self, v, t))
 
     def _e_TernaryOp(self, node, acc):

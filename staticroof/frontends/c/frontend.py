@@ -206,6 +206,11 @@ class FunctionLowering(StatementLowering, ExpressionLowering, BodyBuilder):
         None, as C has no classes; the CUDA lowering, whose class model knows them, overrides this."""
         return None
 
+    def class_conversion(self, v, to: CType, node):
+        """`v`, an object of a class type, converted to the type `to` (views.py): unchanged, as C
+        has no classes; the CUDA lowering calls the class's conversion operator."""
+        return v
+
     def dim_expr(self, node):
         if node is None:
             return None

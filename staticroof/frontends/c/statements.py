@@ -149,8 +149,8 @@ class StatementLowering(_Mixin):
             space = "local" if const else "global"
             name = self.new_array(d.name, t, space, d)
             self.bind(d.name, Var(t, array=name))
-            if d.init is not None and not isinstance(d.init, c_ast.InitList):
-                self.value(d.init, self.acc)
+            if d.init is not None:
+                self._initializers(d.init)
             return
         if t.kind == "ptr":
             var = Var(t)
@@ -182,9 +182,24 @@ class StatementLowering(_Mixin):
             elif (const_t := folding.local(self, d, t, v)) is not None:  # `const float c = 1.0f / 3.0f;`
                 var = Var(const_t)  # is c's value
             self.acc.use_scalar(var, "write")
+        elif isinstance(d.init, c_ast.InitList):  # `float2 v = {x[i], 1.0f};`: its elements' work and reads
+            self._initializers(d.init)
+            if t.is_int:
+                var.why = f"`{d.name}` is initialized by a list"
+            self.acc.use_scalar(var, "write")
         elif t.is_int:
             var.why = f"`{d.name}` is not initialized"
         self.bind(d.name, var)
+
+    def _initializers(self, init) -> None:
+        """The work and reads of an initializer (each element of a brace list, nested lists too)."""
+        if isinstance(init, c_ast.InitList):
+            for e in init.exprs:
+                self._initializers(e)
+        elif not isinstance(init, c_ast.NamedInitializer):
+            self.value(init, self.acc)
+        else:
+            self._initializers(init.expr)
 
     @staticmethod
     def _scalar_key(name: str, t) -> str | None:

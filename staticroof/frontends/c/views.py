@@ -58,6 +58,8 @@ def convert(low, v, to, node):
     into the view's elements.  A conversion that cannot be expressed exactly (an offset that is
     not a whole number of the view's elements, a row pointer into a multi-dimensional array) is an
     unknown pointer, with SR110."""
+    if v.ctype.kind == "class" and to.is_pointer:  # `T *s = SharedMemory<T>();`: its `operator T *()`
+        v = replace(low.class_conversion(v, to, node), ctype=to)
     if v.array is None or not to.is_pointer:
         return v
     if to.kind == "ptr" and to.base is not None and to.base.kind == "class":

@@ -47,6 +47,12 @@ class ClassDef:
     methods: dict = field(default_factory=dict)  # name -> [Method]
     chunks: list = field(default_factory=list)  # (header tokens, body tokens) of each C function
     generic: str = ""  # the mangled name of the class with its own parameters (the injected name)
+    spelled: str = ""  # the name the source writes, where `name` is not it (an explicit specialization)
+    specs: list = field(default_factory=list)  # (argument spellings, ClassDef): `template<> struct X<double>`
+
+    @property
+    def written(self) -> str:
+        return self.spelled or self.name
 
     def alias(self, pname: str) -> str:
         return f"__sr_{self.name}_{pname}"
@@ -129,14 +135,32 @@ def rename_operators(tokens: list) -> list:
                 out.append(_tok(t, f"__sr_op_{OPS[nxt]}", "id"))
                 i += 2
                 continue
+            conv = _conversion(tokens, i)
+            if conv is not None:  # `operator T *()` -> `T * __sr_op_conv()`: its type is its result
+                out += tokens[i + 1:conv] + [_tok(t, "__sr_op_conv", "id")]
+                i = conv
+                continue
         out.append(t)
         i += 1
     return out
 
 
+def _conversion(tokens: list, i: int) -> int | None:
+    """At `operator` (tokens[i]): the index of the `(` of a conversion operator's parameters
+    (`operator T *()`, `operator const float *() const`), or None."""
+    j = i + 1
+    if j >= len(tokens) or tokens[j].kind != "id" or tokens[j].text in ("new", "delete"):
+        return None
+    while j < len(tokens) and (tokens[j].kind == "id" or tokens[j].text in ("*", "&", "::")):
+        j += 1
+    return j if j < len(tokens) and tokens[j].text == "(" else None
+
+
 def _class_head(it) -> tuple | None:
-    """(name, index of the body's `{`, base class names) of a `struct`/`class` definition item, or
-    None."""
+    """(name, index of the body's `{`, base class names, specialization arguments) of a
+    `struct`/`class` definition item, or None.  The arguments are the token lists of
+    `template<> struct X<double, 4>` (an explicit specialization), `[]` for a class template's
+    partial specialization (`template<class T> struct X<T *>`), None for any other class."""
     toks = it.tokens
     k = 0
     if toks and toks[0].text == "template":
@@ -146,9 +170,17 @@ def _class_head(it) -> tuple | None:
         return None
     j = k + 1
     name = None
+    spec = None
     while j < len(toks) and toks[j].text not in ("{", ";", ":"):
         if toks[j].text == "(":
             j = match_close(toks, j) + 1
+            continue
+        if toks[j].text == "<" and name is not None and k > 0:  # `struct SharedMemory<double>`
+            close = match_angle(toks, j)
+            if close < 0:
+                return None
+            spec = split_commas(toks[j + 1:close], angles=True) if k == 3 else []
+            j = close + 1
             continue
         if toks[j].kind == "id" and toks[j].text not in ("alignas", "__align__", "__device_builtin__", "final"):
             name = toks[j].text
@@ -162,7 +194,7 @@ def _class_head(it) -> tuple | None:
             j += 1
     if name is None or j >= len(toks) or toks[j].text != "{":
         return None
-    return name, j, bases
+    return name, j, bases, spec
 
 
 def begin(items) -> None:
@@ -173,12 +205,16 @@ def begin(items) -> None:
     from .headers import template_params
 
     found = {}
+    specs = []
     for it in items:
         head = _class_head(it) if not it.is_function else None
         if head is None:
             continue
-        name, brace, bases = head
+        name, brace, bases, spec = head
         members = _members(it.tokens[brace + 1:match_close(it.tokens, brace)])
+        if spec is not None:  # a specialization: a class of its own, chosen by its arguments
+            specs.append((name, spec, it, members))
+            continue
         has_fn = any(fbody is not None or _is_function(h) for h, fbody in members)
         has_static = any(t.text == "static" for h, _ in members for t in h)
         found[name] = (it, members, bases, bool(it.template or has_fn or has_static or bases))
@@ -203,6 +239,17 @@ def begin(items) -> None:
         own = f"__srm_{name}_"
         for ms in cls.methods.values():  # an override is found before the base's function
             ms.sort(key=lambda x: not x.cname.startswith(own))
+    for name, spec, it, members in specs:
+        primary = _REG.classes.get(name)
+        if primary is None or not spec:  # a partial specialization (not modeled) or of a class not here
+            it.tokens = []
+            continue
+        cls = ClassDef(f"{name}__sp{len(primary.specs) + 1}", [], spelled=name)
+        _REG.classes[cls.name] = cls
+        it.class_def = cls
+        cls.generic = _REG.mangle(cls, ())
+        primary.specs.append((tuple(" ".join(t.text for t in arg) for arg in spec), cls))
+        _read_members(cls, members)
     for it in items:  # `__device__ float Vec3::norm() const {...}`: a member defined outside
         outside = _outside(it) if it.is_function else None
         if outside is not None:
@@ -323,7 +370,7 @@ def _read_members(cls: ClassDef, members: list) -> None:
             for part in split_commas(tail[colon + 1:]):
                 if len(part) >= 3 and part[0].kind == "id" and part[1].text in ("(", "{"):
                     init += [part[0], _tok(part[0], "="), *part[2:-1], _tok(part[0], ";")]
-        is_ctor = name == cls.name
+        is_ctor = name == cls.written
         key = "__ctor__" if is_ctor else name
         k = len(cls.methods.get(key, []))
         cname = f"__srm_{cls.name}_{'ctor' if is_ctor else name}_{k}"
@@ -340,7 +387,7 @@ def _read_members(cls: ClassDef, members: list) -> None:
 
 def renames(cls: ClassDef) -> dict:
     out = {p.name: cls.alias(p.name) for p in cls.tparams if p.is_type}
-    out[cls.name] = cls.generic
+    out[cls.written] = cls.generic
     return out
 
 

@@ -100,6 +100,20 @@ def _resolve_args(low, cls: ClassDef, args: tuple) -> dict:
     return targs
 
 
+def _entry(low, ctype: CType) -> tuple:
+    """(class, arguments) of a class type: the explicit specialization its arguments select
+    (`template<> struct SharedMemory<double>` for `SharedMemory<T>` with T = double), else the
+    class template itself."""
+    cls, args = registry().entry(ctype.prec)
+    if cls is None or not cls.specs:
+        return cls, args
+    targs = _resolve_args(low, cls, args)
+    for spelled, spec in cls.specs:
+        if len(spelled) == len(cls.tparams) and targs == _resolve_args(low, cls, spelled):
+            return spec, ()
+    return cls, args
+
+
 @contextmanager
 def bound(low, obj: Obj | None):
     """The object's template type parameters bound while its member functions are lowered."""
@@ -121,7 +135,7 @@ def bound(low, obj: Obj | None):
 
 def new_object(low, ctype: CType, node) -> Obj:
     """A fresh object of a class type: its members declared as the fields function says."""
-    cls, args = registry().entry(ctype.prec)
+    cls, args = _entry(low, ctype)
     if cls is None:
         raise Unsupported(f"class type `{ctype.prec}` that is not defined in this file", node)
     targs = _resolve_args(low, cls, args)
@@ -147,7 +161,7 @@ def new_object(low, ctype: CType, node) -> Obj:
 def prototype(low, ctype: CType, node) -> Obj:
     """One object per class instantiation for its static members and static member functions."""
     _objects(low.tu)
-    cls, args = registry().entry(ctype.prec)
+    cls, args = _entry(low, ctype)
     key = (ctype.prec.split("@")[0], tuple(sorted((k, str(v)) for k, v in _resolve_args(low, cls, args).items()))
            if cls else ())
     if key not in low.tu.class_protos:
@@ -408,6 +422,22 @@ class ClassLowering(_Lowering):
             if t.kind == "array" and is_class(t.element()):
                 raise Unsupported("an array of class objects (each element's members are not modeled)", d)
         return super().declaration(d)
+
+    def class_conversion(self, v, to: CType, node):
+        """An object converted to a non-class type: its conversion operator (`operator T *()`,
+        renamed `__sr_op_conv`) inlined; the first one whose result has the kind of `to`."""
+        obj = obj_of(self, v.ctype)
+        if obj is None:
+            return v
+        for m in obj.cls.methods.get("__sr_op_conv", []):
+            fn = self.tu.funcs.get(m.cname)
+            if fn is None or m.arity:
+                continue
+            with bound(self, obj):
+                ret = self.tu.types.resolve(fn.decl.type.type)
+            if ret.is_pointer == to.is_pointer:
+                return inline(self, fn, node, [], self.acc, obj, [])
+        raise Unsupported(f"`{obj.cls.written}` object converted to a type it has no conversion operator for", node)
 
     def _e_FuncCall(self, node, acc):
         v = dispatch_call(self, node, acc)

@@ -35,12 +35,21 @@ from ..common.launch_config import DIMS, Launch, repeats
 from ..common.lowering import Acc, FrontendResult, Unsupported, thread_loops, thread_symbols
 from ..common.predefined import CUDA_MACROS  # what nvcc predefines (its device pass for sm_80)
 from ..common.tokens import Token, match_angle, match_close, render, tokenize
-from . import classes as CL, overloads as OV, statements as CX, templates as T, textures as TX, wmma as WM
+from . import (
+    aliases as AL,
+    classes as CL,
+    ctors as CT,
+    overloads as OV,
+    statements as CX,
+    templates as T,
+    textures as TX,
+    wmma as WM,
+)
 from .calls import HANDLERS as CXX_CALLS, inline_call
 from .grammar import table
 from .headers import clean_params, template_params
 from .launch import LaunchSite, fold, host_sites, launch_for, launch_notes
-from .toplevel import Item, split_items
+from .toplevel import Item, split_items, without_alignas
 
 
 def builtin_types() -> dict:
@@ -59,12 +68,6 @@ def builtin_types() -> dict:
 _CASTS = ("static_cast", "reinterpret_cast", "const_cast", "dynamic_cast")
 _RENAME = {"constexpr": "const", "auto": "__sr_auto", "nullptr": "0", "true": "1", "false": "0",
            "bool": "_Bool", "__restrict__": "restrict", "__restrict": "restrict"}
-
-
-_CTOR_TYPES = {"float", "double", "int", "unsigned", "long", "short", "char", "bool", "size_t", "half", "__half",
-               "__nv_bfloat16", "int64_t", "uint32_t", "int32_t"}
-_EXPR_BEFORE = {"=", "(", ",", "return", "+", "-", "*", "/", "%", "?", ":", "<", ">", "<=", ">=", "==", "!=",
-                "&&", "||", "!", "[", "+=", "-=", "*=", "/="}
 
 
 def _tok(like: Token, text: str, kind: str = "punct") -> Token:
@@ -124,14 +127,14 @@ def to_c(tokens: list[Token], templates: set, type_renames: dict) -> list[Token]
                         _tok(t, ")")]
                 i = end + 1
                 continue
-        if ((x in _CTOR_TYPES or x in type_renames) and i + 1 < n and tokens[i + 1].text == "("
-                and (not out or out[-1].text in _EXPR_BEFORE)):
-            end = match_close(tokens, i + 1)  # constructor-style cast `float(e)` -> `((float)(e))`
-            inner = to_c(tokens[i + 2:end], templates, type_renames)
-            ty = type_renames.get(x, _RENAME.get(x, x))
-            out += [_tok(t, "("), _tok(t, "("), _tok(t, ty, "id"), _tok(t, ")"), _tok(t, "("), *inner,
-                    _tok(t, ")"), _tok(t, ")")]
-            i = end + 1
+        alias = AL.rewrite(tokens, i)
+        if alias is not None:  # `Ptr<const float>` -> `const float *` (aliases.py)
+            tokens, i, n = alias[0] + tokens[alias[1]:], 0, len(alias[0]) + n - alias[1]
+            continue
+        ctor = CT.rewrite(tokens, i, out, lambda toks: to_c(toks, templates, type_renames), type_renames) or \
+            CT.braced_arguments(tokens, i, lambda toks: to_c(toks, templates, type_renames))
+        if ctor is not None:  # `uint(x)`, `float2(a, b)`, `half2 v(0.f, 0.f);` (ctors.py)
+            out, i = out + ctor[0], ctor[1]
             continue
         if x == "::":
             if out and out[-1].kind == "id":
@@ -398,6 +401,9 @@ class CudaLowering(CL.ClassLowering, FunctionLowering):
                          why=f"`{name}` returns another lane's value")
         if kind == "sync":
             return Val(INT, why=f"result of `{name}`")
+        if kind == "mul24":  # an integer product (the operands' low 24 bits: an index's are all of it)
+            a, b = (v.expr if v.ctype.is_int else None for v in vals[:2]) if len(vals) == 2 else (None, None)
+            return Val(CType("int", prec), a * b if a is not None and b is not None else None, f"result of `{name}`")
         lanes = entry.get("lanes", 1)
         if prec == "fp16" and any(v.ctype.prec == "bf16" for v in vals):
             prec = "bf16"  # the half intrinsics are overloaded for __nv_bfloat16
@@ -592,12 +598,14 @@ def _lower_instance(tu, fn, path, inst, launches: dict, constants: set, res) -> 
 
 def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
     """Tokenize, split and rewrite a preprocessed .cu file as C (see the module docstring)."""
-    tokens = CL.rename_operators(tokenize(text, path))
+    tokens = CL.rename_operators(without_alignas(tokenize(text, path)))
     items = split_items(tokens)
     # the items as split, for the C++ rewrites' context: CL.begin marks some (a member defined
     # outside its class is no function then), and shallow copies keep them as they were
     as_split = [Item(it.tokens, it.is_function, it.name, it.header, it.body, it.template) for it in items]
     CL.begin(items)
+    CT.begin(tokens, items)
+    AL.begin(items)
     templates = {it.name for it in items if it.is_function and it.template}
     cxx = CX.Context(tokens, set(builtin_types()) | set(table()["types"]), as_split)
     constants = set()
@@ -647,6 +655,10 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
             brace = _brace_of(it)
             chunks.append(render(head + [brace] + body + [_tok(it.tokens[-1], "}")]))
             kernel_items[it.name] = it
+        elif it.tokens and it.tokens[0].text == "using" and not it.template:  # `using real = float;`
+            if it.tokens[1].text not in CL.registry().aliases:  # a class type's: CL.using_typedefs
+                tdef = [_tok(it.tokens[0], "typedef", "id"), *it.tokens[3:-1], it.tokens[1], it.tokens[-1]]
+                chunks.append(render(to_c(cxx.declaration(tdef), templates, {})))
         elif not it.is_function and it.tokens and _CXX_ONLY.isdisjoint(texts := [t.text for t in it.tokens]):
             name = _prototype_name(it.tokens, texts)
             if name is not None and name not in used:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..common.tokens import Token, match_angle, match_close_texts
+from ..common.tokens import Token, match_angle, match_close, match_close_texts
 
 
 @dataclass
@@ -24,6 +24,23 @@ class Item:
         as nvcc allows: its calls are inlined, and fold when their arguments are constants)."""
         q = {t.text for t in self.header}
         return q | {"__device__"} if "constexpr" in q and "__global__" not in q else q
+
+
+def without_alignas(tokens: list[Token]) -> list[Token]:
+    """The tokens without alignment specifiers, C++11's `alignas(...)` and nvcc's `__align__(...)`
+    (`struct __align__(16) Particle {...}`, `__shared__ alignas(16) float tile[256];`): an
+    alignment changes no count, and C has neither word."""
+    marks = [k for k, t in enumerate(tokens) if t.text in ("alignas", "__align__")]
+    if not marks:
+        return tokens
+    out: list[Token] = []
+    i = 0
+    for k in marks:
+        if k < i or k + 1 >= len(tokens) or tokens[k + 1].text != "(":
+            continue
+        out += tokens[i:k]
+        i = match_close(tokens, k + 1) + 1
+    return out + tokens[i:]
 
 
 def split_items(tokens: list[Token]) -> list[Item]:
@@ -56,10 +73,13 @@ def split_items(tokens: list[Token]) -> list[Item]:
             open_scopes -= 1
             i += 1
             continue
-        if x in ("using",):
-            while i < n and texts[i] != ";":
-                i += 1
-            i += 1
+        if x == "using":  # `using namespace std;`, `using std::min;`: nothing; `using X = T;` an alias item
+            j = i
+            while j < n and texts[j] != ";":
+                j += 1
+            if i + 2 < n and tokens[i + 1].kind == "id" and texts[i + 2] == "=":
+                items.append(Item(tokens[i:j + 1]))
+            i = j + 1
             continue
         if x == ";":
             i += 1

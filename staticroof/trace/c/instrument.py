@@ -133,13 +133,22 @@ class Instrumenter:
             vla.init = c_ast.ID(f"__sr_vla({next(self._vla_sites)})")
             return self.gen.visit(vla) + "; " + self.register(d.name, rank)
         after = self.register(d.name, rank) if not in_for and rank and d.init is not None and _is_alloc(d.init) else ""
-        if d.init is None or isinstance(d.init, c_ast.InitList):
+        if d.init is None or (isinstance(d.init, c_ast.InitList) and not self._list_reads(d)):
             return self.gen.visit(d) + ";"
         saved = d.init
         d.init = c_ast.ID("__SR_INIT__")
         text = self.gen.visit(d)
         d.init = saved
-        return text.replace("__SR_INIT__", self.expr(saved)) + "; " + after
+        init = "{" + ", ".join(self.expr(e) for e in saved.exprs) + "}" if isinstance(saved, c_ast.InitList) else \
+            self.expr(saved)
+        return text.replace("__SR_INIT__", init) + "; " + after
+
+    @staticmethod
+    def _list_reads(d: c_ast.Decl) -> bool:
+        """A local's flat brace initializer (`float2 v = {x[i], 1.0f};`), instrumented element by element
+        (its reads count); a static one, or a nested or designated list, is left as written."""
+        return "static" not in (d.storage or []) and not any(
+            isinstance(e, (c_ast.InitList, c_ast.NamedInitializer)) for e in d.init.exprs)
 
     def register(self, name: str, rank: int, nbytes: str = "0", elem: str | None = None, keep: bool = False) -> str:
         """Register an array (a pointer parameter's region, an allocation: bytes 0) under its name;

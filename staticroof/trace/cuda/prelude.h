@@ -27,8 +27,10 @@ typedef unsigned long size_t;
 typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long int64_t;
 typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned int uint32_t;
 typedef unsigned long uint64_t;
+typedef unsigned short ushort; typedef unsigned int uint; typedef unsigned long ulong;
 static inline float2 make_float2(float x, float y) { float2 v = {x, y}; return v; }
 static inline float4 make_float4(float x, float y, float z, float w) { float4 v = {x, y, z, w}; return v; }
+static inline __half2 make_half2(__half a, __half b) { __half2 v = {a, b}; return v; }
 static inline __half2 __floats2half2_rn(float a, float b) { __half2 v = {(_Float16)a, (_Float16)b}; return v; }
 static inline __half2 __half2half2(__half a) { __half2 v = {a, a}; return v; }
 static inline __half __float2half(float x) { return (__half)x; }
