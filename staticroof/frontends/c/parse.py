@@ -213,7 +213,7 @@ def _unit_spans(text: str):
             depth -= 1
             if depth == 0 and paren == 0:
                 head = text[start[0]:i]
-                head = head[: head.find("{")].rstrip()
+                head = _TRAILING_MARKERS.sub("", head[: head.find("{")])  # `)\n#line 2 "f.cpp"\n{`
                 if head.endswith(")"):
                     units.append((start[0], i + 1, *start[1:]))
                     start = None
@@ -236,6 +236,7 @@ def _run_end(pattern, text: str, i: int) -> int:
     return i + 1 if m is None else m.end()
 
 
+_TRAILING_MARKERS = re.compile(r"(\s*\n\s*#[^\n]*)*\s*$")  # line markers between a `)` and its `{`
 _BLANKS = re.compile(r"[^\S\n]+")  # white space but newlines
 _PLAIN = re.compile(r"[^\n\"'(){};]+")  # inside a unit: what does not open, close or end anything
 
