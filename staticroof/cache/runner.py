@@ -175,4 +175,4 @@ def stub_dirs(path) -> list:
     from ..frontends import language_of
     from ..resources import grammars_dir
 
-    return [grammars_dir() / "cuda"] if language_of(path) == "cuda" else []
+    return [grammars_dir() / "cuda"] if language_of(path) in ("cuda", "cpp") else []

@@ -19,7 +19,7 @@ from .python.mathnames import cost_aliases  # plain data: no libcst, no lowering
 
 @dataclass(frozen=True)
 class Frontend:
-    language: str  # the kernel's `language` in reports ("c", "cuda", "python")
+    language: str  # the kernel's `language` in reports ("c", "cuda", "cpp", "python")
     suffixes: tuple
     # "module:function": load(path, defines, include_dirs, launches) -> (FrontendResult, bindings),
     # the bindings being the `-D` values that are sizes (name -> int)
@@ -51,7 +51,10 @@ def register(frontend: Frontend) -> Frontend:
 
 
 register(Frontend("c", (".c",), "staticroof.frontends.c.load:load_c", "staticroof.trace.c.executor"))
-register(Frontend("cuda", (".cu",), "staticroof.frontends.cuda.load:load_cuda", "staticroof.trace.cuda.executor"))
+register(Frontend("cuda", (".cu", ".cuh"), "staticroof.frontends.cuda.load:load_cuda",
+                  "staticroof.trace.cuda.executor"))
+# C++ host code: the CUDA front end's C++ layer, every function read as C reads it (cuda/host.py)
+register(Frontend("cpp", (".cpp", ".cc", ".cxx", ".hpp"), "staticroof.frontends.cuda.host:load_cpp"))
 register(Frontend("python", (".py",), "staticroof.frontends.python.frontend:load", "staticroof.trace.python.executor",
                   cost_aliases(), typed_by_options=True))
 

@@ -73,6 +73,21 @@ def on_cycles(graph: dict) -> set:
     return out
 
 
+def prototype(fn: c_ast.FuncDef) -> None:
+    """A K&R definition (`double dot(x, y, n) double *x, *y; int n; { ... }`) in place as its prototype:
+    each identifier of the parameter list becomes its declaration from the list before the body (an
+    undeclared one is `int`), so that every lowering and the trace read parameters one way."""
+    args = fn.decl.type.args
+    if fn.param_decls is None and not (args is not None and any(isinstance(p, c_ast.ID) for p in args.params)):
+        return
+    declared = {d.name: d for d in fn.param_decls or ()}
+    if args is not None:
+        args.params = [p if not isinstance(p, c_ast.ID) else declared.get(p.name) or c_ast.Decl(
+            p.name, [], [], [], [], c_ast.TypeDecl(p.name, [], None, c_ast.IdentifierType(["int"]), p.coord),
+            None, None, p.coord) for p in args.params]
+    fn.param_decls = None
+
+
 class TranslationUnit:
     """File-level facts every function's lowering needs."""
 
@@ -100,6 +115,7 @@ class TranslationUnit:
             elif isinstance(node, c_ast.FuncDef) and not isinstance(node.decl.type, c_ast.FuncDecl):
                 self.malformed.append(node)  # `name { ... }`: pycparser's implicit int, no parameter list
             elif isinstance(node, c_ast.FuncDef):
+                prototype(node)
                 self.funcs[node.decl.name] = node
                 self.protos[node.decl.name] = self.types.resolve(node.decl.type.type)
             elif isinstance(node, c_ast.Decl):
@@ -267,13 +283,19 @@ class FunctionLowering(StatementLowering, ExpressionLowering, BodyBuilder):
 # Entry point
 
 def lower_translation_unit(path: str, text: str, size_macros: dict, grammars_dir: str,
-                           language: str = "c", bindings: dict | None = None) -> FrontendResult:
+                           language: str = "c", bindings: dict | None = None, lowering=None,
+                           setup=None) -> FrontendResult:
+    """Every function of the file lowered (those without loops or array accesses become drivers).
+    `lowering(tu, kernel, fn)` and `setup(tu, ext)` are the C++ front end's (cuda/host.py): its class
+    model over the C lowering, and the file's class types and overloads."""
     res = FrontendResult()
     ext, diags, failed = parse_translation_unit(text, path)
     res.diagnostics.extend(diags)
     res.failed.extend(failed)
     tu = TranslationUnit(path, ext, size_macros, grammars_dir)
     tu.bindings = dict(bindings or {})
+    if setup is not None:
+        setup(tu, ext)
     for fn in tu.malformed:
         res.diagnostics.append(Diagnostic("SR001", f"syntax error: `{fn.decl.name} {{`: a body without a parameter "
                                           "list is not a function definition", node_location(fn.decl, path)))
@@ -282,7 +304,7 @@ def lower_translation_unit(path: str, text: str, size_macros: dict, grammars_dir
             continue
         kernel = Kernel(name, language, node_location_or_file(fn.decl, path))
         try:
-            kernel.body = FunctionLowering(tu, kernel, fn).lower()
+            kernel.body = (lowering or FunctionLowering)(tu, kernel, fn).lower()
         except (Unsupported, RecursionError) as e:
             if tu.is_kernel(fn):
                 what = f"unsupported {e}" if isinstance(e, Unsupported) else "expression nesting too deep"

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-_OPENERS = {"c": r"//|/\*", "cuda": r"//|/\*", "python": r"#"}
+_OPENERS = {"c": r"//|/\*", "cpp": r"//|/\*", "cuda": r"//|/\*", "python": r"#"}
 _DIRECTIVE = r"(?:{openers})[ \t*]*staticroof:[ \t]*(.*?)(?:\*/|$)"
 _SIZE = re.compile(r"([A-Za-z_]\w*)[ \t]*=[ \t]*(\d+)")
 _IGNORE = re.compile(r"ignore(?:\[([^\]]*)\])?")

@@ -12,7 +12,8 @@ The choices (README, "Usage"):
 - the host: 64-bit Linux on x86-64 with GCC 12 (LP64, little-endian), the platform CUDA code is
   built on most; only the macros that select code, not the hundreds of `__INT_MAX__`-style ones;
 - C: `__STDC__` 1, `__STDC_HOSTED__` 1, `__STDC_VERSION__` 201710L (C17);
-- CUDA (.cu): nvcc 12.4 (`__CUDACC_VER_MAJOR__` 12, `MINOR` 4, `BUILD` 131) compiling C++17
+- C++ (.cpp .cc .cxx .hpp): `__cplusplus` 201703L, no `__STDC_VERSION__`;
+- CUDA (.cu .cuh): nvcc 12.4 (`__CUDACC_VER_MAJOR__` 12, `MINOR` 4, `BUILD` 131) compiling C++17
   (`__cplusplus` 201703L, no `__STDC_VERSION__`: C++ has none), and its *device* pass: kernels are
   what is analyzed, so `__CUDA_ARCH__` is 800 (sm_80: `#if __CUDA_ARCH__ >= 700` takes the device
   path, `__CUDA_ARCH__ < 800` fallbacks do not); `-D __CUDA_ARCH__=900` picks another.
@@ -33,6 +34,8 @@ HOST_MACROS = {
 
 C_MACROS = {**HOST_MACROS, "__STDC_VERSION__": "201710L"}
 
+CPP_MACROS = {**HOST_MACROS, "__cplusplus": "201703L"}  # C++ host files (.cpp .cc .cxx .hpp): C++17
+
 CUDA_VERSION = (12, 4, 131)  # the nvcc whose macros a .cu file sees
 
 CUDA_MACROS = {
@@ -46,4 +49,4 @@ CUDA_MACROS = {
 # line, then defined again from the set above, so a `.cu` file has no `__STDC_VERSION__`.
 CC_BUILTINS = ("__STDC_VERSION__", "__STDC_HOSTED__", "__STDC_UTF_16__", "__STDC_UTF_32__")
 
-PREDEFINED_NAMES = frozenset(C_MACROS) | frozenset(CUDA_MACROS)
+PREDEFINED_NAMES = frozenset(C_MACROS) | frozenset(CUDA_MACROS) | frozenset(CPP_MACROS)

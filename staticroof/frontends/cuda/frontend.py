@@ -596,8 +596,9 @@ def _lower_instance(tu, fn, path, inst, launches: dict, constants: set, res) -> 
 
 
 
-def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
-    """Tokenize, split and rewrite a preprocessed .cu file as C (see the module docstring)."""
+def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> CudaSource:
+    """Tokenize, split and rewrite a preprocessed .cu file as C (see the module docstring); `host`:
+    a C++ file (host.py), whose every function is rewritten, as the C front end reads every one."""
     tokens = CL.rename_operators(without_alignas(tokenize(text, path)))
     items = split_items(tokens)
     # the items as split, for the C++ rewrites' context: CL.begin marks some (a member defined
@@ -628,7 +629,7 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
     # the C text: context declarations that are plain C, then every device function rewritten
     chunks = []
     kernel_items = {}
-    used = {t.text for it in items if it.is_function and {"__global__", "__device__"} & it.qualifiers
+    used = {t.text for it in items if it.is_function and (host or {"__global__", "__device__"} & it.qualifiers)
             for t in it.tokens if t.kind == "id"}
     type_aliases = {}
     tparam_info = {}
@@ -636,7 +637,7 @@ def cuda_source(path: str, text: str, bindings: dict) -> CudaSource:
         if getattr(it, "class_def", None) is not None:
             chunks.append(CL.emit(it, lambda toks, ren: to_c(toks, templates, ren)))
             continue
-        if it.is_function and {"__global__", "__device__"} & it.qualifiers:
+        if it.is_function and (host or {"__global__", "__device__"} & it.qualifiers):
             params = template_params(it.template) if it.template else []
             renames, tvals = {}, {}
             site = sites.get(it.name)

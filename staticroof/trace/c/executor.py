@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pycparser import c_ast, c_generator
 
+from ...frontends.c.frontend import prototype
 from ...frontends.c.parse import parse_translation_unit
 from ...frontends.common.preprocess import preprocess
 from ...inputs import InputError, read_text
@@ -62,6 +63,9 @@ class CProgram:
         ext, diags, failed = parse_translation_unit(pp.text, path)
         if any(name == kernel for name, _, _ in failed):
             raise TraceError("; ".join(str(d) for d in diags + [f[2] for f in failed if f[0] == kernel]))
+        for node in ext:
+            if isinstance(node, c_ast.FuncDef) and isinstance(node.decl.type, c_ast.FuncDecl):
+                prototype(node)  # K&R: the generated C is a prototype definition
         gen = c_generator.CGenerator()
         fn = next((n for n in ext if isinstance(n, c_ast.FuncDef) and n.decl.name == kernel), None)
         if fn is None:
