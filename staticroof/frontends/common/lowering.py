@@ -248,13 +248,16 @@ class FrontendResult:
 
 
 
-def thread_symbols(d: str, B, G, low: BodyBuilder, why: str) -> dict:
+def thread_symbols(d: str, B, G, low: BodyBuilder, why: str, split: bool = False, flat: bool = False) -> dict:
     """The symbols of launch dimension `d` for thread_loops, shared by the CUDA C and Numba CUDA
     front ends.  With a known block size B, threadIdx and blockIdx are loop variables of their own;
     otherwise one global thread index g = blockIdx*blockDim + threadIdx runs over G*B threads, and
-    blockIdx and threadIdx alone stay opaque (`why`) until the idiom combines them."""
+    blockIdx and threadIdx alone stay opaque (`why`) until the idiom combines them.  `split`: loops of
+    their own even for an unknown B, for a kernel that uses blockIdx and threadIdx apart (one block
+    per row, its threads striding over the row) and never forms the global index.  `flat`: the
+    global index even for a known B (a kernel that decomposes it by division, cuda/radix.py)."""
     info = {"B": B, "G": G}
-    if B.is_Integer:
+    if (B.is_Integer or split) and not flat:
         info["bx"], info["tx"] = sympy.Dummy(f"blockIdx.{d}"), sympy.Dummy(f"threadIdx.{d}")
         low.loop_syms |= {info["bx"], info["tx"]}
     else:

@@ -34,13 +34,15 @@ from ..c.values import Val, Var, loop_step, node_location, node_location_or_file
 from ..common.launch_config import DIMS, Launch, repeats
 from ..common.lowering import Acc, FrontendResult, Unsupported, thread_loops, thread_symbols
 from ..common.predefined import CUDA_MACROS  # what nvcc predefines (its device pass for sm_80)
-from ..common.tokens import Token, match_angle, match_close, render, tokenize
+from ..common.tokens import Token, render, tokenize
 from . import (
     aliases as AL,
     classes as CL,
     ctors as CT,
     overloads as OV,
+    radix as RX,
     statements as CX,
+    strided as ST,
     templates as T,
     textures as TX,
     wmma as WM,
@@ -49,123 +51,15 @@ from .calls import HANDLERS as CXX_CALLS, inline_call
 from .grammar import table
 from .headers import clean_params, template_params
 from .launch import LaunchSite, fold, host_sites, launch_for, launch_notes
+from .to_c import builtin_types, new_token, to_c
 from .toplevel import Item, split_items, without_alignas
-
-
-def builtin_types() -> dict:
-    out = {"__half": FLOAT["fp16"], "half": FLOAT["fp16"], "__nv_bfloat16": FLOAT["bf16"],
-           "nv_bfloat16": FLOAT["bf16"]}
-    for name, (prec, lanes) in table()["vector_types"].items():
-        kind_prec = prec
-        out[name] = CType("vector", kind_prec, lanes=lanes)
-    out.update(TX.object_types(table()))  # cudaTextureObject_t: see textures.py
-    return out
-
-
-# ---------------------------------------------------------------------------------------------
-# C++ to C on tokens
-
-_CASTS = ("static_cast", "reinterpret_cast", "const_cast", "dynamic_cast")
-_RENAME = {"constexpr": "const", "auto": "__sr_auto", "nullptr": "0", "true": "1", "false": "0",
-           "bool": "_Bool", "__restrict__": "restrict", "__restrict": "restrict"}
-
-
-def _tok(like: Token, text: str, kind: str = "punct") -> Token:
-    return Token(kind, text, like.file, like.line, like.col)
-
-
-def to_c(tokens: list[Token], templates: set, type_renames: dict) -> list[Token]:
-    """Rewrite the C++ that kernels use into C, token by token (locations kept)."""
-    q = table()["qualifiers"]
-    drop, shared, constant = set(q["drop"]), set(q["shared"]), set(q["constant"])
-    out: list[Token] = []
-    i, n = 0, len(tokens)
-    while i < n:
-        t = tokens[i]
-        x = t.text
-        if t.kind == "pragma":
-            if not x.startswith("unroll") and not x.startswith("nounroll"):
-                out.append(t)
-            i += 1
-            continue
-        if x in ("__launch_bounds__", "__maxnreg__") and i + 1 < n and tokens[i + 1].text == "(":
-            i = match_close(tokens, i + 1) + 1
-            continue
-        if x in drop:
-            i += 1
-            continue
-        if x == "extern" and i + 1 < n and tokens[i + 1].kind == "str":
-            i += 2
-            continue
-        if x in shared:
-            out.append(_tok(t, "register", "id"))
-            i += 1
-            continue
-        if x in constant:
-            i += 1
-            continue
-        if x == "template" and i + 1 < n and tokens[i + 1].text == "<":
-            close = match_angle(tokens, i + 1)
-            i = close + 1 if close > 0 else i + 1
-            continue
-        cls = CL.rewrite(tokens, i, out, lambda toks: to_c(toks, templates, type_renames), type_renames)
-        if cls is not None:  # classes, their constructors and static members (classes.py)
-            out, i = out + cls[0], cls[1]
-            continue
-        fetch = TX.rewrite(tokens, i, lambda toks: to_c(toks, templates, type_renames))
-        if fetch is not None:  # tex1Dfetch<float>(tex, i), texture<float, 1> ref (textures.py)
-            out += fetch[0]
-            i = fetch[1]
-            continue
-        if x in _CASTS and i + 1 < n and tokens[i + 1].text == "<":
-            close = match_angle(tokens, i + 1)
-            if close > 0 and close + 1 < n and tokens[close + 1].text == "(":
-                end = match_close(tokens, close + 1)
-                ty = to_c(tokens[i + 2:close], templates, type_renames)
-                inner = to_c(tokens[close + 2:end], templates, type_renames)
-                out += [_tok(t, "("), _tok(t, "("), *ty, _tok(t, ")"), _tok(t, "("), *inner, _tok(t, ")"),
-                        _tok(t, ")")]
-                i = end + 1
-                continue
-        alias = AL.rewrite(tokens, i)
-        if alias is not None:  # `Ptr<const float>` -> `const float *` (aliases.py)
-            tokens, i, n = alias[0] + tokens[alias[1]:], 0, len(alias[0]) + n - alias[1]
-            continue
-        ctor = CT.rewrite(tokens, i, out, lambda toks: to_c(toks, templates, type_renames), type_renames) or \
-            CT.braced_arguments(tokens, i, lambda toks: to_c(toks, templates, type_renames))
-        if ctor is not None:  # `uint(x)`, `float2(a, b)`, `half2 v(0.f, 0.f);` (ctors.py)
-            out, i = out + ctor[0], ctor[1]
-            continue
-        if x == "::":
-            if out and out[-1].kind == "id":
-                out.pop()  # `ns::name` and `Class::name` keep the last name
-            i += 1
-            continue
-        if t.kind == "id" and i + 1 < n and tokens[i + 1].text == "<" and (x in templates or x in ("min", "max")):
-            close = match_angle(tokens, i + 1)
-            if close > 0 and close + 1 < n and tokens[close + 1].text == "(":
-                out.append(t)
-                i = close + 1  # drop explicit template arguments of a call
-                continue
-        if x in type_renames:
-            out.append(_tok(t, type_renames[x], "id"))
-            i += 1
-            continue
-        if x in _RENAME:
-            out.append(_tok(t, _RENAME[x], "id" if _RENAME[x][0].isalpha() or _RENAME[x][0] == "_" else "num"))
-            i += 1
-            continue
-        out.append(t)
-        i += 1
-    return out
-
 
 # ---------------------------------------------------------------------------------------------
 # The GPU execution model in the lowering
 
 
 
-class CudaLowering(CL.ClassLowering, FunctionLowering):
+class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
     """The C lowering plus CUDA's builtins, memory spaces and thread loops."""
 
     def __init__(self, tu, kernel, fn, launch: Launch, tparams: dict, constants: set, stack=(),
@@ -174,6 +68,10 @@ class CudaLowering(CL.ClassLowering, FunctionLowering):
         self.tparams = tparams
         self.constants = constants
         self.threads: dict = {}  # dim -> dict of symbols
+        self.split = False  # thread_symbols' split model (see _lower_best)
+        self.plan: RX.Plan | None = None  # the global index as mixed-radix digits (radix.py)
+        self.radix_bounds: list = []  # (dim, size product) the global index is compared with
+        self.strided: list = []  # (Guard, owner symbol) of the block- and grid-stride loops (strided.py)
         self.active: tuple = (fn,)  # the definitions being lowered, caller first (for overloads' recursion)
         super().__init__(tu, kernel, fn, stack, bindings, gscope)
 
@@ -184,6 +82,10 @@ class CudaLowering(CL.ClassLowering, FunctionLowering):
         sub.opaque = self.opaque
         sub.folded = self.folded
         sub.threads = self.threads
+        sub.split = self.split
+        sub.plan = self.plan
+        sub.radix_bounds = self.radix_bounds
+        sub.strided = self.strided
         sub.active = self.active + (callee,)
         return sub
 
@@ -229,7 +131,10 @@ class CudaLowering(CL.ClassLowering, FunctionLowering):
                 G = self.size_symbol(launch_size(LAUNCH_GRID, d), g, origin=self.launch.origin or "launch (unknown)",
                                      role=LAUNCH_GRID)
             why = f"`threadIdx.{d}`/`blockIdx.{d}` alone needs the block size"
-            self.threads[d] = thread_symbols(d, B, G, self, why)
+            flat = self.plan is not None and self.plan.dim == d
+            self.threads[d] = thread_symbols(d, B, G, self, why, self.split, flat)
+        if self.plan is not None:
+            self.loop_syms |= set(self.plan.digits)
 
     def compared(self, a, b, node):
         """A compile-time size compared with a thread's index within its block (`threadIdx.x <
@@ -237,6 +142,9 @@ class CudaLowering(CL.ClassLowering, FunctionLowering):
         to its value (SR115).  A global index compared with a size keeps the size symbolic."""
         local = {info["tx"] for info in self.threads.values() if info["B"].is_Integer}
         a, b = sympy.sympify(a), sympy.sympify(b)
+        for d, info in self.threads.items():
+            if "g" in info and self.plan is None and {a, b} & {info["g"]}:
+                self.radix_bounds.append((d, b if a == info["g"] else a))
 
         def in_block(e):  # an index within the block only (no blockIdx, no other loop)
             return e.free_symbols & local and (e.free_symbols & self.loop_syms) <= local
@@ -266,6 +174,12 @@ class CudaLowering(CL.ClassLowering, FunctionLowering):
 
     # -- expressions --------------------------------------------------------------------------
     def _binary(self, op, a, b, acc, node):
+        if op in ("/", "%") and self.plan is not None and a.ctype.is_int and b.ctype.is_int \
+                and a.expr is not None and b.expr is not None and not b.expr.is_Integer:
+            info = self.threads[self.plan.dim]
+            q = RX.divide(op, a.expr, b.expr, self.plan, info["g"])
+            if q is not None:
+                return Val(INT, q)
         if op in ("+", "-", "*", "/") and (a.ctype.is_vector or b.ctype.is_vector):
             # `a * x` on a float4 is a C++ operator overload (the CUDA headers define none): not followed
             vec = a.ctype if a.ctype.is_vector else b.ctype
@@ -439,7 +353,9 @@ class CudaLowering(CL.ClassLowering, FunctionLowering):
     def for_loop(self, node: c_ast.For):
         gs = self._gridstride(node)
         if gs is None:
-            return super().for_loop(node)
+            if not self.strided_loop(node):
+                super().for_loop(node)
+            return
         d, glob = gs
         info = self.threads[d]
         # i = global index + offset, stepping by all threads: together the threads cover
@@ -581,9 +497,10 @@ def _lower_instance(tu, fn, path, inst, launches: dict, constants: set, res) -> 
     # parameters, for kernels whose work depends on the grid (no guard): exact and symbolic.
     covering = Launch(launch.grid, launch.block, launch.origin, location=launch.location)
     try:
-        kernel = _lower_kernel(tu, fn, path, covering, inst.values, constants, inst.site)
+        kernel, model = _lower_best(tu, fn, path, covering, inst.values, constants, inst.site)
         if any(e is not None and e.free_symbols for e in launch.grid_expr):
-            kernel.alternative = _lower_kernel(tu, fn, path, launch, inst.values, constants, inst.site)
+            kernel.alternative = _lower_kernel(tu, fn, path, launch, inst.values, constants, inst.site,
+                                               Model(model.split, model.strided))
     except (Unsupported, RecursionError) as e:
         what = f"unsupported {e}" if isinstance(e, Unsupported) else "expression nesting too deep"
         node = getattr(e, "node", None)
@@ -654,11 +571,11 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
             head = clean_params(to_c(header, templates, renames))
             body = to_c(body, templates, renames)
             brace = _brace_of(it)
-            chunks.append(render(head + [brace] + body + [_tok(it.tokens[-1], "}")]))
+            chunks.append(render(head + [brace] + body + [new_token(it.tokens[-1], "}")]))
             kernel_items[it.name] = it
         elif it.tokens and it.tokens[0].text == "using" and not it.template:  # `using real = float;`
             if it.tokens[1].text not in CL.registry().aliases:  # a class type's: CL.using_typedefs
-                tdef = [_tok(it.tokens[0], "typedef", "id"), *it.tokens[3:-1], it.tokens[1], it.tokens[-1]]
+                tdef = [new_token(it.tokens[0], "typedef", "id"), *it.tokens[3:-1], it.tokens[1], it.tokens[-1]]
                 chunks.append(render(to_c(cxx.declaration(tdef), templates, {})))
         elif not it.is_function and it.tokens and _CXX_ONLY.isdisjoint(texts := [t.text for t in it.tokens]):
             name = _prototype_name(it.tokens, texts)
@@ -684,11 +601,66 @@ def _prototype_name(tokens, texts: list[str]) -> str | None:
     return texts[k - 1] if k > 0 and tokens[k - 1].kind == "id" else None
 
 
-def _lower_kernel(tu, fn, path, launch: Launch, tparams: dict, constants: set, site) -> Kernel:
+_OPAQUE_INDEX = "alone needs the block size"  # thread_symbols' reason for blockIdx or threadIdx alone
+_NON_CONSTANT = ("division by a non-constant", "remainder by a non-constant")
+
+
+@dataclass(frozen=True)
+class Model:
+    """How a kernel's threads are lowered: the global-index model (default), the split model with
+    its block-stride loops (strided.py), or the global index as mixed-radix digits (radix.py)."""
+
+    split: bool = False
+    strided: bool = False
+    plan: RX.Plan | None = None
+
+
+def _lower_best(tu, fn, path, launch: Launch, tparams: dict, constants: set, site) -> tuple:
+    """(kernel, model): lowered with the global-index thread model, or with another model (see
+    Model) when the first leaves a thread index opaque or divides it by a size and the other is
+    approximate for fewer reasons.  A model whose reading does not hold for the kernel is skipped."""
+    low: list = []
+    kernel = _lower_kernel(tu, fn, path, launch, tparams, constants, site, Model(), low)
+    assert kernel is not None
+    best, model = kernel, Model()
+    candidates = []
+    if any(_OPAQUE_INDEX in d.message for d in kernel.diagnostics):
+        candidates += [Model(True, True), Model(True, False)]
+    if any(w in d.message for d in kernel.diagnostics for w in _NON_CONSTANT):
+        candidates += [Model(plan=RX.with_digits(p)) for p in RX.plans(low[0].radix_bounds)]
+    for candidate in candidates:
+        if _approximations(best) == 0:
+            break
+        try:
+            other = _lower_kernel(tu, fn, path, launch, tparams, constants, site, candidate)
+        except (Unsupported, RecursionError):
+            continue
+        if other is not None and _approximations(other) < _approximations(best):
+            best, model = other, candidate
+    return best, model
+
+
+def _approximations(kernel: Kernel) -> int:
+    return sum(1 for d in kernel.diagnostics if d.approximate)
+
+
+def _lower_kernel(tu, fn, path, launch: Launch, tparams: dict, constants: set, site,
+                  model: Model = Model(), lowering: list | None = None) -> Kernel | None:
+    """The kernel lowered with a thread model (see _lower_best); None when the model's reading does
+    not hold for it.  `lowering` receives the CudaLowering (for what it recorded)."""
     kernel = Kernel(fn.decl.name, "cuda", node_location_or_file(fn.decl, path))
     low = CudaLowering(tu, kernel, fn, launch, tparams, constants)
+    if lowering is not None:
+        lowering.append(low)
+    low.split, low.allow_strided, low.plan = model.split, model.strided, model.plan
     low.setup_threads()
     kernel.body = low.wrap(low.lower())
+    if low.strided and not (low.strided_ok and ST.valid(kernel.body, low.strided)):
+        return None
+    if model.plan is not None:
+        info = low.threads.get(model.plan.dim)
+        if info is None or "g" not in info or not RX.apply(kernel.body, model.plan, info, low.loop_syms):
+            return None
     formula = any(e is not None and e.free_symbols for e in launch.grid_expr)
     kernel.launch = {"grid": tuple(launch.grid), "block": tuple(launch.block), "origin": launch.origin or None,
                      "grid_expr": tuple(launch.grid_expr),

@@ -1,0 +1,92 @@
+"""Issue #28 §3: block-stride and grid-stride loops with a run-time stride, and flat thread indices
+decomposed by division and modulo, are exact without the block size (tests/data/idioms/).
+
+Each expectation is derived by hand below; each kernel is also run by `staticroof trace` at block
+sizes 7 and 32 (a block smaller and larger than the ranges' odd sizes) with the analysis told the
+same block size only as a size value (`-D blockDim_x=`), so the formula the analysis derived without
+knowing the block is the one checked."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import ROOT, S, analyze_file, same, skip_without_cc
+
+DATA = ROOT / "tests" / "data" / "idioms"
+RUNTIME = DATA / "runtime_block.cu"
+
+# kernel -> {quantity: formula}, derived by hand:
+EXPECT = {
+    # one block per row (grid covers N), threads striding over [0, C): every (row, i) once.
+    # W: one add per element = N*C.  Q: inp read N*C, out written N*C, bias read C (rows share it).
+    # Access: bias[i] varies with i, so every trip loads it: 3 accesses per element.
+    "bias_add_rows": {"W": "N*C", "Q": "8*N*C + 4*C", "Q_access": "12*N*C"},
+    # W = N*C multiplies; Q: x read, y written (N*C each), s read N.  Access: s[row] is invariant in
+    # i, loaded once by each thread that runs a trip: min(B, C) threads per row; for B <= C that
+    # is B: 8*N*C + 4*N*blockDim_x.
+    "scale_rows": {"W": "N*C", "Q": "8*N*C + 4*N", "Q_access": "8*N*C + 4*N*blockDim_x"},
+    # grid of 64 blocks striding over rows, threads over columns: every (r, c) once.  W: 2*a + 1 is
+    # a multiply and an add (fp64): 2*N*C.  Q: a read, out written: 16*N*C.
+    "rows_grid_block_stride": {"W": "2*N*C", "Q": "16*N*C", "fp64": "2*N*C"},
+    # each of the G blocks sums its row of C: G*C adds; x read G*C; every thread writes its partial:
+    # G*B elements (the store is outside the loop and uses threadIdx.x).
+    "partial_sums": {"W": "C*gridDim_x", "Q": "4*C*gridDim_x + 4*blockDim_x*gridDim_x"},
+    # idx in [0, B*T*C) is b*T*C + t*C + c: one-to-one onto the box, so out is written at B*T*C
+    # distinct elements and inp read at as many.  W: one multiply each.
+    "permute_btc": {"W": "B*T*C", "Q": "8*B*T*C"},
+    # the same box in two steps (bt = idx / C; b = bt / T; t = bt % T): out written B*T*C, wte read
+    # over c: C, wpe over (t, c): T*C.  W: one add each.  Access: three per element.
+    "encoder_add": {"W": "B*T*C", "Q": "4*B*T*C + 4*T*C + 4*C", "Q_access": "12*B*T*C"},
+}
+
+
+@pytest.mark.parametrize("kernel", sorted(EXPECT))
+def test_idiom_is_exact_with_a_runtime_block(kernel):
+    k = analyze_file(RUNTIME)[0][kernel]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    t = k.total
+    got = {"W": t.flops.expr, "Q": t.compulsory.expr, "Q_access": t.access.expr}
+    got.update({p: q.expr for p, q in t.by_precision.items()})
+    for key, expected in EXPECT[kernel].items():
+        g = got[key]
+        if key == "Q_access" and getattr(t.access, "piecewise", False):
+            g = {str(c): e for c, e in t.access.piece_list()}.get("C - blockDim_x >= 0", g)
+        assert same(g, S(expected)), f"{kernel} {key}: got {g}, expected {expected}"
+
+
+# (kernel, sizes, grid for a block of b): the grid the launch site computes, or one that covers.
+TRACED = [
+    ("bias_add_rows", {"N": 5, "C": 37}, lambda b: 5),
+    ("scale_rows", {"N": 4, "C": 37}, lambda b: 4),
+    ("rows_grid_block_stride", {"N": 70, "C": 9}, lambda b: 64),  # more rows than blocks: 6 stride twice
+    ("partial_sums", {"C": 37, "gridDim_x": 3}, lambda b: 3),
+    ("permute_btc", {"B": 2, "T": 3, "C": 5}, lambda b: -(-30 // b)),
+    ("encoder_add", {"B": 2, "T": 3, "C": 5}, lambda b: -(-30 // b)),
+]
+
+
+@pytest.mark.parametrize("block", [7, 32])
+@pytest.mark.parametrize("kernel,sizes,grid", TRACED, ids=[t[0] for t in TRACED])
+def test_idiom_agrees_with_the_trace(kernel, sizes, grid, block):
+    from staticroof.trace import compare, run as run_trace
+
+    skip_without_cc()
+    defines = {**{n: str(v) for n, v in sizes.items()}, "blockDim_x": str(block)}
+    k = analyze_file(RUNTIME, defines)[0][kernel]
+    assert k.exact
+    run_sizes = {n: v for n, v in sizes.items() if not n.startswith("gridDim")}
+    traced = run_trace(str(RUNTIME), kernel, run_sizes, "cuda", launch={"grid": (grid(block), 1, 1),
+                                                                         "block": (block, 1, 1)})
+    bad = [(r.quantity, r.static, r.traced) for r in compare(k, traced) if not r.ok]
+    assert not bad
+
+
+@pytest.mark.parametrize("kernel", ["half_the_threads", "body_reads_thread", "every_other", "invariant_store",
+                                    "not_a_digit"])
+def test_a_shape_that_does_not_cover_once_is_not_exact(kernel):
+    """Only some threads reach the loop; the body indexes by threadIdx.x; the threads start at 2t (every
+    other element is skipped); an invariant store each trip (its count depends on the threads); a
+    remainder by a size that is no place value of the guard's box: none of these is one loop per
+    block (or one digit per size), so the result stays approximate."""
+    k = analyze_file(DATA / "runtime_block_refused.cu")[0][kernel]
+    assert not k.exact
