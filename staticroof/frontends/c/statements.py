@@ -12,7 +12,7 @@ from pycparser import c_ast
 from ...ir import TRIP_COUNT, Guard, Loop
 from ..common.lowering import Acc, Unsupported, affine as _affine, monotone as _monotone, substitute as _substitute
 from ..common.relations import relation, substitute
-from . import folding, recovery, structs, switch
+from . import folding, inductions as IV, recovery, structs, switch
 from .types import INT
 from .values import (
     COMPARISONS,
@@ -217,8 +217,15 @@ class StatementLowering(_Mixin):
         if then_items is None:
             then_items = [node.iftrue]
             else_items = [node.iffalse] if node.iffalse is not None else []
+        changed = self._assigned_outside(then_items + else_items)
+        before = {n: self.lookup(n) for n in changed}
         then = self.nested(then_items, scope=True, loop_body=self.in_loop_body)
+        after_then = {n: self.lookup(n) for n in changed}
+        for n, v in before.items():  # the else branch starts from the values before the `if`
+            if v is not None:
+                self._assign_in_scope(n, v)
         orelse = self.nested(else_items, scope=True, loop_body=self.in_loop_body)
+        self._merge(changed, after_then, cond)
         if cond is not None and cond == sympy.true:
             self.out.extend(then)
         elif cond is not None and cond == sympy.false:
@@ -226,8 +233,38 @@ class StatementLowering(_Mixin):
         elif then or orelse:
             self.out.append(Guard(cond, then, orelse, node_location(node, self.tu.path)))
 
-    def _invalidate(self, body_nodes, keep=()):
-        """Integer variables and pointers assigned inside a loop body are unknown inside it."""
+    def _assigned_outside(self, items) -> set:
+        """Names the items assign that are defined outside them."""
+        assigned, declared = set(), set()
+        for n in items:
+            if n is not None:
+                a, d = assigned_names(n)
+                assigned |= a
+                declared |= d
+        return {n for n in assigned - declared if self.lookup(n) is not None}
+
+    def _merge(self, changed: set, after_then: dict, cond) -> None:
+        """After an `if`: a variable keeps a value both branches agree on (or the branch a decided
+        condition takes); otherwise it is unknown ("assigned under a condition")."""
+        for n in changed:
+            a, b = after_then[n], self.lookup(n)
+            if a is None or b is None:
+                continue
+            if cond is not None and cond == sympy.true:
+                self._assign_in_scope(n, a)
+            elif (cond is not None and cond == sympy.false) or a == b:
+                continue
+            elif b.ctype.is_int:
+                self._assign_in_scope(n, replace(b, value=None, why=f"`{n}` is assigned under a condition"))
+            elif b.record is not None:
+                self._assign_in_scope(n, structs.invalidate(b, n))
+            elif b.ctype.is_pointer:
+                self._assign_in_scope(n, replace(b, prefix=None))
+
+    def _invalidate(self, body_nodes, keep=(), defining=False, why="changes inside the loop"):
+        """Integer variables and pointers assigned inside a loop body are unknown inside it (bound in
+        the innermost scope) and after it (`defining`: bound where they are defined)."""
+        put = self._assign_in_scope if defining else self.bind
         assigned, declared = set(), set()
         for n in body_nodes:
             if n is not None:
@@ -239,38 +276,52 @@ class StatementLowering(_Mixin):
             if var is None:
                 continue
             if var.ctype.is_int:
-                self.bind(name, replace(var, value=None, why=f"`{name}` changes inside the loop"))
+                put(name, replace(var, value=None, why=f"`{name}` {why}"))
             elif var.record is not None:
-                self.bind(name, structs.invalidate(var, name))
+                put(name, structs.invalidate(var, name))
             elif var.ctype.is_pointer and var.array is not None:
-                self.bind(name, replace(var, prefix=None))
+                put(name, replace(var, prefix=None))
 
     def for_loop(self, node: c_ast.For):
         if multiplicative_step(node.next)[0] is not None and self._unroll(node):
             return
+        counter, extra = IV.split_next(node, _names(node.cond))
+        if extra:  # `a += aStep, b += bStep`: the counter steps the loop, the others are inductions
+            node = c_ast.For(node.init, node.cond, counter, node.stmt, coord=node.coord)
         self.scopes.append({})
         try:
-            header = self._loop_header(node)
+            header = self._loop_header(node, extra=extra)
             if header is None:
                 self._unknown_loop(node, [node.stmt, node.next], node.init)
                 return
             name, start, step, cond = header
-            var, body = self.loop_body(node, name)
+            var, body = self.loop_body(node, name, (start, step, extra))
             cond_v = substitute(cond, {sympy.Symbol(f"__loopvar_{name}"): var})
             self.out.append(Loop(var, start, cond_v, step, body, "seq", node_location(node, self.tu.path)))
         finally:
             self.scopes.pop()
+            self.after_loop([node.stmt, node.next, *extra])
         v = self.lookup(name)
         if v is not None and v.ctype.is_int:
             self.bind(name, replace(v, value=None, why=f"`{name}` after its loop"))
 
-    def loop_body(self, node: c_ast.For, name: str):
-        """(loop variable symbol, lowered body) of a counted loop whose variable is `name`."""
+    def after_loop(self, body_nodes):
+        """What a loop assigns is unknown after it, where it is defined (the body's own copies are gone)."""
+        self._invalidate(body_nodes, defining=True, why="after a loop that changes it")
+
+    def loop_body(self, node: c_ast.For, name: str, counted=None):
+        """(loop variable symbol, lowered body) of a counted loop whose variable is `name`.  `counted`:
+        (start, step, extra increments) of a loop whose trips are numbered, for its induction
+        variables (inductions.py)."""
         var = sympy.Dummy(name)
         self.scopes.append({})
-        self._invalidate([node.stmt], keep=())
+        found = IV.find(node.stmt, counted[2], name) if counted is not None and counted[1] in (1, -1) else []
+        before = {ind.name: self.lookup(ind.name) for ind in found}
+        self._invalidate([node.stmt, *(counted[2] if counted else ())], keep=())
         declared = self.lookup(name)
         self.bind(name, Var(declared.ctype if declared is not None else INT, value=var))
+        if found:
+            self._inductions(found, before, (var - counted[0]) * counted[1])
         self.loop_syms.add(var)
         self.depth += 1
         try:
@@ -279,6 +330,27 @@ class StatementLowering(_Mixin):
             self.depth -= 1
             self.loop_syms.discard(var)
             self.scopes.pop()
+
+    def _inductions(self, found, before: dict, trip) -> None:
+        """Bind each induction variable to its value on entry to trip `trip`: start + amount*trip
+        (unknown when `trip` is None)."""
+        for ind in found:
+            if trip is None:
+                v = before.get(ind.name)
+                if v is not None and v.ctype.is_int:
+                    self.bind(ind.name, replace(v, value=None, why=f"`{ind.name}` changes inside the loop"))
+                continue
+            v0 = before.get(ind.name)
+            if v0 is None:
+                continue
+            amount = sympy.Integer(1) if ind.amount is None else self.value(ind.amount, Acc()).expr
+            if amount is None or amount.free_symbols & self.loop_syms:
+                continue
+            delta = sympy.expand(ind.sign * amount * trip)
+            if v0.ctype.is_int and v0.value is not None:
+                self.bind(ind.name, replace(v0, value=sympy.expand(v0.value + delta)))
+            elif v0.ctype.is_pointer and v0.array is not None and v0.prefix is not None:
+                self.bind(ind.name, replace(v0, offset=sympy.expand(sympy.sympify(v0.offset) + delta)))
 
     def _unroll(self, node: c_ast.For, limit: int = 64) -> bool:
         """Unroll a loop whose variable is multiplied or shifted (`s >>= 1`, `s *= 2`) when its start
@@ -339,14 +411,11 @@ class StatementLowering(_Mixin):
         finally:
             self.scopes.pop()
 
-    def _loop_header(self, node: c_ast.For, fixed_step=None):
+    def _loop_header(self, node: c_ast.For, fixed_step=None, extra=()):
         """(var name, start, step, cond) for an affine counted loop, else None (with a diagnostic).
         `fixed_step` replaces the increment's value (a CUDA grid-stride loop steps once per thread)."""
         nxt = node.next
         name, step = loop_step(nxt)
-        if name is None:
-            self.diag("SR102", "loop increment is not of the form `i++`, `i--`, `i += c` or `i -= c`", node)
-            return None
         # initialisation
         start = None
         inits = []
@@ -364,6 +433,9 @@ class StatementLowering(_Mixin):
                 if isinstance(it, c_ast.Assignment) and isinstance(it.lvalue, c_ast.ID) and it.lvalue.name == name:
                     start = value_of(self.lookup(name))
         self.emit(node)
+        if name is None:  # after the initialisation: the body reads what it declares
+            self.diag("SR102", "loop increment is not of the form `i++`, `i--`, `i += c` or `i -= c`", node)
+            return None
         if not inits or start is None:
             var = self.lookup(name)
             start = var.value if var is not None and var.ctype.is_int else None
@@ -391,6 +463,10 @@ class StatementLowering(_Mixin):
         placeholder = sympy.Symbol(f"__loopvar_{name}")
         self.scopes.append({name: Var(INT, value=placeholder)})
         try:
+            if extra:  # the other variables the header steps, at the trip the placeholder numbers
+                found = [i for i in (IV.increment(e) for e in extra) if i is not None]
+                self._inductions(found, {i.name: self.lookup(i.name) for i in found},
+                                 (placeholder - start) * step_v if step_v in (1, -1) else None)
             cond = self.condition(node.cond, self.acc)
         finally:
             self.scopes.pop()
@@ -419,7 +495,7 @@ class StatementLowering(_Mixin):
             self.loop_syms.discard(t)
         finally:
             self.scopes.pop()
-        self._invalidate(body_nodes)
+        self.after_loop(body_nodes)
         self.out.append(Loop(t, sympy.Integer(0), sympy.Lt(t, sym), 1, body, "seq", node_location(node, self.tu.path)))
 
     def while_loop(self, node):
@@ -457,3 +533,18 @@ class StatementLowering(_Mixin):
         if v.ctype.is_int and v.expr is not None and _affine(v.expr, self.loop_syms, True):
             return sympy.Ne(v.expr, 0)
         return None
+
+
+def _names(node) -> set:
+    """The identifiers under `node` (a loop condition's variables)."""
+    out = set()
+
+    def visit(n):
+        if isinstance(n, c_ast.ID):
+            out.add(n.name)
+        for _, child in n.children():
+            visit(child)
+
+    if node is not None:
+        visit(node)
+    return out

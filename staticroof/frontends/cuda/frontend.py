@@ -375,6 +375,7 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
                                  node_location(node, self.tu.path)))
         finally:
             self.scopes.pop()
+            self.after_loop([node.stmt, node.next])
 
 
 def _builtin_dims(fn, funcs=None, overloads=None) -> set:

@@ -30,7 +30,6 @@ from ...ir import DRAM_SPACES, Guard, Loop, Stmt, walk
 from ..c.values import loop_step, node_location
 from ..common.lowering import Acc
 
-
 if TYPE_CHECKING:  # what the mixin extends, for the type checker (CudaLowering adds the base)
     from ..c.frontend import FunctionLowering as _Lowering
 else:
@@ -82,6 +81,7 @@ class StridedLoops(_Lowering):
             self.out.append(guard)
         finally:
             self.scopes.pop()
+            self.after_loop([node.stmt, node.next])
         v = self.lookup(name)
         if v is not None and v.ctype.is_int:
             self.bind(name, replace(v, value=None, why=f"`{name}` after its loop"))

@@ -178,11 +178,18 @@ class Instrumenter:
             target = node.next.expr if isinstance(node.next, c_ast.UnaryOp) else node.next.lvalue
             var = target.name if isinstance(target, c_ast.ID) else None
         assigned = _names_changed(node.stmt)
+        if isinstance(node, c_ast.For) and node.next is not None:
+            assigned |= _names_changed(node.next)  # `i++, j--`: both change with the loop
         self.loops.append(_Loop(var or "", assigned, token))
         try:
             if isinstance(node, c_ast.For):
-                init = ""
-                if isinstance(node.init, c_ast.DeclList):
+                init, before = "", ""
+                if isinstance(node.init, c_ast.DeclList) and len(node.init.decls) > 1:
+                    # `int i = 0, j = n - 1`: declared in the block around the loop (one C declaration
+                    # per variable cannot sit in a for's header)
+                    before = " ".join(self.decl(d, in_for=True) for d in node.init.decls) + "\n"
+                    init = ";"
+                elif isinstance(node.init, c_ast.DeclList):
                     init = " ".join(self.decl(d, in_for=True) for d in node.init.decls)
                 elif node.init is not None:
                     init = self.expr(node.init) + ";"
@@ -190,7 +197,7 @@ class Instrumenter:
                     init = ";"
                 cond = self.expr(node.cond) if node.cond is not None else ""
                 nxt = self.expr(node.next) if node.next is not None else ""
-                text = f"for ({init} {cond}; {nxt}) {self.stmt(node.stmt)}"
+                text = f"{before}for ({init} {cond}; {nxt}) {self.stmt(node.stmt)}"
             elif isinstance(node, c_ast.While):
                 text = f"while ({self.expr(node.cond)}) {self.stmt(node.stmt)}"
             else:
