@@ -29,6 +29,20 @@ XFAIL = {
                               "(the grid dim3(N_TILES, M_TILES) is folded to numbers), not in the tile macros",
     "cuda/missing_header.cu:axpby_real": "a missing user header is SR005 for the whole file",
     "cuda/missing_header.cu:fill_ones": "a missing user header is SR005 for the whole file",
+    "cuda/llm_train.cu:layernorm_forward_kernel3": "one warp per row with a run-time block size: the row "
+                                                   "blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32 is not split "
+                                                   "into block and warp, the guard idx >= N is SR104 and N is lost "
+                                                   "(exact with --block 128)",
+    "cuda/llm_attention.cu:attention_query_key_kernel1": "a flat index over B x NH x T x T (the radix T twice) is "
+                                                         "not decomposed: the reads of inp are SR101, and the two "
+                                                         "distinct SR101 reads of one statement are merged into one "
+                                                         "access (Q_access below the truth)",
+    "cuda/llm_attention.cu:scale_kernel": "a digit of the decomposed flat index compared in an `if` (t > t2) is "
+                                          "taken for data (SR104): both branches are counted, and the preatt "
+                                          "reads are lost from Q (below the truth)",
+    "cuda/llm_attention.cu:softmax_forward_kernel4": "a block-stride loop bounded by blockIdx.x % T (one block "
+                                                     "per row, causal length) is SR102 and its body is lost: "
+                                                     "Q = 0 and N is gone from W",
 }
 
 # The share of kernels analyzed without SR001/SR002 today: it may only go up (raise it as features land).
@@ -55,6 +69,14 @@ TRACE_SIZES = {
     "cuda/nbody.cu": {"n": 40},
     "cuda/cxx_constructs.cu": [{"n": 37}, {"n": 1000}],
     "cuda/idioms.cu": {"n": 1000, "n2": 300, "n4": 200, "rows": 3, "C": 300},
+    # both sides of the 32-lane warps, the 64-thread trace blocks, the 4 x 16 matmul rows and 16 columns
+    # per block, and the bias gradient's 512 threads (B*T = 6 and 520)
+    "cuda/llm_train.cu": [{"B": 2, "T": 3, "C": 70, "N": 1100, "OC": 5, "BT": 9, "num_parameters": 1000,
+                           "blockDim_x": 64},
+                          {"B": 4, "T": 130, "C": 20, "N": 3, "OC": 70, "BT": 80, "num_parameters": 37,
+                           "blockDim_x": 64}],
+    "cuda/llm_attention.cu": [{"B": 2, "N": 5, "NH": 3, "d": 4, "T": 5, "HS": 4},
+                              {"B": 1, "N": 70, "NH": 2, "d": 3, "T": 70, "HS": 3}],  # T both sides of 32, 64
 }
 # A covering launch for kernels whose grid the analysis cannot read from the host code yet (their
 # guards bound the work, so the counts do not depend on it; the trace needs one to run).
@@ -65,6 +87,16 @@ TRACE_LAUNCH = {
     "axpy_items": {"grid": (1, 1, 1), "block": (256, 1, 1)},  # its grid comes from a template ceil_div<T>
     "bias_act<0>": {"grid": (2, 3, 1), "block": (256, 1, 1)},
     "bias_act<1>": {"grid": (2, 3, 1), "block": (256, 1, 1)},
+    # llm_train.cu and llm_attention.cu: the host times each kernel at block sizes it picks at run time
+    # (the trace's blocks are 64 threads, the size blockDim_x = 64 of TRACE_SIZES)
+    **{name: {"grid": (18, 1, 1), "block": (64, 1, 1)}
+       for name in ("layernorm_forward_kernel1", "gelu_forward_kernel", "gelu_backward_kernel")},
+    "layernorm_forward_kernel2": {"grid": (1100, 1, 1), "block": (64, 1, 1)},  # a block per row
+    "residual_forward_kernel": {"grid": (4, 1, 1), "block": (64, 1, 1)},  # grid-stride: several turns
+    "adamw_kernel2": {"grid": (16, 1, 1), "block": (64, 1, 1)},
+    **{name: {"grid": (8, 1, 1), "block": (64, 1, 1)}
+       for name in ("permute_kernel", "permute_kernel_backward", "unpermute_kernel", "unpermute_kernel_backward",
+                    "attention_softmax_kernel1", "attention_value_kernel1", "softmax_autoregressive_backward_kernel1")},
 }
 # "file:kernel" -> why the trace does not agree yet (strict, like XFAIL).
 TRACE_XFAIL = {
@@ -73,6 +105,9 @@ TRACE_XFAIL = {
                     "the trace does not run kernels that use structs yet (trace/records.py refuses them)"),
     "cuda/idioms.cu:scale_half2": "the trace cannot pass a __half2 argument by value (the instrumented C "
                                   "does not compile: incompatible type for argument 2)",
+    "cuda/llm_train.cu:adamw_kernel2": "the trace runs `fma` on float arguments as C's double fma (8 fp64 FLOPs "
+                                       "per parameter); CUDA C++ calls the float overload, fp32, as the static "
+                                       "count says",
 }
 # Kernels whose source the trace cannot run (tensor cores, filtered texture fetches, random numbers,
 # inline PTX, C++ classes such as Packed128).
