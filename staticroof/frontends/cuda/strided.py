@@ -59,8 +59,9 @@ class StridedLoops(_Lowering):
         self.scopes.append({})
         try:
             header = self._loop_header(node, fixed_step=1)
-            if header is None:
-                return True  # not a counted loop: the header said why (SR102); nothing else to try
+            if header is None:  # not a counted loop (the header said why): an unknown trip count
+                self._unknown_loop(node, [node.stmt, node.next], node.init)
+                return True
             name, start, _step, cond = header
             offset = sympy.expand(start - owner)
             if owner in offset.free_symbols:
