@@ -45,7 +45,10 @@ def access_counts(kernel: Kernel, refs, namer: P.Namer, traffic: ArrayTraffic, h
     for ref, inst, _slot in refs:
         # one access per distinct reference of a source statement in one iteration
         stmt_key = inst.stmt.group or id(inst.stmt)
-        key = (stmt_key, tuple(inst.loop_vars), tuple(inst.constraints), ref.kind, ref.index)
+        # a non-affine reference is its own access: two of them (`x[a[i]]`, `x[b[i]]`) may differ, so
+        # merging them would put an approximate count below the truth
+        index = ref.index if ref.index is not None else ("non-affine", id(ref))
+        key = (stmt_key, tuple(inst.loop_vars), tuple(inst.constraints), ref.kind, index)
         if key in seen:
             continue
         seen.add(key)
