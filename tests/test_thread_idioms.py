@@ -58,15 +58,21 @@ def test_idiom_is_exact_with_a_runtime_block(kernel):
 TRACED = [
     ("bias_add_rows", {"N": 5, "C": 37}, lambda b: 5),
     ("scale_rows", {"N": 4, "C": 37}, lambda b: 4),
+    ("scale_rows", {"N": 3, "C": 5}, lambda b: 3),  # C below every block: min(B, C) = C threads load s
     ("rows_grid_block_stride", {"N": 70, "C": 9}, lambda b: 64),  # more rows than blocks: 6 stride twice
+    ("rows_grid_block_stride", {"N": 37, "C": 9}, lambda b: 64),  # fewer rows than the 64 blocks
     ("partial_sums", {"C": 37, "gridDim_x": 3}, lambda b: 3),
     ("permute_btc", {"B": 2, "T": 3, "C": 5}, lambda b: -(-30 // b)),
+    ("permute_btc", {"B": 3, "T": 1, "C": 7}, lambda b: -(-21 // b)),
     ("encoder_add", {"B": 2, "T": 3, "C": 5}, lambda b: -(-30 // b)),
+    ("encoder_add", {"B": 1, "T": 4, "C": 3}, lambda b: -(-12 // b)),
 ]
 
 
-@pytest.mark.parametrize("block", [7, 32])
-@pytest.mark.parametrize("kernel,sizes,grid", TRACED, ids=[t[0] for t in TRACED])
+# blocks of 7 and 32 threads, and 64: on both sides of C = 37 and of the 5 to 30 elements of the boxes
+@pytest.mark.parametrize("block", [7, 32, 64])
+@pytest.mark.parametrize("kernel,sizes,grid", TRACED,
+                         ids=[f"{t[0]}-" + ",".join(f"{n}={v}" for n, v in t[1].items()) for t in TRACED])
 def test_idiom_agrees_with_the_trace(kernel, sizes, grid, block):
     from staticroof.trace import compare, run as run_trace
 
