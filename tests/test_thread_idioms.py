@@ -87,10 +87,31 @@ def test_idiom_agrees_with_the_trace(kernel, sizes, grid, block):
     assert not bad
 
 
-@pytest.mark.parametrize("kernel", ["half_the_threads", "body_reads_thread", "every_other", "invariant_store",
-                                    "not_a_digit"])
+def test_a_grid_stride_invariant_read_is_loaded_once_per_thread():
+    """scale_by_first with a grid of 2 blocks of 8 (16 threads) over n = 37: every thread runs
+    ceil((37 - t)/16) >= 1 trips and loads a[0] once (a register holds it): 16 loads of a; x and y
+    37 each.  Q access = 4*(16 + 37 + 37) = 360 B; Q compulsory = 4*(1 + 37 + 37) = 300 B; W = 37.
+    (Counted once per trip before: 37 loads of a, 444 B.)  With a covering grid (G*B >= n), n loads."""
+    from staticroof.pipeline import AnalysisOptions, run
+    from staticroof.trace import compare, run as run_trace
+
+    skip_without_cc()
+    launch = {"grid": (2, 1, 1), "block": (8, 1, 1)}
+    report = run([RUNTIME], AnalysisOptions(defines={"n": "37"}, launches={"scale_by_first": launch}))
+    k = {k.name: k for k in report.kernels}["scale_by_first"]
+    assert k.exact
+    assert (k.total.flops.value, k.total.compulsory.value, k.total.access.value) == (37, 300, 360)
+    traced = run_trace(str(RUNTIME), "scale_by_first", {"n": 37}, "cuda", launch=launch)
+    assert all(r.ok for r in compare(k, traced))
+    covering = analyze_file(RUNTIME)[0]["scale_by_first"]
+    assert same(covering.total.access.expr, S("12*n"))
+
+
+@pytest.mark.parametrize("kernel", ["grid_stride_if", "half_the_threads", "body_reads_thread", "every_other",
+                                    "invariant_store", "not_a_digit"])
 def test_a_shape_that_does_not_cover_once_is_not_exact(kernel):
-    """Only some threads reach the loop; the body indexes by threadIdx.x; the threads start at 2t (every
+    """A grid-stride loop under an `if` (it was repeated per thread: W = B*G*n, "exact");
+    only some threads reach the loop; the body indexes by threadIdx.x; the threads start at 2t (every
     other element is skipped); an invariant store each trip (its count depends on the threads); a
     remainder by a size that is no place value of the guard's box: none of these is one loop per
     block (or one digit per size), so the result stays approximate."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from .values import body_items
+from .values import body_items, nodes
 
 _EXITS = (c_ast.Break, c_ast.Continue, c_ast.Return, c_ast.Goto)
 _NESTED = (c_ast.If, c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch, c_ast.Compound, c_ast.Label)
@@ -57,16 +57,16 @@ def find(body, extra_next: list, loop_name: str) -> list[Induction]:
     """The induction variables of a loop with body `body` (a statement) and extra increments from its
     header (`extra_next`, run at the end of each trip), its counter being `loop_name`."""
     items = body_items(body)
-    if any(isinstance(n, _EXITS) for item in items for n in _all(item)):
+    if any(isinstance(n, _EXITS) for item in items for n in nodes(item)):
         return []
     counts: dict = {}
     for item in items + list(extra_next):
-        for n in _all(item):
+        for n in nodes(item):
             name = _target(n)
             if name is not None:
                 counts[name] = counts.get(name, 0) + 1
-    declared = {n.name for item in items for n in _all(item) if isinstance(n, c_ast.Decl)}
-    addressed = {n.expr.name for item in items for n in _all(item)
+    declared = {n.name for item in items for n in nodes(item) if isinstance(n, c_ast.Decl)}
+    addressed = {n.expr.name for item in items for n in nodes(item)
                  if isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ID)}
     changed = set(counts) | {loop_name}
     out = []
@@ -80,12 +80,6 @@ def find(body, extra_next: list, loop_name: str) -> list[Induction]:
             continue
         out.append(ind)
     return out
-
-
-def _all(node):
-    yield node
-    for _, child in node.children():
-        yield from _all(child)
 
 
 def _top(node):
@@ -125,7 +119,7 @@ def _increment(n) -> Induction | None:
 
 def _invariant(expr, changed: set) -> bool:
     """Is `expr` the same on every trip: names the loop does not change, no calls, no memory reads?"""
-    for n in _all(expr):
+    for n in nodes(expr):
         if not isinstance(n, _SAFE):
             return False
         if isinstance(n, c_ast.UnaryOp) and n.op in ("*", "&", "++", "--", "p++", "p--"):

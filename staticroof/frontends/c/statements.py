@@ -26,6 +26,7 @@ from .values import (
     loop_step,
     multiplicative_step,
     node_location,
+    nodes,
     value_of,
     without_exit,
 )
@@ -235,13 +236,7 @@ class StatementLowering(_Mixin):
 
     def _assigned_outside(self, items) -> set:
         """Names the items assign that are defined outside them."""
-        assigned, declared = set(), set()
-        for n in items:
-            if n is not None:
-                a, d = assigned_names(n)
-                assigned |= a
-                declared |= d
-        return {n for n in assigned - declared if self.lookup(n) is not None}
+        return {n for n in _assigned(items) if self.lookup(n) is not None}
 
     def _merge(self, changed: set, after_then: dict, cond) -> None:
         """After an `if`: a variable keeps a value both branches agree on (or the branch a decided
@@ -252,35 +247,17 @@ class StatementLowering(_Mixin):
                 continue
             if cond is not None and cond == sympy.true:
                 self._assign_in_scope(n, a)
-            elif (cond is not None and cond == sympy.false) or a == b:
-                continue
-            elif b.ctype.is_int:
-                self._assign_in_scope(n, replace(b, value=None, why=f"`{n}` is assigned under a condition"))
-            elif b.record is not None:
-                self._assign_in_scope(n, structs.invalidate(b, n))
-            elif b.ctype.is_pointer:
-                self._assign_in_scope(n, replace(b, prefix=None))
+            elif not ((cond is not None and cond == sympy.false) or a == b):
+                self._assign_in_scope(n, _unknown(b, n, "is assigned under a condition"))
 
     def _invalidate(self, body_nodes, keep=(), defining=False, why="changes inside the loop"):
         """Integer variables and pointers assigned inside a loop body are unknown inside it (bound in
         the innermost scope) and after it (`defining`: bound where they are defined)."""
         put = self._assign_in_scope if defining else self.bind
-        assigned, declared = set(), set()
-        for n in body_nodes:
-            if n is not None:
-                a, d = assigned_names(n)
-                assigned |= a
-                declared |= d
-        for name in assigned - declared - set(keep):
+        for name in _assigned(body_nodes) - set(keep):
             var = self.lookup(name)
-            if var is None:
-                continue
-            if var.ctype.is_int:
-                put(name, replace(var, value=None, why=f"`{name}` {why}"))
-            elif var.record is not None:
-                put(name, structs.invalidate(var, name))
-            elif var.ctype.is_pointer and var.array is not None:
-                put(name, replace(var, prefix=None))
+            if var is not None:
+                put(name, _unknown(var, name, why))
 
     def for_loop(self, node: c_ast.For):
         if multiplicative_step(node.next)[0] is not None and self._unroll(node):
@@ -337,8 +314,8 @@ class StatementLowering(_Mixin):
         for ind in found:
             if trip is None:
                 v = before.get(ind.name)
-                if v is not None and v.ctype.is_int:
-                    self.bind(ind.name, replace(v, value=None, why=f"`{ind.name}` changes inside the loop"))
+                if v is not None:
+                    self.bind(ind.name, _unknown(v, ind.name, "changes inside the loop"))
                 continue
             v0 = before.get(ind.name)
             if v0 is None:
@@ -537,14 +514,27 @@ class StatementLowering(_Mixin):
 
 def _names(node) -> set:
     """The identifiers under `node` (a loop condition's variables)."""
-    out = set()
+    return {n.name for n in nodes(node) if isinstance(n, c_ast.ID)} if node is not None else set()
 
-    def visit(n):
-        if isinstance(n, c_ast.ID):
-            out.add(n.name)
-        for _, child in n.children():
-            visit(child)
 
-    if node is not None:
-        visit(node)
-    return out
+def _assigned(items) -> set:
+    """Names the items assign and do not declare."""
+    assigned, declared = set(), set()
+    for n in items:
+        if n is not None:
+            a, d = assigned_names(n)
+            assigned |= a
+            declared |= d
+    return assigned - declared
+
+
+def _unknown(var: Var, name: str, why: str) -> Var:
+    """`var` with what a changing value leaves unknown: an integer's value, a struct's members, a
+    pointer's position (anything else, a float, carries no value)."""
+    if var.ctype.is_int:
+        return replace(var, value=None, why=f"`{name}` {why}")
+    if var.record is not None:
+        return structs.invalidate(var, name)
+    if var.ctype.is_pointer and var.array is not None:
+        return replace(var, prefix=None)
+    return var

@@ -99,6 +99,13 @@ def assigned_root(node) -> str | None:
     return node.name if isinstance(node, c_ast.ID) else None
 
 
+def nodes(node):
+    """Every node under `node`, itself first (depth first)."""
+    yield node
+    for _, child in node.children():
+        yield from nodes(child)
+
+
 def assigned_names(node) -> tuple[set, set]:
     """(names assigned, names declared) anywhere under `node`."""
     assigned, declared = set(), set()

@@ -25,7 +25,7 @@ import sympy
 from pycparser import c_ast
 
 from ...diagnostics import Diagnostic, Location
-from ...ir import LAUNCH_BLOCK, LAUNCH_GRID, Array, Kernel, Loop, launch_size
+from ...ir import LAUNCH_BLOCK, LAUNCH_GRID, Array, Guard, Kernel, Loop, launch_size, walk
 from ..c import outputs, structs
 from ..c.frontend import FunctionLowering, TranslationUnit
 from ..c.parse import parse_translation_unit
@@ -59,6 +59,17 @@ from .toplevel import Item, split_items, without_alignas
 
 
 
+@dataclass(frozen=True)
+class Model:
+    """How a kernel's threads are lowered: the global-index model (default), the split model with
+    its block-stride loops (strided.py), or the global index as mixed-radix digits (radix.py)."""
+
+    split: bool = False
+    strided: bool = False
+    plan: RX.Plan | None = None
+    gridstride: bool = True  # a grid-stride loop at the top consumes its thread dimension
+
+
 class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
     """The C lowering plus CUDA's builtins, memory spaces and thread loops."""
 
@@ -68,10 +79,13 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
         self.tparams = tparams
         self.constants = constants
         self.threads: dict = {}  # dim -> dict of symbols
-        self.split = False  # thread_symbols' split model (see _lower_best)
-        self.plan: RX.Plan | None = None  # the global index as mixed-radix digits (radix.py)
-        self.radix_bounds: list = []  # (dim, size product) the global index is compared with
-        self.strided: list = []  # (Guard, owner symbol) of the block- and grid-stride loops (strided.py)
+        self.model = Model()  # how the threads are lowered (see _lower_best)
+        # shared with the lowerings of inlined calls: what the kernel did that another model may read
+        # better ("opaque": a thread index alone, "division": an integer divided by a size), the
+        # sizes its global index is compared with (radix.py's plans), its strided loops (strided.py)
+        self.seen: set = set()
+        self.radix_bounds: list = []  # (dim, size product)
+        self.strided: list = []  # (Guard, owner symbol, reading holds)
         self.active: tuple = (fn,)  # the definitions being lowered, caller first (for overloads' recursion)
         super().__init__(tu, kernel, fn, stack, bindings, gscope)
 
@@ -82,8 +96,8 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
         sub.opaque = self.opaque
         sub.folded = self.folded
         sub.threads = self.threads
-        sub.split = self.split
-        sub.plan = self.plan
+        sub.model = self.model
+        sub.seen = self.seen
         sub.radix_bounds = self.radix_bounds
         sub.strided = self.strided
         sub.active = self.active + (callee,)
@@ -131,10 +145,10 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
                 G = self.size_symbol(launch_size(LAUNCH_GRID, d), g, origin=self.launch.origin or "launch (unknown)",
                                      role=LAUNCH_GRID)
             why = f"`threadIdx.{d}`/`blockIdx.{d}` alone needs the block size"
-            flat = self.plan is not None and self.plan.dim == d
-            self.threads[d] = thread_symbols(d, B, G, self, why, self.split, flat)
-        if self.plan is not None:
-            self.loop_syms |= set(self.plan.digits)
+            plan = self.model.plan
+            self.threads[d] = thread_symbols(d, B, G, self, why, self.model.split, plan is not None and plan.dim == d)
+        if self.model.plan is not None:
+            self.loop_syms |= set(self.model.plan.digits)
 
     def compared(self, a, b, node):
         """A compile-time size compared with a thread's index within its block (`threadIdx.x <
@@ -143,7 +157,7 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
         local = {info["tx"] for info in self.threads.values() if info["B"].is_Integer}
         a, b = sympy.sympify(a), sympy.sympify(b)
         for d, info in self.threads.items():
-            if "g" in info and self.plan is None and {a, b} & {info["g"]}:
+            if "g" in info and self.model.plan is None and {a, b} & {info["g"]}:
                 self.radix_bounds.append((d, b if a == info["g"] else a))
 
         def in_block(e):  # an index within the block only (no blockIdx, no other loop)
@@ -173,11 +187,18 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
         return out
 
     # -- expressions --------------------------------------------------------------------------
+    def opaque_reason(self, exprs) -> str:
+        why = super().opaque_reason(exprs)
+        if why:
+            self.seen.add("opaque")
+        return why
+
     def _binary(self, op, a, b, acc, node):
-        if op in ("/", "%") and self.plan is not None and a.ctype.is_int and b.ctype.is_int \
+        if op in ("/", "%") and a.ctype.is_int and b.ctype.is_int \
                 and a.expr is not None and b.expr is not None and not b.expr.is_Integer:
-            info = self.threads[self.plan.dim]
-            q = RX.divide(op, a.expr, b.expr, self.plan, info["g"])
+            self.seen.add("division")
+            plan = self.model.plan
+            q = RX.divide(op, a.expr, b.expr, plan, self.threads[plan.dim]["g"]) if plan is not None else None
             if q is not None:
                 return Val(INT, q)
         if op in ("+", "-", "*", "/") and (a.ctype.is_vector or b.ctype.is_vector):
@@ -337,9 +358,10 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
         return Val(result)
 
     def _gridstride(self, node: c_ast.For):
-        """A grid-stride loop at the top of the kernel: (dim, var name, offset, cond) or None."""
+        """A grid-stride loop at the top of the kernel: (dim, var name, offset, cond) or None.  One
+        under a condition is found too, and refused once the kernel is lowered (_lower_kernel)."""
         name, step = loop_step(node.next)
-        if name is None or isinstance(step, int) or self.depth:
+        if name is None or isinstance(step, int) or self.depth or not self.model.gridstride:
             return None
         step_v = self.value(step, Acc()).expr
         for d, info in self.threads.items():
@@ -371,8 +393,11 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
                 return super().for_loop(node)
             var, body = self.loop_body(node, name)
             placeholder = sympy.Symbol(f"__loopvar_{name}")
-            self.out.append(Loop(var, offset, cond.xreplace({placeholder: var}), 1, body, f"gridstride.{d}",
-                                 node_location(node, self.tu.path)))
+            loc = node_location(node, self.tu.path)
+            hoisted = ST.hoist(body, var, self.kernel.arrays)
+            if hoisted:  # an invariant read: once per thread that runs a trip, as in a block-stride loop
+                self.out.append(Guard(cond.xreplace({placeholder: start}), hoisted, [], loc))
+            self.out.append(Loop(var, offset, cond.xreplace({placeholder: var}), 1, body, f"gridstride.{d}", loc))
         finally:
             self.scopes.pop()
             self.after_loop([node.stmt, node.next])
@@ -501,7 +526,7 @@ def _lower_instance(tu, fn, path, inst, launches: dict, constants: set, res) -> 
         kernel, model = _lower_best(tu, fn, path, covering, inst.values, constants, inst.site)
         if any(e is not None and e.free_symbols for e in launch.grid_expr):
             kernel.alternative = _lower_kernel(tu, fn, path, launch, inst.values, constants, inst.site,
-                                               Model(model.split, model.strided))
+                                               Model(model.split, model.strided, gridstride=model.gridstride))[0]
     except (Unsupported, RecursionError) as e:
         what = f"unsupported {e}" if isinstance(e, Unsupported) else "expression nesting too deep"
         node = getattr(e, "node", None)
@@ -602,38 +627,27 @@ def _prototype_name(tokens, texts: list[str]) -> str | None:
     return texts[k - 1] if k > 0 and tokens[k - 1].kind == "id" else None
 
 
-_OPAQUE_INDEX = "alone needs the block size"  # thread_symbols' reason for blockIdx or threadIdx alone
-_NON_CONSTANT = ("division by a non-constant", "remainder by a non-constant")
-
-
-@dataclass(frozen=True)
-class Model:
-    """How a kernel's threads are lowered: the global-index model (default), the split model with
-    its block-stride loops (strided.py), or the global index as mixed-radix digits (radix.py)."""
-
-    split: bool = False
-    strided: bool = False
-    plan: RX.Plan | None = None
-
-
 def _lower_best(tu, fn, path, launch: Launch, tparams: dict, constants: set, site) -> tuple:
     """(kernel, model): lowered with the global-index thread model, or with another model (see
     Model) when the first leaves a thread index opaque or divides it by a size and the other is
     approximate for fewer reasons.  A model whose reading does not hold for the kernel is skipped."""
-    low: list = []
-    kernel = _lower_kernel(tu, fn, path, launch, tparams, constants, site, Model(), low)
-    assert kernel is not None
-    best, model = kernel, Model()
+    model = Model()
+    kernel, low = _lower_kernel(tu, fn, path, launch, tparams, constants, site, model)
+    if kernel is None:  # its grid-stride reading does not hold: the loop read as any loop
+        model = Model(gridstride=False)
+        kernel, low = _lower_kernel(tu, fn, path, launch, tparams, constants, site, model)
+    assert kernel is not None  # this model has no reading to refuse
+    best = kernel
     candidates = []
-    if any(_OPAQUE_INDEX in d.message for d in kernel.diagnostics):
+    if "opaque" in low.seen:
         candidates += [Model(True, True), Model(True, False)]
-    if any(w in d.message for d in kernel.diagnostics for w in _NON_CONSTANT):
-        candidates += [Model(plan=RX.with_digits(p)) for p in RX.plans(low[0].radix_bounds)]
+    if "division" in low.seen:
+        candidates += [Model(plan=RX.with_digits(p)) for p in RX.plans(low.radix_bounds)]
     for candidate in candidates:
         if _approximations(best) == 0:
             break
         try:
-            other = _lower_kernel(tu, fn, path, launch, tparams, constants, site, candidate)
+            other, _ = _lower_kernel(tu, fn, path, launch, tparams, constants, site, candidate)
         except (Unsupported, RecursionError):
             continue
         if other is not None and _approximations(other) < _approximations(best):
@@ -646,22 +660,23 @@ def _approximations(kernel: Kernel) -> int:
 
 
 def _lower_kernel(tu, fn, path, launch: Launch, tparams: dict, constants: set, site,
-                  model: Model = Model(), lowering: list | None = None) -> Kernel | None:
-    """The kernel lowered with a thread model (see _lower_best); None when the model's reading does
-    not hold for it.  `lowering` receives the CudaLowering (for what it recorded)."""
+                  model: Model = Model()) -> tuple:
+    """(kernel, its CudaLowering): the kernel lowered with a thread model (see _lower_best), None
+    when the model's reading does not hold for it."""
     kernel = Kernel(fn.decl.name, "cuda", node_location_or_file(fn.decl, path))
     low = CudaLowering(tu, kernel, fn, launch, tparams, constants)
-    if lowering is not None:
-        lowering.append(low)
-    low.split, low.allow_strided, low.plan = model.split, model.strided, model.plan
+    low.model = model
     low.setup_threads()
-    kernel.body = low.wrap(low.lower())
-    if low.strided and not (low.strided_ok and ST.valid(kernel.body, low.strided)):
-        return None
+    body = low.lower()
+    if any(isinstance(n, Loop) and n.kind.startswith("gridstride.") and n not in body for n in walk(body)):
+        return None, low  # a grid-stride loop under a condition: thread_loops would repeat it per thread
+    kernel.body = low.wrap(body)
+    if not ST.valid(kernel.body, low.strided):
+        return None, low
     if model.plan is not None:
         info = low.threads.get(model.plan.dim)
-        if info is None or "g" not in info or not RX.apply(kernel.body, model.plan, info, low.loop_syms):
-            return None
+        if info is None or "g" not in info or not RX.apply(kernel.body, model.plan, info["g"], low.loop_syms):
+            return None, low
     formula = any(e is not None and e.free_symbols for e in launch.grid_expr)
     kernel.launch = {"grid": tuple(launch.grid), "block": tuple(launch.block), "origin": launch.origin or None,
                      "grid_expr": tuple(launch.grid_expr),
@@ -673,7 +688,7 @@ def _lower_kernel(tu, fn, path, launch: Launch, tparams: dict, constants: set, s
         # by position; not strict: a launch may rely on default arguments
         kernel.launch_args = {p: a for p, a in zip(_param_names(fn), site.arg_names, strict=False) if p and a}
         launch_notes(kernel, site, formula, tu.bindings)  # host loops around it (SR150), float grids (SR151/2)
-    return kernel
+    return kernel, low
 
 
 def _param_names(fn) -> list:

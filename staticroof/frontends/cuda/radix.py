@@ -132,11 +132,10 @@ def _nonnegative(e) -> bool:
     return all(c >= 0 for c in poly.coeffs())
 
 
-def apply(body: list, plan: Plan, info: dict, loop_syms: set) -> bool:
-    """Rewrite a lowered kernel body in place: the global index `g` of `info` becomes the plan's
-    digits, its loop their loops, `g < bound` the outer digit's range.  False (body unusable) when a
-    condition stays non-affine."""
-    g = info["g"]
+def apply(body: list, plan: Plan, g, loop_syms: set) -> bool:
+    """Rewrite a lowered kernel body in place: the global index `g` becomes the plan's digits, its
+    loop their loops, `g < bound` the outer digit's range.  False (body unusable) when a condition
+    stays non-affine."""
     flat = plan.flat()
     top, rad0 = plan.digits[0], plan.radices[0]
     syms = set(loop_syms) | set(plan.digits)
@@ -164,7 +163,7 @@ def apply(body: list, plan: Plan, info: dict, loop_syms: set) -> bool:
                     r.index = tuple(sympy.expand(sympy.sympify(e).xreplace({g: flat})) for e in r.index)
     if not ok:
         return False
-    _replace_loop(body, g, plan, info)
+    _replace_loop(body, g, plan)
     return True
 
 
@@ -189,7 +188,7 @@ def _affine_cond(c, syms) -> bool:
     return True
 
 
-def _replace_loop(body: list, g, plan: Plan, info: dict) -> None:
+def _replace_loop(body: list, g, plan: Plan) -> None:
     for k, n in enumerate(body):
         if isinstance(n, Loop) and n.var == g:
             inner = n.body
@@ -198,7 +197,7 @@ def _replace_loop(body: list, g, plan: Plan, info: dict) -> None:
             body[k] = Loop(plan.digits[0], sympy.Integer(0), n.cond.xreplace({g: plan.digits[0]}), 1, inner, n.kind,
                            n.location)
         elif isinstance(n, Loop):
-            _replace_loop(n.body, g, plan, info)
+            _replace_loop(n.body, g, plan)
         elif isinstance(n, Guard):
-            _replace_loop(n.then, g, plan, info)
-            _replace_loop(n.orelse, g, plan, info)
+            _replace_loop(n.then, g, plan)
+            _replace_loop(n.orelse, g, plan)

@@ -21,7 +21,7 @@ a thread or block index opaque.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import sympy
 from pycparser import c_ast
@@ -40,14 +40,12 @@ class StridedLoops(_Lowering):
     """The CUDA lowering's block- and grid-stride loops (a mixin of CudaLowering)."""
 
     threads: dict
-    split: bool
+    model: Any  # frontend.Model: strided loops are read in its split model when it allows them
     strided: list
-    strided_ok: bool = True
-    allow_strided: bool = True
 
     def strided_loop(self, node: c_ast.For) -> bool:
         """Lower `node` as a block- or grid-stride loop with a run-time stride; False if it is not one."""
-        if not (self.split and self.allow_strided):
+        if not (self.model.split and self.model.strided):
             return False
         name, step = loop_step(node.next)
         if name is None or isinstance(step, int) or step is None:
@@ -64,21 +62,18 @@ class StridedLoops(_Lowering):
                 return True
             name, start, _step, cond = header
             offset = sympy.expand(start - owner)
-            if owner in offset.free_symbols:
-                self.strided_ok = False  # `i = 2*threadIdx.x` is no cover of a range
             var, body = self.loop_body(node, name)
-            if owner in _symbols(body):
-                self.strided_ok = False  # the body tells the threads apart: not one loop per block
             placeholder = sympy.Symbol(f"__loopvar_{name}")
             loc = node_location(node, self.tu.path)
-            hoisted = _hoist(body, var, self.kernel.arrays)
-            if hoisted is None:
-                self.strided_ok = False
-            elif hoisted:  # loaded once by each thread that runs an iteration (its first i: `start`)
+            hoisted = hoist(body, var, self.kernel.arrays)
+            # the reading holds unless the threads start at `2*threadIdx.x` (no cover of the range),
+            # the body tells them apart, or an invariant reference cannot be moved
+            holds = owner not in offset.free_symbols and owner not in _symbols(body) and hoisted is not None
+            if hoisted:  # loaded once by each thread that runs an iteration (its first i: `start`)
                 self.out.append(Guard(cond.xreplace({placeholder: start}), hoisted, [], loc))
             loop = Loop(var, offset, cond.xreplace({placeholder: var}), 1, body, "seq", loc)
             guard = Guard(sympy.Eq(owner, 0), [loop], [], loc)
-            self.strided.append((guard, owner))
+            self.strided.append((guard, owner, holds))
             self.out.append(guard)
         finally:
             self.scopes.pop()
@@ -89,7 +84,7 @@ class StridedLoops(_Lowering):
         return True
 
 
-def _hoist(body: list, var, arrays: dict) -> list | None:
+def hoist(body: list, var, arrays: dict) -> list | None:
     """The DRAM reads of the strided loop's body that are invariant in its variable and have it as
     their innermost loop, moved out of the body (in place) as statements of their own; None when
     such a reference cannot be moved exactly.
@@ -165,9 +160,12 @@ def _symbols(body: list) -> set:
 
 
 def valid(body: list, strided: list) -> bool:
-    """Does every thread reach each strided loop?  No condition or loop bound around one of them
-    may depend on its owner (the owner's own loop aside)."""
-    owners = {id(g): owner for g, owner in strided}
+    """Does each strided loop's reading hold?  Its body was checked where it was lowered; every
+    thread must also reach it: no condition or loop bound around it may depend on its owner (the
+    owner's own loop aside)."""
+    if not all(holds for _, _, holds in strided):
+        return False
+    owners = {id(g): owner for g, owner, _ in strided}
 
     def visit(nodes, around: list) -> bool:
         for n in nodes:

@@ -23,3 +23,11 @@ __global__ void not_a_digit(float* out, const float* inp, int B, int T, int C) {
         out[c * T + t] = inp[idx];
     }
 }
+// a grid-stride loop under a condition: not the top of the kernel, so not one loop for all threads
+// (it was: W = blockDim_x*gridDim_x*n, "exact")
+__global__ void grid_stride_if(float* y, const float* x, int n, int on) {
+    if (on > 0) {
+        for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+            y[i] = 2.0f * x[i];
+    }
+}
