@@ -43,9 +43,6 @@ XFAIL = {
     "cuda/llm_attention.cu:softmax_forward_kernel4": "a block-stride loop bounded by blockIdx.x % T (one block "
                                                      "per row, causal length) is SR102 and its body is lost: "
                                                      "Q = 0 and N is gone from W",
-    "cuda/samples_basic.cu:saxpy_by_ref": "a `float&` parameter bound to an array element (axpy_update(y[i], a, "
-                                          "x[i])): the callee's store through it is lost and y counts as read "
-                                          "only (Q = Q_access = 8*n instead of 12*n; the trace counts the same)",
     "cuda/samples_basic.cu:sumMatrixOnGPU2D": "the grid is a dim3 returned by a helper (make_grid_2d): it is read "
                                               "as ? x 1 x 1, gridDim.y taken as 1, so the numbers at main's sizes "
                                               "count one row of blocks (SR119, W_value 65536 for 16777216)",
@@ -184,9 +181,6 @@ TRACE_XFAIL = {
                                               "trace size), the trace the covering launch",
     "cuda/idioms.cu:scale_half2": "the trace cannot pass a __half2 argument by value (the instrumented C "
                                   "does not compile: incompatible type for argument 2)",
-    "cuda/llm_train.cu:adamw_kernel2": "the trace runs `fma` on float arguments as C's double fma (8 fp64 FLOPs "
-                                       "per parameter); CUDA C++ calls the float overload, fp32, as the static "
-                                       "count says",
 }
 # Kernels whose source the trace cannot run (tensor cores, filtered texture fetches, random numbers,
 # inline PTX, C++ classes such as Packed128).

@@ -24,9 +24,11 @@ from .values import (
     char_value,
     guess_math_type,
     is_allocation,
+    is_reference,
     lane_indices,
     named_arguments,
     node_location,
+    parameters,
     pointer_lanes,
 )
 from .views import convert
@@ -89,6 +91,8 @@ class ExpressionLowering(_Mixin):
             else:
                 default = self.tu.pragma_sizes.get(name)
                 return Val(INT, self.size_symbol(name, default, origin="undeclared identifier"))
+        if var.alias is not None:
+            return Val(var.ctype, element=var.alias)
         if var.ctype.is_pointer and var.array is not None:
             if var.prefix is None:
                 return Val(var.ctype, why=var.why or "pointer changes inside the loop", array=var.array, prefix=None)
@@ -193,14 +197,26 @@ class ExpressionLowering(_Mixin):
         return name in self.stack or name in self.tu.recursive
 
     def _inline(self, name, node, args, acc):
-        vals = [self.value(a, acc) for a in args]
-        callee = self.callee(name, node, args, vals)
+        lvals = [self.expr(a, acc) for a in args]  # a reference parameter binds the argument itself
+        callee = self.callee(name, node, args, lvals)
+        refs = {k for k, p in enumerate(parameters(callee)) if is_reference(self, p)}
+        vals = [v if k in refs else self.load(v, acc, a) for k, (a, v) in enumerate(zip(args, lvals, strict=True))]
         if self.recursive_call(name, callee):
             self.diag("SR106", f"recursive call to `{name}` is not followed", node)
             return Val(self.tu.protos.get(name) or INT, why="recursive call")
         decl = callee.decl.type
         bindings = {}
-        for p, a, v, t in named_arguments(self, callee, args, vals):
+        changed = []
+        for k, (p, a, v, t) in enumerate(named_arguments(self, callee, args, vals)):
+            if k in refs and v.element is not None and t.kind in ("float", "int", "vector"):
+                bindings[p.name] = Var(t, alias=v.element)
+                continue
+            if k in refs and isinstance(a, c_ast.ID) and self.lookup(a.name) is not None:
+                var = self.lookup(a.name)
+                if t.is_float:  # the caller's register itself
+                    bindings[p.name] = var
+                    continue
+                changed.append(a.name)  # an integer the callee may change: unknown after the call
             if t.is_pointer:
                 v = convert(self, v, t, a)
                 if v.array is not None:
@@ -219,6 +235,8 @@ class ExpressionLowering(_Mixin):
         self.out.extend(sub.lower())
         acc.reset()
         self.acc = acc if saved is acc else saved
+        for n in changed:
+            self._assign_in_scope(n, structs.unknown(self.lookup(n), n, f"may be changed by `{name}` (a reference)"))
         ret = self.tu.protos.get(name) if callee is self.tu.funcs[name] else self.tu.types.resolve(decl.type)
         return Val(ret or VOID, why=f"result of `{name}`")
 

@@ -248,7 +248,7 @@ class StatementLowering(_Mixin):
             if cond is not None and cond == sympy.true:
                 self._assign_in_scope(n, a)
             elif not ((cond is not None and cond == sympy.false) or a == b):
-                self._assign_in_scope(n, _unknown(b, n, "is assigned under a condition"))
+                self._assign_in_scope(n, structs.unknown(b, n, "is assigned under a condition"))
 
     def _invalidate(self, body_nodes, keep=(), defining=False, why="changes inside the loop"):
         """Integer variables and pointers assigned inside a loop body are unknown inside it (bound in
@@ -257,7 +257,7 @@ class StatementLowering(_Mixin):
         for name in _assigned(body_nodes) - set(keep):
             var = self.lookup(name)
             if var is not None:
-                put(name, _unknown(var, name, why))
+                put(name, structs.unknown(var, name, why))
 
     def for_loop(self, node: c_ast.For):
         if multiplicative_step(node.next)[0] is not None and self._unroll(node):
@@ -315,7 +315,7 @@ class StatementLowering(_Mixin):
             if trip is None:
                 v = before.get(ind.name)
                 if v is not None:
-                    self.bind(ind.name, _unknown(v, ind.name, "changes inside the loop"))
+                    self.bind(ind.name, structs.unknown(v, ind.name, "changes inside the loop"))
                 continue
             v0 = before.get(ind.name)
             if v0 is None:
@@ -526,15 +526,3 @@ def _assigned(items) -> set:
             assigned |= a
             declared |= d
     return assigned - declared
-
-
-def _unknown(var: Var, name: str, why: str) -> Var:
-    """`var` with what a changing value leaves unknown: an integer's value, a struct's members, a
-    pointer's position (anything else, a float, carries no value)."""
-    if var.ctype.is_int:
-        return replace(var, value=None, why=f"`{name}` {why}")
-    if var.record is not None:
-        return structs.invalidate(var, name)
-    if var.ctype.is_pointer and var.array is not None:
-        return replace(var, prefix=None)
-    return var

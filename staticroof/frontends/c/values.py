@@ -26,6 +26,7 @@ class Var:
     key: str | None = None  # floating-point locals: a name unique in the kernel (see ir.Stmt.scalars)
     record: object = None  # structs: their members (structs.StructVar)
     scalar_array: bool = False  # a `__shared__` scalar: element 0 of a one-element array (cuda.py)
+    alias: tuple | None = None  # a C++ reference bound to an array element: (array, index, reason)
 
 
 @dataclass
@@ -77,6 +78,12 @@ def named_arguments(low, fn: c_ast.FuncDef, args, vals):
     for p, a, v in zip(parameters(fn), args, vals, strict=False):
         if p.name is not None:
             yield p, a, v, low.tu.types.resolve(p.type)
+
+
+def is_reference(low, param) -> bool:
+    """Whether a parameter is a writable C++ reference (`float &y`, see TranslationUnit.references)."""
+    c = param.coord
+    return c is not None and (c.file, c.line, c.column) in low.tu.references
 
 
 def called_names(node) -> set:

@@ -442,6 +442,7 @@ class CudaSource:
     constants: set
     instances: dict = field(default_factory=dict)  # template kernel -> [templates.Instance]
     cxx: CX.Context | None = None  # what the C++ rewrites found (unknown types)
+    references: set = field(default_factory=set)  # writable reference parameters (see clean_params)
 
 
 def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindings: dict,
@@ -462,6 +463,7 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
     tu = TranslationUnit(path, ext, size_macros, grammars_dir)
     tu.bindings = dict(bindings)
     tu.overloads = OV.collect(ext)  # name -> every definition, for names defined more than once
+    tu.references = src.references
     types = {**builtin_types(), **CL.types()}
     tu.template_aliases, tu.template_defaults = {}, {}  # function -> {parameter: alias}; alias -> given?
     for alias, (spelling, pname, it) in type_aliases.items():
@@ -576,6 +578,7 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
             for t in it.tokens if t.kind == "id"}
     type_aliases = {}
     tparam_info = {}
+    references: set = set()  # where writable reference parameters are named (see clean_params)
     for it in items:
         if getattr(it, "class_def", None) is not None:
             chunks.append(CL.emit(it, lambda toks, ren: to_c(toks, templates, ren)))
@@ -594,7 +597,7 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
                     tvals[p.name] = arg if isinstance(arg, int) else None
             tparam_info[it.name] = tvals
             header, body = CX.prepare(it.header, it.body, cxx, it.name)
-            head = clean_params(to_c(header, templates, renames))
+            head = clean_params(to_c(header, templates, renames), references)
             body = to_c(body, templates, renames)
             brace = _brace_of(it)
             chunks.append(render(head + [brace] + body + [new_token(it.tokens[-1], "}")]))
@@ -615,7 +618,7 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
     prelude += CL.prelude() + usings
     prelude += structs.tag_typedefs(items)  # C++ names a struct by its tag: `Params p`
     ctext = '#line 1 "<staticroof-cuda-prelude>"\n' + prelude + "".join(chunks)
-    return CudaSource(ctext, kernel_items, sites, tparam_info, type_aliases, constants, instances, cxx)
+    return CudaSource(ctext, kernel_items, sites, tparam_info, type_aliases, constants, instances, cxx, references)
 
 
 def _prototype_name(tokens, texts: list[str]) -> str | None:
