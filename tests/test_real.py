@@ -46,9 +46,9 @@ XFAIL = {
     "cuda/samples_basic.cu:sumMatrixOnGPU2D": "the grid is a dim3 returned by a helper (make_grid_2d): it is read "
                                               "as ? x 1 x 1, gridDim.y taken as 1, so the numbers at main's sizes "
                                               "count one row of blocks (SR119, W_value 65536 for 16777216)",
-    "cuda/samples_basic.cu:dot": "CUDA by Example's `while (tid < n) {...; tid += blockDim.x * gridDim.x;}` and "
-                                 "`while (i != 0) {...; i /= 2;}` are SR103 (unbound trip counts), and the grid "
-                                 "imin(32, (n + 255) / 256) is a Min: SR102, not analyzed",
+    "cuda/samples_basic.cu:dot": "the grid imin(32, (n + 255) / 256) is a Min: SR102, not analyzed (its `while` "
+                                 "grid-stride loop and `while (i != 0) {...; i /= 2;}` are counted loops now: "
+                                 "exact, and agreeing with the trace, with --grid dot=4)",
     **dict.fromkeys(("cuda/samples_basic.cu:reduceTwoLoads<256>", "cuda/samples_basic.cu:reduceTwoLoads<128>"),
                     "launched in `switch (threads) { case 256: ...<<<dimGrid, dimBlock>>> }` with dim3 "
                     "dimBlock(threads), dimGrid(blocks), blocks = (n + 2*threads - 1) / (2*threads): the case "
@@ -61,8 +61,6 @@ XFAIL = {
                                               "nx*ny, and the two before the loop) are SR117: Q is counted at "
                                               "main's sizes (its value 532676640 is right), the formula holds only "
                                               "there (a constant 268415008 in it)",
-    "cuda/samples_basic.cu:weighted_histogram": "its grid-stride loop is `while (i < n) { ...; i += stride; }`: "
-                                                "SR103, W = 768*gridDim_x*trip_L in an unbound trip count, not 3*n",
     "cuda/samples_basic.cu:prescan_blelloch": "the shared-memory indices shifted by CONFLICT_FREE_OFFSET (`>>`) "
                                               "are SR101, which makes the kernel approximate although shared "
                                               "arrays move no DRAM data (W and Q are right)",

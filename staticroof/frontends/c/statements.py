@@ -476,6 +476,10 @@ class StatementLowering(_Mixin):
         self.out.append(Loop(t, sympy.Integer(0), sympy.Lt(t, sym), 1, body, "seq", node_location(node, self.tu.path)))
 
     def while_loop(self, node):
+        counted = IV.while_as_for(node) if isinstance(node, c_ast.While) else None
+        if counted is not None:
+            self.for_loop(counted)
+            return
         kind = "while" if isinstance(node, c_ast.While) else "do-while"
         line = node.coord.line if node.coord else 0
         self.diag("SR103", f"`{kind}` loop: trip count modeled as the size `trip_L{line}`", node)
