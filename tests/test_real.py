@@ -68,8 +68,6 @@ XFAIL = {
                                                     "a += aStep, b += bStep)`: a comma increment and bounds that are "
                                                     "a size times a block index (aBegin = wA*16*blockIdx.y) are "
                                                     "SR102, the trip count is unbound (A and B SR108)",
-    "c_idioms.c:scale_blocked": "an affine early exit (`if (ib*BS + j >= n) break;`) is SR102: the inner loop is "
-                                "counted over its full range, 64*ceiling(n/64) iterations instead of n",
     "cpp_methods.cpp:Field2D::jacobi_sweep": "member functions of a C++ class are never reported as kernels "
                                              "(also without std::vector members); here the class's "
                                              "std::vector<double> members are SR001 at file level too",

@@ -1,6 +1,8 @@
 """`while` loops that are counted loops (issue #28 §3): `while (cond) { body; v op= step; }` with the
 last statement the only change of the variable the condition reads, and no `continue`, is the `for`
-loop `for (; cond; v op= step) body` (tests/data/idioms/while_loops.c, while_gridstride.cu).
+loop `for (; cond; v op= step) body` (tests/data/idioms/while_loops.c, while_gridstride.cu).  An
+affine early exit `if (e) break;` first in a loop body, with `!e` holding for a prefix of the trips,
+is a condition of the loop.
 Expectations derived by hand below; each is also run by `staticroof trace` at n = 37 and n = 1000
 (on both sides of the 64 of `halves`, which has no size)."""
 
@@ -23,7 +25,14 @@ EXPECT = {
     "halves": {"W": "7", "Q": "32"},
     # k = n - 1 down to 0: n adds (fp64), x read and y written n times: 16*n.
     "countdown": {"W": "n", "Q": "16*n", "fp64": "n"},
+    # ceil(n/64) blocks of j < 64, leaving at the first ib*64 + j >= n: exactly k = 0..n-1, one
+    # multiply each, x read and y written: W = n, Q = 8*n (n = 37: one cut block; 1000: 15 + 40).
+    "blocked_tail": {"W": "n", "Q": "8*n"},
+    # rows i < m while 2*i <= n: min(m, floor(n/2) + 1) rows of one multiply (fp64), a read and s
+    # written: 16 B each.
+    "first_rows": {"W": "Min(m, floor(n/2) + 1)", "Q": "16*Min(m, floor(n/2) + 1)"},
 }
+SIZES = {"first_rows": [{"m": 10, "n": 7}, {"m": 3, "n": 37}], "halves": [{}]}
 
 
 @pytest.mark.parametrize("kernel", sorted(EXPECT))
@@ -46,13 +55,24 @@ def test_a_while_loop_that_is_no_for_loop_stays_approximate(kernel):
     assert any(d.code == "SR103" for d in k.diagnostics)
 
 
-@pytest.mark.parametrize("n", [37, 1000])
-@pytest.mark.parametrize("kernel", sorted(EXPECT))
-def test_counted_while_loops_agree_with_the_trace(kernel, n):
+@pytest.mark.parametrize("kernel", ["equal_exit", "data_exit"])
+def test_an_exit_that_is_no_prefix_stays_a_break(kernel):
+    """`if (j == 5) break;` in a loop from j = n: only a loop that passes 5 meets it (read as `j < 5`
+    it would run no trip at all for n > 5); `if (x[j] < 0) break;` reads data.  Both stay SR102
+    (counted over the full range, approximate)."""
+    k = analyze_file(C_FILE)[0][kernel]
+    assert not k.exact
+    assert any(d.code == "SR102" and "break" in d.message for d in k.diagnostics)
+
+
+TRACED = [(k, s) for k in sorted(EXPECT) for s in SIZES.get(k, [{"n": 37}, {"n": 1000}])]
+
+
+@pytest.mark.parametrize("kernel,sizes", TRACED, ids=[f"{k}-{s}" for k, s in TRACED])
+def test_counted_while_loops_agree_with_the_trace(kernel, sizes):
     from staticroof.trace import compare, run as run_trace
 
     skip_without_cc()
-    sizes = {} if kernel == "halves" else {"n": n}
     k = analyze_file(C_FILE, {k: str(v) for k, v in sizes.items()})[0][kernel]
     traced = run_trace(str(C_FILE), kernel, sizes, "c")
     assert not [(r.quantity, r.static, r.traced) for r in compare(k, traced) if not r.ok]

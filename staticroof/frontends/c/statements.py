@@ -11,6 +11,7 @@ from pycparser import c_ast
 
 from ...ir import TRIP_COUNT, Guard, Loop
 from ..common.lowering import Acc, Unsupported, affine as _affine, monotone as _monotone, substitute as _substitute
+from ..common.preprocess import SIZE_MARK
 from ..common.relations import relation, substitute
 from . import folding, inductions as IV, recovery, structs, switch
 from .types import INT
@@ -262,6 +263,7 @@ class StatementLowering(_Mixin):
     def for_loop(self, node: c_ast.For):
         if multiplicative_step(node.next)[0] is not None and self._unroll(node):
             return
+        node = self._early_exit(node)
         counter, extra = IV.split_next(node, _names(node.cond))
         if extra:  # `a += aStep, b += bStep`: the counter steps the loop, the others are inductions
             node = c_ast.For(node.init, node.cond, counter, node.stmt, coord=node.coord)
@@ -281,6 +283,33 @@ class StatementLowering(_Mixin):
         v = self.lookup(name)
         if v is not None and v.ctype.is_int:
             self.bind(name, replace(v, value=None, why=f"`{name}` after its loop"))
+
+    def _early_exit(self, node: c_ast.For) -> c_ast.For:
+        """`for (...; c; i += s) { if (e) break; body }` as `for (...; c && !e; i += s) { body }` when
+        the exit is the body's first statement and `!e` is an affine condition on integers that holds
+        for a prefix of the trips (monotone in i; what it reads the body does not change): a blocked
+        loop's `if (ib*BS + j >= n) break;` cuts the last block at n.  Else `node` itself (the break
+        is then SR102, the loop counted over its full range)."""
+        items = body_items(node.stmt)
+        name, step = loop_step(node.next)
+        if not items or node.cond is None or name is None or not isinstance(step, int) or not _breaks(items[0]):
+            return node
+        exit_cond = items[0].cond
+        if not _plain(exit_cond):
+            return node
+        if _names(exit_cond) & _assigned(items[1:]):
+            return node
+        placeholder = sympy.Symbol(f"__loopvar_{name}")
+        acc = Acc()
+        self.scopes.append({name: Var(INT, value=placeholder)})
+        try:
+            stay = self.condition(c_ast.UnaryOp("!", exit_cond, exit_cond.coord), acc)
+        finally:
+            self.scopes.pop()
+        if stay is None or not acc.empty() or stay.atoms(sympy.Ne) or _monotone(stay, placeholder, step) is None:
+            return node  # (`i != k` bounds a loop that must reach k, not an exit it may never meet)
+        cond = c_ast.BinaryOp("&&", node.cond, c_ast.UnaryOp("!", exit_cond, exit_cond.coord), node.cond.coord)
+        return c_ast.For(node.init, cond, node.next, c_ast.Compound(items[1:], coord=node.stmt.coord), coord=node.coord)
 
     def after_loop(self, body_nodes):
         """What a loop assigns is unknown after it, where it is defined (the body's own copies are gone)."""
@@ -519,6 +548,31 @@ class StatementLowering(_Mixin):
 def _names(node) -> set:
     """The identifiers under `node` (a loop condition's variables)."""
     return {n.name for n in nodes(node) if isinstance(n, c_ast.ID)} if node is not None else set()
+
+
+# what an early exit's condition may hold: integers and their arithmetic, nothing read from memory
+_PLAIN = (c_ast.ID, c_ast.Constant, c_ast.BinaryOp, c_ast.UnaryOp, c_ast.Cast, c_ast.Typename, c_ast.TypeDecl,
+          c_ast.IdentifierType)
+
+
+def _plain(node) -> bool:
+    """Whether `node` computes on integers without reading memory or calling a function (a size
+    macro's marker aside)."""
+    if isinstance(node, c_ast.FuncCall):
+        return isinstance(node.name, c_ast.ID) and node.name.name == SIZE_MARK
+    if not isinstance(node, _PLAIN) or (isinstance(node, c_ast.UnaryOp) and node.op in ("*", "&")):
+        return False
+    return all(_plain(child) for _, child in node.children())
+
+
+def _breaks(node) -> bool:
+    """Whether `node` is `if (e) break;` (no else)."""
+    if not isinstance(node, c_ast.If) or node.iffalse is not None:
+        return False
+    then = node.iftrue
+    if isinstance(then, c_ast.Compound) and len(then.block_items or []) == 1:
+        then = then.block_items[0]
+    return isinstance(then, c_ast.Break)
 
 
 def _assigned(items) -> set:

@@ -53,3 +53,47 @@ void jumps(int n, const float *x, float *y)
         i++;
     }
 }
+
+/* affine early exits: the first statement of the body leaves the loop at the first j where an
+ * affine condition holds (one that stays true once it holds) */
+#define BS 64
+
+void blocked_tail(int n, const float *x, float *y)
+{
+    int nb = (n + BS - 1) / BS;
+    for (int ib = 0; ib < nb; ib++)
+        for (int j = 0; j < BS; j++) {
+            if (ib * BS + j >= n)
+                break;
+            y[ib * BS + j] = 2.0f * x[ib * BS + j];
+        }
+}
+
+void first_rows(int m, int n, const double *a, double *s)
+{
+    for (int i = 0; i < m; i++) {
+        if (2 * i > n)
+            break;
+        s[i] = a[i] * a[i];
+    }
+}
+
+/* `j == 5` is met only by a loop that passes 5: no prefix of the trips, so not an exit condition */
+void equal_exit(int n, const float *x, float *y)
+{
+    for (int j = n; j < n + 64; j++) {
+        if (j == 5)
+            break;
+        y[j - n] = x[j];
+    }
+}
+
+/* the exit reads data: it stays a break (SR102) */
+void data_exit(int n, const float *x, float *y)
+{
+    for (int j = 0; j < n; j++) {
+        if (x[j] < 0.0f)
+            break;
+        y[j] = x[j];
+    }
+}
