@@ -33,13 +33,6 @@ XFAIL = {
                                                    "blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32 is not split "
                                                    "into block and warp, the guard idx >= N is SR104 and N is lost "
                                                    "(exact with --block 128)",
-    "cuda/llm_attention.cu:attention_query_key_kernel1": "a flat index over B x NH x T x T (the radix T twice) is "
-                                                         "not decomposed: the reads of inp are SR101, and the two "
-                                                         "distinct SR101 reads of one statement are merged into one "
-                                                         "access (Q_access below the truth)",
-    "cuda/llm_attention.cu:scale_kernel": "a digit of the decomposed flat index compared in an `if` (t > t2) is "
-                                          "taken for data (SR104): both branches are counted, and the preatt "
-                                          "reads are lost from Q (below the truth)",
     "cuda/llm_attention.cu:softmax_forward_kernel4": "a block-stride loop bounded by blockIdx.x % T (one block "
                                                      "per row, causal length) is SR102 and its body is lost: "
                                                      "Q = 0 and N is gone from W",
@@ -163,6 +156,8 @@ TRACE_LAUNCH = {
        for name in ("permute_kernel", "permute_kernel_backward", "unpermute_kernel", "unpermute_kernel_backward",
                     "attention_softmax_kernel1", "attention_value_kernel1", "softmax_autoregressive_backward_kernel1")},
     "sumMatrixOnGPU2D": {"grid": (2, 3, 1), "block": (32, 16, 1)},  # a dim3 from make_grid_2d; cols <= 64, rows <= 48
+    # one thread per (b, h, t, t2): 150 and 9800 at the two size sets; 160 blocks of 64 cover both
+    **{name: {"grid": (160, 1, 1), "block": (64, 1, 1)} for name in ("scale_kernel", "attention_query_key_kernel1")},
 }
 # "file:kernel" -> why the trace does not agree yet (strict, like XFAIL).
 TRACE_XFAIL = {

@@ -88,7 +88,8 @@ def divide(op: str, x, y, plan: Plan, g):
     the remainder is not provably in `[0, y)`."""
     x = sympy.expand(sympy.sympify(x).xreplace({g: plan.flat()}))
     y = sympy.sympify(y)
-    if not (isinstance(y, (sympy.Symbol, sympy.Mul)) and all(f.is_Symbol or f.is_Pow for f in sympy.Mul.make_args(y))):
+    if not (isinstance(y, (sympy.Symbol, sympy.Mul, sympy.Pow))
+            and all(f.is_Symbol or f.is_Pow for f in sympy.Mul.make_args(y))):
         return None
     quotient: list = []
     rest: list = []

@@ -64,6 +64,20 @@ __global__ void encoder_add(float* out, const float* wte, const float* wpe, int 
     out[b * T * C + t * C + c] = wte[c] + wpe[t * C + c];
 }
 
+// a causal mask over N x T x T: the divisor T*T is a power of one size (a radix repeated)
+__global__ void causal_mask(float* att, float s, int N, int T) {
+    int idx = blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx < N * T * T) {
+        int rest = idx % (T * T);
+        int t2 = rest / T;
+        int t = rest % T;
+        if (t > t2)
+            att[idx] = 0.0f;
+        else
+            att[idx] *= s;
+    }
+}
+
 void launch_all(float* out, float* inp, float* bias, double* dout, double* da, float* part,
                 int N, int C, int B, int T, int threads) {
     bias_add_rows<<<N, threads>>>(out, inp, bias, N, C);
@@ -73,6 +87,7 @@ void launch_all(float* out, float* inp, float* bias, double* dout, double* da, f
     int total = B * T * C;
     permute_btc<<<(total + threads - 1) / threads, threads>>>(out, inp, B, T, C);
     encoder_add<<<(total + threads - 1) / threads, threads>>>(out, inp, bias, B, T, C);
+    causal_mask<<<(N * T * T + threads - 1) / threads, threads>>>(out, 0.5f, N, T);
 }
 
 // a grid-stride loop reading one loop-invariant element: each thread that runs a trip loads it once
