@@ -33,9 +33,6 @@ XFAIL = {
                                                    "blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32 is not split "
                                                    "into block and warp, the guard idx >= N is SR104 and N is lost "
                                                    "(exact with --block 128)",
-    "cuda/llm_attention.cu:softmax_forward_kernel4": "a block-stride loop bounded by blockIdx.x % T (one block "
-                                                     "per row, causal length) is SR102 and its body is lost: "
-                                                     "Q = 0 and N is gone from W",
     "cuda/samples_basic.cu:sumMatrixOnGPU2D": "the grid is a dim3 returned by a helper (make_grid_2d): it is read "
                                               "as ? x 1 x 1, gridDim.y taken as 1, so the numbers at main's sizes "
                                               "count one row of blocks (SR119, W_value 65536 for 16777216)",
@@ -105,8 +102,9 @@ TRACE_SIZES = {
                            "blockDim_x": 64},
                           {"B": 4, "T": 130, "C": 20, "N": 3, "OC": 70, "BT": 80, "num_parameters": 37,
                            "blockDim_x": 64}],
-    "cuda/llm_attention.cu": [{"B": 2, "N": 5, "NH": 3, "d": 4, "T": 5, "HS": 4},
-                              {"B": 1, "N": 70, "NH": 2, "d": 3, "T": 70, "HS": 3}],  # T both sides of 32, 64
+    # T both sides of 32, 64; the blocks the trace launches have 64 threads (TRACE_LAUNCH)
+    "cuda/llm_attention.cu": [{"B": 2, "N": 5, "NH": 3, "d": 4, "T": 5, "HS": 4, "blockDim_x": 64},
+                              {"B": 1, "N": 70, "NH": 2, "d": 3, "T": 70, "HS": 3, "blockDim_x": 64}],
     # both sides of the blocks 128 and 256, of 2*256 elements per block, of the grid caps 32*256 and
     # 64*256 (n = 20000), of BDIM 16 and of the 32 x 4 and 32 x 16 blocks
     "cuda/samples_basic.cu": [{"n": 37, "numElements": 37, "optN": 37, "nx": 37, "ny": 9, "nz": 5,
@@ -158,6 +156,8 @@ TRACE_LAUNCH = {
     "sumMatrixOnGPU2D": {"grid": (2, 3, 1), "block": (32, 16, 1)},  # a dim3 from make_grid_2d; cols <= 64, rows <= 48
     # one thread per (b, h, t, t2): 150 and 9800 at the two size sets; 160 blocks of 64 cover both
     **{name: {"grid": (160, 1, 1), "block": (64, 1, 1)} for name in ("scale_kernel", "attention_query_key_kernel1")},
+    # one block per row of N*T: 25 and 4900 rows at the two size sets (the guard idx < N*T drops the rest)
+    "softmax_forward_kernel4": {"grid": (4900, 1, 1), "block": (64, 1, 1)},
 }
 # "file:kernel" -> why the trace does not agree yet (strict, like XFAIL).
 TRACE_XFAIL = {

@@ -84,7 +84,7 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
         # better ("opaque": a thread index alone, "division": an integer divided by a size), the
         # sizes its global index is compared with (radix.py's plans), its strided loops (strided.py)
         self.seen: set = set()
-        self.radix_bounds: list = []  # (dim, size product)
+        self.radix_bounds: list = []  # (dim, size product, "g" or "bx": what is compared with it)
         self.strided: list = []  # (Guard, owner symbol, reading holds)
         self.active: tuple = (fn,)  # the definitions being lowered, caller first (for overloads' recursion)
         super().__init__(tu, kernel, fn, stack, bindings, gscope)
@@ -146,7 +146,8 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
                                      role=LAUNCH_GRID)
             why = f"`threadIdx.{d}`/`blockIdx.{d}` alone needs the block size"
             plan = self.model.plan
-            self.threads[d] = thread_symbols(d, B, G, self, why, self.model.split, plan is not None and plan.dim == d)
+            flat = plan is not None and plan.dim == d and plan.var == "g"
+            self.threads[d] = thread_symbols(d, B, G, self, why, self.model.split, flat)
         if self.model.plan is not None:
             self.loop_syms |= set(self.model.plan.digits)
 
@@ -157,8 +158,8 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
         local = {info["tx"] for info in self.threads.values() if info["B"].is_Integer}
         a, b = sympy.sympify(a), sympy.sympify(b)
         for d, info in self.threads.items():
-            if "g" in info and self.model.plan is None and {a, b} & {info["g"]}:
-                self.radix_bounds.append((d, b if a == info["g"] else a))
+            if self.model.plan is None:
+                self.radix_bounds.extend((d, y, var) for var, y in _radix_bounds(info, a, b))
 
         def in_block(e):  # an index within the block only (no blockIdx, no other loop)
             return e.free_symbols & local and (e.free_symbols & self.loop_syms) <= local
@@ -198,7 +199,7 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
                 and a.expr is not None and b.expr is not None and not b.expr.is_Integer:
             self.seen.add("division")
             plan = self.model.plan
-            q = RX.divide(op, a.expr, b.expr, plan, self.threads[plan.dim]["g"]) if plan is not None else None
+            q = RX.divide(op, a.expr, b.expr, plan, self.threads[plan.dim][plan.var]) if plan is not None else None
             if q is not None:
                 return Val(INT, q)
         if op in ("+", "-", "*", "/") and (a.ctype.is_vector or b.ctype.is_vector):
@@ -641,21 +642,35 @@ def _lower_best(tu, fn, path, launch: Launch, tparams: dict, constants: set, sit
         kernel, low = _lower_kernel(tu, fn, path, launch, tparams, constants, site, model)
     assert kernel is not None  # this model has no reading to refuse
     best = kernel
-    candidates = []
-    if "opaque" in low.seen:
-        candidates += [Model(True, True), Model(True, False)]
-    if "division" in low.seen:
-        candidates += [Model(plan=RX.with_digits(p)) for p in RX.plans(low.radix_bounds)]
-    for candidate in candidates:
+    candidates: list = []
+    _more_models(low, candidates)
+    for candidate in candidates:  # (grows: a model's lowering may suggest plans of its own)
         if _approximations(best) == 0:
             break
         try:
-            other, _ = _lower_kernel(tu, fn, path, launch, tparams, constants, site, candidate)
+            other, other_low = _lower_kernel(tu, fn, path, launch, tparams, constants, site, candidate)
         except (Unsupported, RecursionError):
             continue
+        if candidate.plan is None:
+            _more_models(other_low, candidates)
         if other is not None and _approximations(other) < _approximations(best):
             best, model = other, candidate
     return best, model
+
+
+def _more_models(low, candidates: list) -> None:
+    """Add the models a lowering suggests to `candidates`: the split models when it met a thread
+    index alone, a radix plan for each ordering of each size product it compared an index with
+    when it divided by a size (a block index's plan in the split model, whose block index is a loop
+    variable)."""
+    more: list = []
+    if "opaque" in low.seen:
+        more += [Model(True, True), Model(True, False)]
+    if "division" in low.seen:
+        more += [Model(plan=RX.with_digits(p)) if p.var == "g" else
+                 Model(split=True, strided=True, plan=RX.with_digits(p)) for p in RX.plans(low.radix_bounds)]
+    seen = {(m.split, m.strided, m.plan) for m in candidates}
+    candidates.extend(m for m in more if (m.split, m.strided, m.plan) not in seen)
 
 
 def _approximations(kernel: Kernel) -> int:
@@ -678,7 +693,8 @@ def _lower_kernel(tu, fn, path, launch: Launch, tparams: dict, constants: set, s
         return None, low
     if model.plan is not None:
         info = low.threads.get(model.plan.dim)
-        if info is None or "g" not in info or not RX.apply(kernel.body, model.plan, info["g"], low.loop_syms):
+        var = info.get(model.plan.var) if info is not None else None
+        if not isinstance(var, sympy.Dummy) or not RX.apply(kernel.body, model.plan, var, low.loop_syms):
             return None, low
     formula = any(e is not None and e.free_symbols for e in launch.grid_expr)
     kernel.launch = {"grid": tuple(launch.grid), "block": tuple(launch.block), "origin": launch.origin or None,
@@ -692,6 +708,22 @@ def _lower_kernel(tu, fn, path, launch: Launch, tparams: dict, constants: set, s
         kernel.launch_args = {p: a for p, a in zip(_param_names(fn), site.arg_names, strict=False) if p and a}
         launch_notes(kernel, site, formula, tu.bindings)  # host loops around it (SR150), float grids (SR151/2)
     return kernel, low
+
+
+def _radix_bounds(info: dict, a, b) -> list:
+    """("g" or "bx", bound) for a comparison of a, b that compares a dimension's global index (formed
+    or, with its block and thread indices loop variables, written out) or its block index alone with
+    something: a candidate bound for a radix plan (radix.py)."""
+    out = []
+    glob = info.get("g")
+    if glob is None and isinstance(info["tx"], sympy.Dummy):
+        glob = info["bx"] * info["B"] + info["tx"]
+    for x, y in ((a, b), (b, a)):
+        if glob is not None and sympy.expand(x - glob) == 0:
+            out.append(("g", y))
+        elif "g" not in info and x == info["bx"]:
+            out.append(("bx", y))
+    return out
 
 
 def _param_names(fn) -> list:

@@ -25,12 +25,14 @@ from ..common.lowering import affine
 
 @dataclass(frozen=True)
 class Plan:
-    """The digits of dimension `dim`'s global index: radices outer first (their product is the guard's
+    """The digits of dimension `dim`'s global index (`var` "g"), or of its block index alone ("bx": one
+    block per row, `row = blockIdx.x; t = row % T`): radices outer first (their product is the guard's
     bound), their loop variables, and the place values."""
 
     dim: str
     radices: tuple
     digits: tuple = field(default=(), compare=False)
+    var: str = "g"
 
     @property
     def places(self) -> tuple:
@@ -49,7 +51,8 @@ class Plan:
 
 
 def with_digits(plan: Plan) -> Plan:
-    return Plan(plan.dim, plan.radices, tuple(sympy.Dummy(f"digit{k}.{plan.dim}") for k in range(len(plan.radices))))
+    digits = tuple(sympy.Dummy(f"digit{k}.{plan.dim}") for k in range(len(plan.radices)))
+    return Plan(plan.dim, plan.radices, digits, plan.var)
 
 
 def bound_factors(bound) -> list | None:
@@ -68,14 +71,15 @@ def bound_factors(bound) -> list | None:
 
 
 def plans(bounds: list, limit: int = 24) -> list:
-    """Candidate plans from the (dim, bound) pairs a kernel compares its global index with."""
+    """Candidate plans from the (dim, bound, var) a kernel compares its global ("g") or block ("bx")
+    index with."""
     out: list = []
-    for dim, bound in bounds:
+    for dim, bound, var in bounds:
         factors = bound_factors(bound)
         if factors is None:
             continue
         for order in dict.fromkeys(itertools.permutations(factors)):
-            p = Plan(dim, tuple(order))
+            p = Plan(dim, tuple(order), var=var)
             if p not in out:
                 out.append(p)
             if len(out) >= limit:

@@ -78,6 +78,16 @@ __global__ void causal_mask(float* att, float s, int N, int T) {
     }
 }
 
+// one block per row of N x T rows, the causal length row % T + 1: the block index itself decomposed
+__global__ void causal_rows(float* out, const float* inp, int N, int T) {
+    int row = blockIdx.x;
+    if (row >= N * T)
+        return;
+    int len = row % T + 1;
+    for (int i = threadIdx.x; i < len; i += blockDim.x)
+        out[row * T + i] = 2.0f * inp[row * T + i];
+}
+
 void launch_all(float* out, float* inp, float* bias, double* dout, double* da, float* part,
                 int N, int C, int B, int T, int threads) {
     bias_add_rows<<<N, threads>>>(out, inp, bias, N, C);
@@ -88,6 +98,7 @@ void launch_all(float* out, float* inp, float* bias, double* dout, double* da, f
     permute_btc<<<(total + threads - 1) / threads, threads>>>(out, inp, B, T, C);
     encoder_add<<<(total + threads - 1) / threads, threads>>>(out, inp, bias, B, T, C);
     causal_mask<<<(N * T * T + threads - 1) / threads, threads>>>(out, 0.5f, N, T);
+    causal_rows<<<N * T, threads>>>(out, inp, N, T);
 }
 
 // a grid-stride loop reading one loop-invariant element: each thread that runs a trip loads it once
