@@ -14,7 +14,7 @@ from ... import costs
 from ...ir import Guard, Ref, Stmt
 from ..common.lowering import Acc, Unsupported, affine as _affine, branch_refs, int_op as _int_op
 from ..common.preprocess import SIZE_MARK
-from . import folding, outputs, structs
+from . import folding, narrow, outputs, structs
 from .types import FLOAT, INT, VOID, CType, arith
 from .values import (
     COMPARISONS,
@@ -175,6 +175,16 @@ class ExpressionLowering(_Mixin):
         sub.opaque = self.opaque
         sub.folded = self.folded
         return sub
+
+    def size_values(self, symbols) -> dict:
+        """{symbol: value} for the sizes among `symbols` that have one (the user's, else a default)."""
+        out = {}
+        for sym in symbols:
+            size = self.kernel.sizes.get(sym.name)
+            value = self.tu.bindings.get(sym.name, size.default if size is not None else None)
+            if value is not None:
+                out[sym] = sympy.Integer(int(value))
+        return out
 
     def _with_defaults(self, expr):
         """An integer argument's value using the sizes' defaults (`ni = NI` with `#define NI 1000`)."""
@@ -456,8 +466,8 @@ class ExpressionLowering(_Mixin):
                 return v
             acc.use_scalar(var, "write")
             if var.ctype.is_int:
-                new = replace(var, value=v.expr if v.ctype.is_int else None,
-                              why=v.why if v.ctype.is_int else "converted from a float")
+                new = replace(var, value=narrow.stored(self, var.ctype, v.expr, lnode.name, node) if v.ctype.is_int
+                              else None, why=v.why if v.ctype.is_int else "converted from a float")
             elif var.ctype.is_pointer:
                 v = convert(self, v, var.ctype, node)
                 if v.array is not None:

@@ -13,7 +13,7 @@ from ...ir import TRIP_COUNT, Guard, Loop
 from ..common.lowering import Acc, Unsupported, affine as _affine, monotone as _monotone, substitute as _substitute
 from ..common.preprocess import SIZE_MARK
 from ..common.relations import relation, substitute
-from . import folding, inductions as IV, recovery, structs, switch
+from . import folding, inductions as IV, narrow, recovery, structs, switch
 from .types import INT
 from .values import (
     COMPARISONS,
@@ -181,6 +181,7 @@ class StatementLowering(_Mixin):
             v = self.value(d.init, self.acc)
             if t.is_int:
                 var.value, var.why = (v.expr, v.why) if v.ctype.is_int else (None, "converted from a float")
+                var.value = narrow.stored(self, t, var.value, d.name, d)
             elif (const_t := folding.local(self, d, t, v)) is not None:  # `const float c = 1.0f / 3.0f;`
                 var = Var(const_t)  # is c's value
             self.acc.use_scalar(var, "write")
@@ -274,6 +275,10 @@ class StatementLowering(_Mixin):
                 self._unknown_loop(node, [node.stmt, node.next], node.init)
                 return
             name, start, step, cond = header
+            counter = self.lookup(name)
+            if counter is not None:
+                narrow.check_counter(self, node, name, counter.ctype, start, step, cond,
+                                     sympy.Symbol(f"__loopvar_{name}"))
             var, body = self.loop_body(node, name, (start, step, extra))
             cond_v = substitute(cond, {sympy.Symbol(f"__loopvar_{name}"): var})
             self.out.append(Loop(var, start, cond_v, step, body, "seq", node_location(node, self.tu.path)))
