@@ -2,7 +2,7 @@
 
 Each rewrite keeps the tokens' locations, so a diagnostic still points at the user's line:
 
-- cooperative groups (coop.py);
+- cooperative groups (coop.py) and asynchronous copies (asynccopy.py);
 - inline PTX, `asm volatile("..." : "=r"(out) : "r"(in));` -> `{ __sr_asm(in); out =
   __sr_asm_out(); }`: the inputs are evaluated (their reads count), the statement is SR140 (its
   own work and traffic are not counted) and each output receives an unknown value;
@@ -16,7 +16,7 @@ Each rewrite keeps the tokens' locations, so a diagnostic still points at the us
 from __future__ import annotations
 
 from ..common.tokens import Token, match_close, tokenize
-from . import coop, opaque
+from . import asynccopy, coop, opaque
 from .lambdas import inline_lambdas
 from .toplevel import split_items
 
@@ -76,6 +76,7 @@ def prepare(header: list[Token], body: list[Token], ctx: Context, name: str = ""
     header = coop.rewrite(header, ctx.cg_names, groups)
     groups.update(ctx.param_groups.get(name, {}))  # a `thread_group g` every caller passes a block
     body = coop.rewrite(body, ctx.cg_names, groups)
+    body = asynccopy.rewrite(body, groups)
     used = ctx.used.setdefault(name, [])
     params: dict = {}
     header = opaque.rewrite(header, ctx.known, used, header=True, outer=ctx.is_value, declared=params)
