@@ -203,11 +203,15 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
             if q is not None:
                 return Val(INT, q)
         if op in ("+", "-", "*", "/") and (a.ctype.is_vector or b.ctype.is_vector):
-            # `a * x` on a float4 is a C++ operator overload (the CUDA headers define none): not followed
+            fn = CL.free_operator(self, op, a, b)
+            if fn is not None:  # `operator+(float3, float3)` of the file or a helper header (helper_math.h)
+                return CL.inline(self, fn, node, [node, node], acc, None, [a, b])
+            # `a * x` on a float4 with no operator the file defines (the CUDA headers define none)
             vec = a.ctype if a.ctype.is_vector else b.ctype
             self.diag("SR105", f"`{op}` on a vector type ({vec.prec} x {vec.lanes}) calls a C++ operator overload, "
                       "which is not followed: counted as one operation per lane", node)
-            acc.flop(vec.prec, vec.lanes)
+            if vec.prec in FLOAT:  # an integer vector's lanes do integer arithmetic: 0 FLOPs
+                acc.flop(vec.prec, vec.lanes)
             return Val(vec)
         v = super()._binary(op, a, b, acc, node)
         if v.ctype.is_int and v.expr is not None:
