@@ -522,7 +522,17 @@ class StatementLowering(_Mixin):
         self._unknown_loop(node, [node.stmt, cond_stmt])
 
     def condition(self, node, acc: Acc):
-        """A sympy boolean if `node` is an affine condition on integers, else None (reads recorded)."""
+        """A sympy boolean if `node` is an affine condition on integers, else None (reads recorded).
+        One on compile-time sizes alone (`if (kScale)` in `tagged<false>`, `#if`-like macros) is decided
+        as the compiler decides it."""
+        cond = self._condition(node, acc)
+        if cond is not None and cond not in (sympy.true, sympy.false) and not cond.free_symbols & self.loop_syms:
+            folded = self.compile_time(cond)
+            if folded in (sympy.true, sympy.false):
+                return folded
+        return cond
+
+    def _condition(self, node, acc: Acc):
         if isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
             a = self.condition(node.left, acc)
             b = self.condition(node.right, acc)

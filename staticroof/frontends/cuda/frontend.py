@@ -87,9 +87,21 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
         self.radix_bounds: list = []  # (dim, size product, "g" or "bx": what is compared with it)
         self.strided: list = []  # (Guard, owner symbol, reading holds)
         self.active: tuple = (fn,)  # the definitions being lowered, caller first (for overloads' recursion)
+        self.launching: Launch | None = None  # the launch of a kernel this one launches (device_launch)
+        self.launched = False  # a kernel launched from a kernel: its body inside its own thread loops
         super().__init__(tu, kernel, fn, stack, bindings, gscope)
 
     def sub_lowering(self, callee, bindings):
+        if self.launching is not None:  # a kernel launched from this one: its own threads (device_launch)
+            child = CudaLowering(self.tu, self.kernel, callee, self.launching, {}, self.constants, self.stack,
+                                 bindings, self.gscope)
+            child.loop_syms = set(self.loop_syms)
+            child.opaque = self.opaque
+            child.folded = self.folded
+            child.seen = self.seen
+            child.launched = True
+            child.setup_threads()
+            return child
         sub = CudaLowering(self.tu, self.kernel, callee, self.launch, self.tparams, self.constants,
                            self.stack, bindings, self.gscope)
         sub.loop_syms = set(self.loop_syms)
@@ -159,7 +171,7 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
         a, b = sympy.sympify(a), sympy.sympify(b)
         for d, info in self.threads.items():
             if self.model.plan is None:
-                self.radix_bounds.extend((d, y, var) for var, y in _radix_bounds(info, a, b))
+                self.radix_bounds.extend((d, y, var) for var, y in RX.compared(info, a, b))
 
         def in_block(e):  # an index within the block only (no blockIdx, no other loop)
             return e.free_symbols & local and (e.free_symbols & self.loop_syms) <= local
@@ -297,8 +309,37 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
         self.kernel.arrays[arr].dims = (sympy.Integer(1),)
         return Var(t, array=arr, scalar_array=True)
 
+    def lower(self) -> list:
+        body = super().lower()
+        return self.wrap(body) if self.launched else body
+
+    def device_launch(self, node, args, acc) -> Val:
+        """`child<<<g, b>>>(args)` in a kernel (dynamic parallelism; statements.device_launches): the
+        child's threads run there, each launching thread's launch its own g x b threads, inlined with
+        its arguments like a call.  Followed when the child is a kernel of the file, its block a
+        constant and its grid a formula in this kernel's parameters; otherwise not (SR105)."""
+        name = args[0].name if isinstance(args[0], c_ast.ID) else None
+        fn = self.tu.funcs.get(name) if name else None
+        g, b = self.value(args[1], Acc()).expr, self.value(args[2], Acc()).expr
+        params = {sympy.Symbol(p) for p in self.kernel.params}
+        why = ("it is not a kernel of this file" if fn is None else
+               "its block size is not a constant" if b is None or not b.is_Integer else
+               "its grid is not a formula in this kernel's parameters" if g is None or not g.free_symbols <= params
+               else "")
+        if why or g is None or b is None:
+            self.diag("SR105", f"a kernel launched from a kernel (`{name}`) is not followed: {why}", node)
+            return Val(VOID)
+        self.launching = Launch((int(g) if g.is_Integer else None, 1, 1), (int(b), 1, 1),
+                                f"launch from `{self.fn.decl.name}`", (g, sympy.Integer(1), sympy.Integer(1)))
+        try:
+            return super()._inline(name, node, args[3:], acc)
+        finally:
+            self.launching = None
+
     def _e_FuncCall(self, node, acc):
         name = node.name.name if isinstance(node.name, c_ast.ID) else None
+        if name == "__sr_device_launch":
+            return self.device_launch(node, node.args.exprs, acc)
         entry = table()["intrinsics"].get(name) if name else None
         if name is None or entry is None or name in self.tu.funcs:
             if name in self.tu.funcs:
@@ -712,22 +753,6 @@ def _lower_kernel(tu, fn, path, launch: Launch, tparams: dict, constants: set, s
         kernel.launch_args = {p: a for p, a in zip(_param_names(fn), site.arg_names, strict=False) if p and a}
         launch_notes(kernel, site, formula, tu.bindings)  # host loops around it (SR150), float grids (SR151/2)
     return kernel, low
-
-
-def _radix_bounds(info: dict, a, b) -> list:
-    """("g" or "bx", bound) for a comparison of a, b that compares a dimension's global index (formed
-    or, with its block and thread indices loop variables, written out) or its block index alone with
-    something: a candidate bound for a radix plan (radix.py)."""
-    out = []
-    glob = info.get("g")
-    if glob is None and isinstance(info["tx"], sympy.Dummy):
-        glob = info["bx"] * info["B"] + info["tx"]
-    for x, y in ((a, b), (b, a)):
-        if glob is not None and sympy.expand(x - glob) == 0:
-            out.append(("g", y))
-        elif "g" not in info and x == info["bx"]:
-            out.append(("bx", y))
-    return out
 
 
 def _param_names(fn) -> list:

@@ -87,6 +87,22 @@ def plans(bounds: list, limit: int = 24) -> list:
     return out
 
 
+def compared(info: dict, a, b) -> list:
+    """("g" or "bx", bound) for a comparison of a, b that compares a dimension's global index (formed
+    or, with its block and thread indices loop variables, written out) or its block index alone with
+    something: a candidate bound for a radix plan (radix.py)."""
+    out = []
+    glob = info.get("g")
+    if glob is None and isinstance(info["tx"], sympy.Dummy):
+        glob = info["bx"] * info["B"] + info["tx"]
+    for x, y in ((a, b), (b, a)):
+        if glob is not None and sympy.expand(x - glob) == 0:
+            out.append(("g", y))
+        elif "g" not in info and x == info["bx"]:
+            out.append(("bx", y))
+    return out
+
+
 def divide(op: str, x, y, plan: Plan, g):
     """`x / y` (op "/") or `x % y` (op "%") on non-negative integers in the plan's digits, or None if
     the remainder is not provably in `[0, y)`."""
