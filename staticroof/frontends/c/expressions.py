@@ -472,7 +472,7 @@ class ExpressionLowering(_Mixin):
                 v = convert(self, v, var.ctype, node)
                 if v.array is not None:
                     new = replace(var, array=v.array, prefix=v.prefix, offset=v.offset)
-                elif is_allocation(node.rvalue if isinstance(node, c_ast.Assignment) else None):
+                elif is_allocation(node.rvalue if isinstance(node, c_ast.Assignment) else None, self.tu):
                     new = replace(var, array=self.new_array(lnode.name, var.ctype, "global", node), prefix=(), offset=0)
                 else:
                     new = replace(var, prefix=None)

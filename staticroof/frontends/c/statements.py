@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import sympy
 from pycparser import c_ast
 
-from ...ir import TRIP_COUNT, Guard, Loop
+from ...ir import TRIP_COUNT, Guard, Loop, Stmt, walk
 from ..common.lowering import Acc, Unsupported, affine as _affine, monotone as _monotone, substitute as _substitute
 from ..common.preprocess import SIZE_MARK
 from ..common.relations import relation, substitute
@@ -160,7 +160,7 @@ class StatementLowering(_Mixin):
                 v = convert(self, self.value(d.init, self.acc), t, d)  # `float *s = (float *)src`, `= buf`
                 if v.array is not None:
                     var = Var(t, array=v.array, prefix=v.prefix, offset=v.offset, why=v.why)
-                elif is_allocation(d.init):
+                elif is_allocation(d.init, self.tu):
                     var = Var(t, array=self.new_array(d.name, t, "global", d))
             self.bind(d.name, var)
             return
@@ -214,8 +214,8 @@ class StatementLowering(_Mixin):
         if cond is None and self.cond_why:
             self.diag("SR113", f"condition not decidable without the launch configuration: {self.cond_why}; "
                       "both branches are counted", node.cond)
-        elif cond is None:
-            self.diag("SR104", "condition depends on data; both branches are counted", node.cond)
+        data_dependent = cond is None and not self.cond_why
+        at = len(self.kernel.diagnostics)  # where its SR104 goes: before what the branches say
         self.cond_why = ""
         if then_items is None:
             then_items = [node.iftrue]
@@ -228,6 +228,12 @@ class StatementLowering(_Mixin):
             if v is not None:
                 self._assign_in_scope(n, v)
         orelse = self.nested(else_items, scope=True, loop_body=self.in_loop_body)
+        if data_dependent and (_counts(then) or _counts(orelse)):  # (a branch that counts nothing, an
+            # `fprintf` every 20 elements or an `exit` on a failed malloc, costs the same either way)
+            before = len(self.kernel.diagnostics)
+            self.diag("SR104", "condition depends on data; both branches are counted", node.cond)
+            if len(self.kernel.diagnostics) > before:
+                self.kernel.diagnostics.insert(at, self.kernel.diagnostics.pop())
         self._merge(changed, after_then, cond)
         if cond is not None and cond == sympy.true:
             self.out.extend(then)
@@ -558,6 +564,11 @@ class StatementLowering(_Mixin):
         if v.ctype.is_int and v.expr is not None and _affine(v.expr, self.loop_syms, True):
             return sympy.Ne(v.expr, 0)
         return None
+
+
+def _counts(body: list) -> bool:
+    """Whether lowered statements do any counted work or move any data."""
+    return any(isinstance(n, Stmt) and (n.flops or n.special or n.refs) for n in walk(body))
 
 
 def _names(node) -> set:

@@ -184,11 +184,32 @@ def lane_indices(index, ctype: CType):
     return [index[:-1] + (index[-1] + k,) for k in range(ctype.lanes)]
 
 
-def is_allocation(node) -> bool:
+_ALLOCATORS = ("malloc", "calloc", "realloc", "aligned_alloc", "alloca")
+
+
+def is_allocation(node, tu=None) -> bool:
+    """Whether `node` returns fresh memory: a call of malloc and its kind, or of a function of the file
+    that wraps one (`polybench_alloc_data`, `xmalloc`: it returns a pointer and calls one)."""
     while isinstance(node, c_ast.Cast):
         node = node.expr
-    return (isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID)
-            and node.name.name in ("malloc", "calloc", "realloc", "aligned_alloc", "alloca"))
+    if not (isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID)):
+        return False
+    name = node.name.name
+    return name in _ALLOCATORS or (tu is not None and name in allocators(tu))
+
+
+def allocators(tu) -> set:
+    """The functions of the file that wrap an allocation (see is_allocation), found once per file."""
+    found = getattr(tu, "_allocators", None)
+    if found is None:
+        found = set()
+        for name, fn in tu.funcs.items():
+            if isinstance(fn.decl.type.type, c_ast.PtrDecl) and any(
+                    isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in _ALLOCATORS
+                    for n in nodes(fn.body)):
+                found.add(name)
+        tu._allocators = found
+    return found
 
 
 def loop_step(nxt):
