@@ -7,8 +7,9 @@ its increment, `p0 + cols*(t + 1)` after it.  So are the second variable of a lo
 This module finds them (syntax only); the lowering gives them their closed form (statements.py).
 It also reads `while (i < n) { ...; i += step; }` as the `for` loop it is (while_as_for).
 
-A variable is an induction variable of a loop when it is advanced exactly once per trip, by an
-amount the loop does not change, at a point every trip reaches: in a statement at the top level
+A variable is an induction variable of a loop when it is advanced by the same amount every trip, by
+increments the loop does not change (one or several: `j++; a[j] = ...; j++;`), at points every trip
+reaches: in a statement at the top level
 of the body (not under an `if`, an inner loop, `?:`, `&&` or `||`), in a body without `break`,
 `continue`, `return` or `goto` (which could skip the increment), and is assigned nowhere else in
 the body, nor declared in it, nor has its address taken.  Anything else stays "changes inside the
@@ -109,14 +110,19 @@ def find(body, extra_next: list, loop_name: str) -> list[Induction]:
     out = []
     candidates = [n for item in items if not isinstance(item, _NESTED) for n in _top(item)]
     candidates += list(extra_next)
-    for n in candidates:
-        ind = _increment(n)
-        if ind is None or counts.get(ind.name) != 1 or ind.name in declared | addressed | {loop_name}:
+    increments = [i for i in (_increment(n) for n in candidates) if i is not None]
+    per_name: dict = {}
+    for ind in increments:
+        per_name[ind.name] = per_name.get(ind.name, 0) + 1
+    for ind in increments:
+        # every change of the variable is such an increment (`j++; a[j] = ...; j++;` steps it twice)
+        if counts.get(ind.name) != per_name[ind.name] or ind.name in declared | addressed | {loop_name}:
             continue
         if ind.amount is not None and not _invariant(ind.amount, changed):
             continue
         out.append(ind)
-    return out
+    names = {i.name for i in out}
+    return [i for i in out if sum(1 for j in out if j.name == i.name) == per_name[i.name] and i.name in names]
 
 
 def _top(node):

@@ -351,23 +351,25 @@ class StatementLowering(_Mixin):
     def _inductions(self, found, before: dict, trip) -> None:
         """Bind each induction variable to its value on entry to trip `trip`: start + amount*trip
         (unknown when `trip` is None)."""
+        steps: dict = {}  # name -> the amount it advances by per trip (the sum of its increments)
         for ind in found:
-            if trip is None:
-                v = before.get(ind.name)
-                if v is not None:
-                    self.bind(ind.name, structs.unknown(v, ind.name, "changes inside the loop"))
-                continue
-            v0 = before.get(ind.name)
+            amount = sympy.Integer(1) if ind.amount is None else self.value(ind.amount, Acc()).expr
+            if amount is None or amount.free_symbols & self.loop_syms or steps.get(ind.name, 0) is None:
+                steps[ind.name] = None
+            else:
+                steps[ind.name] = steps.get(ind.name, 0) + ind.sign * amount
+        for name, step in steps.items():
+            v0 = before.get(name)
             if v0 is None:
                 continue
-            amount = sympy.Integer(1) if ind.amount is None else self.value(ind.amount, Acc()).expr
-            if amount is None or amount.free_symbols & self.loop_syms:
+            if trip is None or step is None:
+                self.bind(name, structs.unknown(v0, name, "changes inside the loop"))
                 continue
-            delta = sympy.expand(ind.sign * amount * trip)
+            delta = sympy.expand(step * trip)
             if v0.ctype.is_int and v0.value is not None:
-                self.bind(ind.name, replace(v0, value=sympy.expand(v0.value + delta)))
+                self.bind(name, replace(v0, value=sympy.expand(v0.value + delta)))
             elif v0.ctype.is_pointer and v0.array is not None and v0.prefix is not None:
-                self.bind(ind.name, replace(v0, offset=sympy.expand(sympy.sympify(v0.offset) + delta)))
+                self.bind(name, replace(v0, offset=sympy.expand(sympy.sympify(v0.offset) + delta)))
 
     def _unroll(self, node: c_ast.For, limit: int = 64) -> bool:
         """Unroll a loop whose variable is multiplied or shifted (`s >>= 1`, `s *= 2`) when its start
