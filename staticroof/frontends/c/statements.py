@@ -230,9 +230,9 @@ class StatementLowering(_Mixin):
         orelse = self.nested(else_items, scope=True, loop_body=self.in_loop_body)
         if data_dependent and (_counts(then) or _counts(orelse)):  # (a branch that counts nothing, an
             # `fprintf` every 20 elements or an `exit` on a failed malloc, costs the same either way)
-            before = len(self.kernel.diagnostics)
+            count = len(self.kernel.diagnostics)
             self.diag("SR104", "condition depends on data; both branches are counted", node.cond)
-            if len(self.kernel.diagnostics) > before:
+            if len(self.kernel.diagnostics) > count:
                 self.kernel.diagnostics.insert(at, self.kernel.diagnostics.pop())
         self._merge(changed, after_then, cond)
         if cond is not None and cond == sympy.true:
