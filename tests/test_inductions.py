@@ -30,11 +30,15 @@ EXPECT = {
     # j = -1 stepped twice per trip: a[2i] then a[2i + 1], 2n distinct elements written (8n B); b and
     # c read n each (8n B): an add and a multiply per trip.
     "two_steps": ({}, {"W": "2*n", "Q": "16*n"}),
+    # k from r*m while k < r*m + m: m trips (k = r*m + t); a[r*m + t] over r < n, t < m is every one of
+    # a's n*m elements once: W = n*m adds, Q = 4*n*m + 4*n (s written per row).
+    "row_blocks": ({}, {"W": "n*m", "Q": "4*n*m + 4*n"}),
 }
 
 TRACES = {
     "colsum": [{"rows": 5, "cols": 7}, {"rows": 1, "cols": 37}],
     "two_steps": [{"n": 37}, {"n": 1}],
+    "row_blocks": [{"n": 5, "m": 37}, {"n": 37, "m": 1}],
     "scale_walk": [{"n": 37}, {"n": 1}],
     "reverse": [{"n": 7}, {"n": 10}],
     "gather_strided": [{"n": 37, "stride": 3}, {"n": 4, "stride": 3}],

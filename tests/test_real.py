@@ -54,10 +54,6 @@ XFAIL = {
     "cuda/samples_basic.cu:prescan_blelloch": "the shared-memory indices shifted by CONFLICT_FREE_OFFSET (`>>`) "
                                               "are SR101, which makes the kernel approximate although shared "
                                               "arrays move no DRAM data (W and Q are right)",
-    "cuda/samples_linear_algebra.cu:MatrixMulCUDA": "the sample's `for (int a = aBegin, b = bBegin; a <= aEnd; "
-                                                    "a += aStep, b += bStep)`: a comma increment and bounds that are "
-                                                    "a size times a block index (aBegin = wA*16*blockIdx.y) are "
-                                                    "SR102, the trip count is unbound (A and B SR108)",
     "cpp_methods.cpp:Field2D::jacobi_sweep": "member functions of a C++ class are never reported as kernels "
                                              "(also without std::vector members); here the class's "
                                              "std::vector<double> members are SR001 at file level too",

@@ -183,6 +183,7 @@ class FunctionLowering(StatementLowering, ExpressionLowering, BodyBuilder):
         self.stack = tuple(stack) + (fn.decl.name,)
         self.scopes: list[dict] = [{}]
         self.loop_syms: set = set()
+        self.rebased: dict = {}  # loop variable -> (start, step) of a loop counted by its trips (_loop_header)
         self.acc = Acc()
         self.out: list = []  # the body being built (a stack via _nested)
         self.depth = 0  # loops of this function (not of its callers) around the current statement

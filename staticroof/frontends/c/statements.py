@@ -336,7 +336,9 @@ class StatementLowering(_Mixin):
         before = {ind.name: self.lookup(ind.name) for ind in found}
         self._invalidate([node.stmt, *(counted[2] if counted else ())], keep=())
         declared = self.lookup(name)
-        self.bind(name, Var(declared.ctype if declared is not None else INT, value=var))
+        start_step = self.rebased.pop(name, None)  # a loop counted by its trips: the variable is start + step*t
+        value = var if start_step is None else sympy.expand(start_step[0] + start_step[1] * var)
+        self.bind(name, Var(declared.ctype if declared is not None else INT, value=value))
         if found:
             self._inductions(found, before, (var - counted[0]) * counted[1])
         self.loop_syms.add(var)
@@ -480,19 +482,35 @@ class StatementLowering(_Mixin):
             return None
         # condition, with the loop variable as a placeholder symbol
         placeholder = sympy.Symbol(f"__loopvar_{name}")
-        self.scopes.append({name: Var(INT, value=placeholder)})
+        value = placeholder
+        if fixed_step is None and not _affine(start, self.loop_syms, allow_size_products=True):
+            # a start that is a size times an outer loop's variable (`a = wA*BLOCK*by`): the loop counted
+            # by its trips t, the variable start + step*t (an affine bound `a <= aBegin + wA - 1` is one on t)
+            self.rebased[name] = (start, step_v)
+            value = start + step_v * placeholder
+        self.scopes.append({name: Var(INT, value=value)})
         try:
             if extra:  # the other variables the header steps, at the trip the placeholder numbers
                 found = [i for i in (IV.increment(e) for e in extra) if i is not None]
-                self._inductions(found, {i.name: self.lookup(i.name) for i in found},
-                                 (placeholder - start) * step_v if step_v in (1, -1) else None)
+                trip = placeholder if name in self.rebased else \
+                    (placeholder - start) * step_v if step_v in (1, -1) else None
+                self._inductions(found, {i.name: self.lookup(i.name) for i in found}, trip)
             cond = self.condition(node.cond, self.acc)
         finally:
             self.scopes.pop()
         self.acc = Acc()  # a loop condition reading arrays is rare; its reads are not counted
         if cond is None:
+            self.rebased.pop(name, None)
             self.diag("SR102", "the loop condition is not affine", node.cond)
             return None
+        if name in self.rebased:
+            cond = _monotone(cond, placeholder, 1)
+            if cond is None:
+                self.rebased.pop(name)
+                self.diag("SR109", f"the condition of `{name}` does not bound it in the direction of its step",
+                          node.cond)
+                return None
+            return name, sympy.Integer(0), 1, cond
         cond = _monotone(cond, placeholder, step_v)
         if cond is None:
             self.diag("SR109", f"the condition of `{name}` does not bound it in the direction of its step", node.cond)

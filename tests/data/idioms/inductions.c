@@ -107,3 +107,15 @@ void two_steps(int n, const float *b, const float *c, float *a)
         a[j] = b[i] * c[i];
     }
 }
+
+/* an inner loop that starts at a size times the outer index (the CUDA sample matrixMul's
+ * `a = aBegin .. aEnd` with aBegin = wA*BLOCK*by): counted by its trips */
+void row_blocks(int n, int m, const float *a, float *s)
+{
+    for (int r = 0; r < n; r++) {
+        float acc = 0.0f;
+        for (int k = r * m; k < r * m + m; k++)
+            acc += a[k];
+        s[r] = acc;
+    }
+}
