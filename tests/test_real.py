@@ -51,9 +51,6 @@ XFAIL = {
                                               "nx*ny, and the two before the loop) are SR117: Q is counted at "
                                               "main's sizes (its value 532676640 is right), the formula holds only "
                                               "there (a constant 268415008 in it)",
-    "cuda/samples_basic.cu:prescan_blelloch": "the shared-memory indices shifted by CONFLICT_FREE_OFFSET (`>>`) "
-                                              "are SR101, which makes the kernel approximate although shared "
-                                              "arrays move no DRAM data (W and Q are right)",
     "cpp_methods.cpp:Field2D::jacobi_sweep": "member functions of a C++ class are never reported as kernels "
                                              "(also without std::vector members); here the class's "
                                              "std::vector<double> members are SR001 at file level too",

@@ -363,7 +363,7 @@ class ExpressionLowering(_Mixin):
         if op in COMPARISONS or op in ("&&", "||"):
             return Val(INT, why="comparison")
         if a.ctype.is_int and b.ctype.is_int:
-            if op in ("*", "/", "%") and a.expr is not None and b.expr is not None:
+            if op in ("*", "/", "%", "<<", ">>") and a.expr is not None and b.expr is not None:
                 a, b = self._fold_constants(op, a, b, node)
             return Val(INT, *_int_op(op, a, b))
         return Val(INT, why=f"`{op}` on non-numbers")
@@ -408,7 +408,7 @@ class ExpressionLowering(_Mixin):
             b = replace(b, expr=fold(eb))
         elif op == "*" and varying(eb) and not varying(ea):
             a = replace(a, expr=fold(ea))
-        elif op in ("/", "%") and not eb.is_Integer:
+        elif op in ("/", "%", "<<", ">>") and not eb.is_Integer:  # `a >> LOG_NUM_BANKS`: a floor division
             b = replace(b, expr=fold(eb))
         return a, b
 

@@ -80,7 +80,10 @@
  * prescan_blelloch<<<DIV_UP(n, 256), 128>>>: 256 elements per block of 128 threads.  Up-sweep
  *   d = 128, 64, ..., 1 threads one add each (255), down-sweep d = 1, ..., 128 one add each (255):
  *   W = 510*ceiling(n/256).  Q: 8*n + 4*ceiling(n/256) as above (the shared indices shifted by
- *   CONFLICT_FREE_OFFSET move no DRAM data).
+ *   CONFLICT_FREE_OFFSET, `>> LOG_NUM_BANKS`, are floor divisions by 32).  Q_shared per block: the
+ *   256 stores 1024 B; up-sweep 255 active thread-levels of 2 loads and a store (3060 B); the last
+ *   element read and zeroed (8 B); down-sweep 255 of 3 loads and 2 stores (5100 B); the final loads
+ *   of the n elements 4*n in all: Q_shared = 9192*ceiling(n/256) + 4*n.
  *
  * jacobi2d_shared<<<dim3(ceil(nx/16), ceil(ny/16)), dim3(16, 16)>>> (nx, ny >= 2): the interior
  *   (nx-2)*(ny-2) points, 3 adds and a multiply each: W = 4*(nx-2)*(ny-2).
@@ -182,9 +185,10 @@
  *   fp32     = 1793*ceiling(n/256)
  *
  * staticroof:expect prescan_blelloch
- *   W    = 510*ceiling(n/256)
- *   Q    = 8*n + 4*ceiling(n/256)
- *   fp32 = 510*ceiling(n/256)
+ *   W        = 510*ceiling(n/256)
+ *   Q        = 8*n + 4*ceiling(n/256)
+ *   Q_shared = 9192*ceiling(n/256) + 4*n
+ *   fp32     = 510*ceiling(n/256)
  *
  * staticroof:expect jacobi2d_shared
  *   W        = 4*(nx - 2)*(ny - 2)
