@@ -14,7 +14,7 @@ DATA = ROOT / "tests" / "data" / "idioms" / "device_launch.cu"
 def test_every_kernel_is_reported():
     """The host class template (new[] in its constructor, delete[] in its destructor) costs nothing."""
     ks, _ = analyze_file(DATA)
-    assert set(ks) == {"child", "parent", "parent_dynamic", "tagged<1>", "tagged<0>"}
+    assert set(ks) == {"child", "parent", "parent_dynamic", "tagged<true>", "tagged<false>"}
 
 
 def test_a_kernel_launched_from_a_kernel_runs_its_threads_there():
@@ -38,9 +38,9 @@ def test_a_bool_constant_tag_is_its_template_value():
     decided at compile time per instantiation: tagged<true> W = n, tagged<false> W = 0 (the
     condition on the template value alone is folded, as the compiler folds it); Q = 8*n each."""
     ks, _ = analyze_file(DATA)
-    assert ks["tagged<1>"].exact and same(ks["tagged<1>"].total.flops.expr, S("n"))
-    assert ks["tagged<0>"].exact and ks["tagged<0>"].total.flops.expr == 0
-    for name in ("tagged<1>", "tagged<0>"):
+    assert ks["tagged<true>"].exact and same(ks["tagged<true>"].total.flops.expr, S("n"))
+    assert ks["tagged<false>"].exact and ks["tagged<false>"].total.flops.expr == 0
+    for name in ("tagged<true>", "tagged<false>"):
         assert same(ks[name].total.compulsory.expr, S("8*n")), name
 
 
@@ -55,7 +55,7 @@ def test_a_device_launch_agrees_with_the_trace(sizes):
 
 
 @pytest.mark.parametrize("n", [37, 1000])
-@pytest.mark.parametrize("kernel", ["tagged<1>", "tagged<0>"])
+@pytest.mark.parametrize("kernel", ["tagged<true>", "tagged<false>"])
 def test_tagged_kernels_agree_with_the_trace(kernel, n):
     from staticroof.trace import compare, run as run_trace
 

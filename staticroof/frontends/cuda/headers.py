@@ -70,6 +70,7 @@ class TemplateParam:
     name: str
     is_type: bool
     default: object = None  # int for non-type parameters, type spelling for type parameters
+    boolean: bool = False  # a `bool` value parameter: its instantiations are named `true`/`false`
 
 
 def template_params(tokens: list[Token]) -> list[TemplateParam]:
@@ -90,7 +91,8 @@ def template_params(tokens: list[Token]) -> list[TemplateParam]:
                     default = None
                     if eq < len(cur):
                         default = fold(cur[eq + 1:], {}) if not is_type else " ".join(x.text for x in cur[eq + 1:])
-                    params.append(TemplateParam(names[-1].text, is_type, default))
+                    boolean = not is_type and any(x.text == "bool" for x in cur[:eq])
+                    params.append(TemplateParam(names[-1].text, is_type, default, boolean))
             cur = []
         else:
             cur.append(t)

@@ -312,7 +312,8 @@ def resolve_instances(name: str, item, src, params: list, resolve, float_type) -
                 arg = _BOOLS.get(arg, arg) if isinstance(arg, str) else arg  # `kernel<true>`: 1
                 values[p.name] = arg if isinstance(arg, int) else None
                 key.append(values[p.name])
-                labels.append("?" if values[p.name] is None else str(values[p.name]))
+                label = "?" if values[p.name] is None else str(values[p.name])
+                labels.append({"1": "true", "0": "false"}.get(label, label) if getattr(p, "boolean", False) else label)
         if tuple(key) in seen:
             continue
         seen.add(tuple(key))
