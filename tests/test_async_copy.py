@@ -54,3 +54,24 @@ def test_async_copies_agree_with_the_trace(kernel, n):
     run_sizes = {} if kernel == "prim_copy" else sizes
     traced = run_trace(str(DATA), kernel, run_sizes, "cuda", launch={"grid": (3, 1, 1), "block": (256, 1, 1)})
     assert not [(r.quantity, r.static, r.traced) for r in compare(k, traced) if not r.ok]
+
+
+def test_variables_named_like_the_synchronization_types_are_kept(tmp_path):
+    """`int barrier = 0; ... barrier = i; y[barrier] = 2*x[i]` (no async copy in sight): the names
+    `barrier` and `pipeline` as variables are statements like any other, not synchronization to drop.
+    W = n, Q = 8*n, exact."""
+    from helpers import analyze_source
+
+    src = """
+__global__ void k(const float *x, float *y, int n)
+{
+    int barrier = 0, pipeline = 1;
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    barrier = i;
+    pipeline = barrier;
+    if (i < n) y[pipeline] = 2.0f * x[i];
+}
+int main() { k<<<(1000 + 255) / 256, 256>>>(0, 0, 1000); }
+"""
+    k = analyze_source(src, tmp_path, name="k.cu")["k"]
+    assert k.exact and same(k.total.flops.expr, S("n")) and same(k.total.compulsory.expr, S("8*n"))

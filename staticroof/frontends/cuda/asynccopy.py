@@ -78,7 +78,8 @@ def rewrite(tokens: list[Token], groups: dict, body: list[Token] | None = None) 
             j = i
             while j < n and toks[j].text in ("__shared__", "static", "const", "auto", "constexpr"):
                 j += 1
-            if j < n and toks[j].text in _SYNC_TYPES:
+            if j < n and toks[j].text in _SYNC_TYPES and j + 1 < n and \
+                    (toks[j + 1].text in ("<", "::") or toks[j + 1].kind == "id"):  # a declaration, not `barrier = 1;`
                 end = _statement_end(toks, j)
                 sync_names.update(x.text for x in toks[j:end] if x.kind == "id" and x.text not in _SYNC_TYPES)
                 out += _retext(t, ";")
