@@ -45,9 +45,23 @@ def test_constant_bounds_that_fit_are_exact_without_a_note():
 
 def test_a_narrow_index_from_a_wider_value_is_approximate():
     """`unsigned char k = i` with i < n: k = i mod 256, so x is read at min(n, 256) distinct elements,
-    not n: the formula 8*n would be wrong for n > 256.  SR128, approximate."""
+    not n: the formula 8*n would be wrong for n > 256.  k's value is unknown, with the reason: x[k] is
+    SR101 (approximate), naming the type."""
     k = analyze_file(DATA)[0]["idx8"]
-    assert not k.exact and "SR128" in codes(k)
+    assert not k.exact
+    assert any(d.code == "SR101" and "unsigned char" in d.message for d in k.diagnostics)
+
+
+def test_a_narrow_value_never_used_as_an_index_costs_nothing(tmp_path):
+    """`char c = 'a' + i % 26` is stored and never indexes anything: no approximation.  y[i] = x[i]*2:
+    W = n, Q = 8*n."""
+    from helpers import analyze_source
+
+    src = ("void letters(int n, const float *x, float *y, char *tag)\n{\n"
+           "    for (int i = 0; i < n; i++) {\n        char c = 'a' + i % 26;\n"
+           "        y[i] = x[i] * 2.0f;\n        (void)c;\n    }\n}\n")
+    k = analyze_source(src, tmp_path, name="letters.c")["letters"]
+    assert k.exact and same(k.total.flops.expr, S("n")) and same(k.total.compulsory.expr, S("8*n"))
 
 
 def test_a_constant_stored_in_a_narrow_variable_wraps_exactly():

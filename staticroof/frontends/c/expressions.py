@@ -466,8 +466,9 @@ class ExpressionLowering(_Mixin):
                 return v
             acc.use_scalar(var, "write")
             if var.ctype.is_int:
-                new = replace(var, value=narrow.stored(self, var.ctype, v.expr, lnode.name, node) if v.ctype.is_int
-                              else None, why=v.why if v.ctype.is_int else "converted from a float")
+                value, why = narrow.stored(var.ctype, v.expr, v.why, lnode.name) if v.ctype.is_int else \
+                    (None, "converted from a float")
+                new = replace(var, value=value, why=why)
             elif var.ctype.is_pointer:
                 v = convert(self, v, var.ctype, node)
                 if v.array is not None:

@@ -2,7 +2,8 @@
 
 A count may rest on a narrow integer only where it provably stays in range.  A constant stored in
 one takes the value the conversion gives (modulo 2**bits, as GCC and nvcc define it for signed types
-too).  Any other value stored in one may wrap, which the count cannot follow: SR128, approximate.  A
+too).  Any other value stored in one may wrap: the variable's value is unknown, with that reason (an
+index or a bound that uses it is SR101/SR102, approximate; one never used costs nothing).  A
 narrow loop counter whose loop must pass the type's largest value (`for (unsigned char i = 0; i <
 300; i++)`) wraps and never ends: SR128 as well; one whose bound is a size is counted for the sizes
 that fit, and the note (SR129) names that condition (`npix <= 32767`); given sizes that break it
@@ -32,18 +33,19 @@ def type_name(t: CType) -> str:
     return {"int8": "signed char", "uint8": "unsigned char", "int16": "short", "uint16": "unsigned short"}[t.prec]
 
 
-def stored(low, t: CType, expr, name: str, node):
-    """The value a variable of type `t` holds after `expr` is stored in it (see the module)."""
+def stored(t: CType, expr, why: str, name: str) -> tuple:
+    """(value, why) of a variable of type `t` after `expr` (unknown: None and `why`) is stored in it: a
+    constant's converted value; a value not provably in range is unknown, with the reason (an index
+    or bound built from it is then SR101/SR102, approximate; a variable never used so costs nothing)."""
     rng = int_range(t)
     if rng is None or expr is None:
-        return expr
+        return expr, why
     lo, hi = rng
     expr = sympy.sympify(expr)
     if expr.is_Integer:
-        return sympy.Integer((int(expr) - lo) % (hi - lo + 1) + lo)
-    low.diag("SR128", f"`{name}` is `{type_name(t)}` ({lo}..{hi}): the value `{_readable(expr)}` stored in it is not "
-             "provably in that range, and past it the value wraps; counted as if it never does", node)
-    return expr
+        return sympy.Integer((int(expr) - lo) % (hi - lo + 1) + lo), why
+    return None, (f"`{name}` is `{type_name(t)}` ({lo}..{hi}): the value `{_readable(expr)}` stored in it is "
+                  "not provably in that range (past it, it wraps)")
 
 
 def check_counter(low, node, name: str, t: CType, start, step: int, cond, placeholder) -> None:

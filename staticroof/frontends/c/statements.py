@@ -181,7 +181,7 @@ class StatementLowering(_Mixin):
             v = self.value(d.init, self.acc)
             if t.is_int:
                 var.value, var.why = (v.expr, v.why) if v.ctype.is_int else (None, "converted from a float")
-                var.value = narrow.stored(self, t, var.value, d.name, d)
+                var.value, var.why = narrow.stored(t, var.value, var.why, d.name)
             elif (const_t := folding.local(self, d, t, v)) is not None:  # `const float c = 1.0f / 3.0f;`
                 var = Var(const_t)  # is c's value
             self.acc.use_scalar(var, "write")
