@@ -229,6 +229,11 @@ _RULES = [
          "wraps only for some sizes (`for (short p = 0; p < npix; p++)` for npix <= 32767). The counts "
          "hold for those sizes, which the note names; sizes given past them (-D, defaults) make the result "
          "approximate (SR128)."),
+    Rule("SR130", "note", False, "on-chip array index not affine",
+         "The index of a `__shared__` (or a local, on-chip) array is not affine in the loop variables "
+         "(data-dependent, `s_hist[data[i]]`). No count depends on which element it is: such an array "
+         "moves no DRAM data, and its loads and stores (Q shared) are counted one per access whatever "
+         "their address. The result stays exact."),
     Rule("SR140", "warning", True, "inline PTX not modeled",
          "An `asm(...)`/`asm volatile(...)` statement runs PTX that staticroof does not read: its own "
          "operations and memory accesses are not counted (the reads of its input operands are), each "

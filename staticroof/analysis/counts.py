@@ -8,7 +8,7 @@ which must count alike.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import sympy
 
@@ -43,11 +43,15 @@ def counted_refs(kernel: Kernel, stmt: Stmt, inner: Loop | None):
     the code written for a kernel (loopcode.py) count by this one rule."""
     for ref in stmt.refs:
         arr = kernel.arrays.get(ref.array)
-        if arr is None or ref.index is None:
+        if arr is None:
             continue
         dram = arr.space in DRAM_SPACES
         if not dram and arr.space != "shared":
             continue
+        if ref.index is None:
+            if dram:
+                continue
+            ref = replace(ref, index=())  # a shared access at an unknown element (SR130): one access all the same
         hoisted = dram and inner is not None and inner.kind in ("seq", "unknown") and \
             not any(inner.var in sympy.sympify(e).free_symbols for e in ref.index)
         yield ref, dram, hoisted

@@ -268,7 +268,7 @@ class _Writer:
         elements: dict = {}  # the element's text -> its local
         lines: dict = {}  # each line once, in order
         for ref, dram, index, hoisted, ident in plan:
-            text = index[0] if ref.array in self.scalar else f"({''.join(i + ', ' for i in index)})"
+            text = index[0] if ref.array in self.scalar and index else f"({''.join(i + ', ' for i in index)})"
             if text not in elements:
                 elements[text] = f"_e{len(elements)}"
                 lines[f"{elements[text]} = {text}"] = None

@@ -11,7 +11,7 @@ import sympy
 from pycparser import c_ast
 
 from ... import costs
-from ...ir import Guard, Ref, Stmt
+from ...ir import DRAM_SPACES, Guard, Ref, Stmt
 from ..common.lowering import Acc, Unsupported, affine as _affine, branch_refs, int_op as _int_op
 from ..common.preprocess import SIZE_MARK
 from . import folding, narrow, outputs, structs
@@ -293,7 +293,10 @@ class ExpressionLowering(_Mixin):
                     why = f"index `{e}` is not affine in the loop variables"
                     index = None
                     break
-        if index is None:
+        if index is None and self.kernel.arrays[b.array].space not in DRAM_SPACES:
+            # on-chip (shared, local): its accesses are counted, never its distinct elements
+            self.diag("SR130", f"`{b.array}`: {why}; no count depends on which of its elements", node)
+        elif index is None:
             self.diag("SR101", f"`{b.array}`: {why}; each access counts as a new element", node)
         return Val(elem, element=(b.array, index, why))
 

@@ -1,20 +1,27 @@
 /* histograms.cu -- histograms with atomics: a 256-bin byte histogram privatized per block in
  * shared memory (grid-stride over the input), and a float intensity histogram of an image
  * with global float atomics.  The bins come from the data, so neither kernel's atomic
- * traffic has an affine index: both are APPROXIMATE (SR101).
+ * traffic has an affine index.  In shared memory that changes no count (SR130: Q shared counts
+ * accesses, whatever their element): histogram256_shared is exact; intensity_histogram's global
+ * bins are APPROXIMATE (SR101).
  *
  * histogram256_shared<<<240, 256>>>(data, hist, n): W = 0 (integer atomics only).
  *   (The DRAM traffic itself does not depend on the data: data read n bytes, and each block
  *   adds its 256 private bins to hist with one atomic each, so hist's 256 elements are read and
- *   written: 2048 B; Q = n + 2048.  Only the shared-memory bins are data-indexed.)
+ *   written: 2048 B; Q = n + 2048.  Only the shared-memory bins are data-indexed.)  Q_access: data
+ *   n bytes, hist 256 loads and stores per block: n + 2048*gridDim_x.  Q_shared: the 256 bins
+ *   zeroed (1024 B) and read at the end (1024 B) per block, a load and a store per element
+ *   (8*n): 2048*gridDim_x + 8*n.
  *
  * intensity_histogram (2-D grid, guard x < width && y < height): per pixel
  *   bin = (int)(img * (NBINS - 1)): 1 fp32 multiply (the int constant converts to float);
  *   atomicAdd(&hist[bin], 1.0f): 1 fp32 add.  W = 2*width*height.
  *
  * staticroof:expect histogram256_shared
- *   W     = 0
- *   exact = false
+ *   W        = 0
+ *   Q        = n + 2048
+ *   Q_access = n + 2048*gridDim_x
+ *   Q_shared = 2048*gridDim_x + 8*n
  *
  * staticroof:expect intensity_histogram
  *   W     = 2*width*height
