@@ -566,9 +566,10 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
                 env.setdefault(toks[0].text, fold(toks[2:], env))
         if "__constant__" in words:
             constants |= {t.text for t in it.tokens if t.kind == "id"}
-    sites = host_sites(items, env)  # through host wrappers, with their callers' arguments
+    every: list = []
+    sites = host_sites(items, env, every)  # through host wrappers, with their callers' arguments
     template_kernels = {it.name: it for it in items if it.is_function and it.template and "__global__" in it.qualifiers}
-    instances = T.instances(items, env, template_kernels, template_params)
+    instances = T.instances(items, env, template_kernels, template_params, every)
     # the C text: context declarations that are plain C, then every device function rewritten
     chunks = []
     kernel_items = {}

@@ -23,7 +23,9 @@ import sympy
 from ...diagnostics import Location
 from ..common.launch_config import Launch, overridden
 from ..common.tokens import Token, match_angle, match_close, split_commas
-from .hostexpr import Folder, fold, host_function, param_names  # noqa: F401 (fold: re-exported)
+from .dim3 import dim3_parts, members as _members, tok as _tok, unknown
+from .hostexpr import Folder, dim3_params, fold, host_function, param_names  # noqa: F401 (fold: re-exported)
+from .hostscope import address_taken, equalities, passed, switch_arms
 
 _INT_WORDS = {"int", "unsigned", "size_t", "long", "int64_t", "uint32_t", "int32_t", "uint64_t", "short"}
 _DECL_WORDS = _INT_WORDS | {";", "{", "}", "auto", "const", "constexpr", ",", "float", "double"}
@@ -58,40 +60,12 @@ class HostCall:
     args: list = field(default_factory=list)  # int or None per argument
     arg_tokens: list = field(default_factory=list)
     dim3s: dict = field(default_factory=dict)  # argument index -> (x, y, z) ints or None, for a dim3
+    folder: Folder | None = field(default=None, repr=False, compare=False)  # the caller's scope at the call
 
 
 def split_args(tokens: list[Token]) -> list[list[Token]]:
     """The comma-separated parts of an argument list's tokens (nested brackets kept whole)."""
     return split_commas(tokens)
-
-
-def _dim3_parts(tokens: list[Token], dims: dict) -> list:
-    """The x, y, z expressions (token lists) of a launch-configuration argument."""
-    if len(tokens) == 1 and tokens[0].text in dims:
-        return dims[tokens[0].text]
-    if tokens and tokens[0].text == "dim3" and len(tokens) > 1 and tokens[1].text in ("(", "{"):
-        return split_commas(tokens[2:match_close(tokens, 1)])
-    if tokens and tokens[0].text == "{":
-        return split_commas(tokens[1:match_close(tokens, 0)])
-    return [tokens]
-
-
-def _members(tokens: list[Token], dims: dict) -> list[Token]:
-    """`block.x` of a dim3 declared before, replaced by its (parenthesized) x expression; an
-    omitted y or z is 1, as dim3's constructor makes it."""
-    out, i = [], 0
-    while i < len(tokens):
-        t = tokens[i]
-        if (t.kind == "id" and t.text in dims and i + 2 < len(tokens) and tokens[i + 1].text == "."
-                and tokens[i + 2].text in ("x", "y", "z")):
-            part = (list(dims[t.text]) + [[], [], []])["xyz".index(tokens[i + 2].text)]
-            part = part or [Token("num", "1", t.file, t.line, t.col)]
-            out += [Token("punct", "(", t.file, t.line, t.col), *part, Token("punct", ")", t.file, t.line, t.col)]
-            i += 3
-            continue
-        out.append(t)
-        i += 1
-    return out
 
 
 def find_launches(body: list[Token], env: dict, funcs: dict | None = None) -> list[LaunchSite]:
@@ -100,11 +74,12 @@ def find_launches(body: list[Token], env: dict, funcs: dict | None = None) -> li
 
 
 def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: dict | None = None,
-              dim3s: dict | None = None) -> tuple[list, list]:
+              dim3s: dict | None = None, exprs: dict | None = None) -> tuple[list, list]:
     """(launch sites, calls of the host functions named in `callees`) in one host function body,
     each folded with the declarations before it.  `funcs`: user functions the host expressions
-    may call (hostexpr.HostFunc by name); `dim3s`: dim3 parameters' values (name -> (x, y, z))."""
-    folder = Folder(env, funcs=funcs)
+    may call (hostexpr.HostFunc by name); `dim3s`: dim3 parameters' values (name -> (x, y, z));
+    `exprs`: parameters that stand for their caller's expression (hostscope.passed)."""
+    folder = Folder(env, exprs, funcs=funcs)
     dims: dict = {}  # dim3 name -> [x tokens, y tokens, z tokens]
     for name, xyz in (dim3s or {}).items():  # a `?` never folds: a part the caller did not know
         dims[name] = [[Token("num" if v is not None else "punct", str(v) if v is not None else "?", "", 0, 0)]
@@ -116,7 +91,31 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: dict | N
     i, n = 0, len(body)
     ends: dict = {}  # statement ends already found (see _stmt_end)
     first_end = n  # the earliest end among the open loops and branches
+    arms: list = []  # (first index, last index, cond tokens or None, binding or None) of switch arms ahead
+    binds: list = []  # (last index, name, value before, value bound): a case label or `if (x == 256)`
+    scanned = 0  # tokens looked at for `&name` (hostscope.address_taken)
     while i < n:
+        while binds and binds[-1][0] < i:
+            _unbind(folder, *binds.pop()[1:])
+        for k in range(scanned, min(i + 1, n)):
+            taken = address_taken(body, k)  # `cudaOccupancyMaxPotentialBlockSize(&g, &block, ...)`
+            if taken is not None:
+                folder.exprs[taken] = []  # written through the pointer: unknown from here
+                if taken in dims:
+                    dims[taken] = unknown(body[k])
+        scanned = max(scanned, i + 1)
+        while arms and arms[0][0] <= i:
+            _first, last, cond, binding = arms.pop(0)
+            conds.append((last, cond))
+            first_end = min(first_end, last)
+            if binding is not None and last >= i:
+                binds.append(_bind(folder, last, *binding))
+        if body[i].text == "switch" and body[i].kind == "id":
+            for first, last, var, value in switch_arms(body, i):
+                cond = [_tok(body[first], var), _tok(body[first], "=="), *value] if var and value else None
+                bound = (var, value) if cond is not None and folder.number(value) is not None else None
+                arms.append((first, last, cond, bound))
+            arms.sort(key=lambda a: a[0])
         # closed loops and branches leave the lists, looked at only when one has closed: a chain of
         # 3,000 nested `if`s keeps 3,000 open over every token of its body
         if first_end < i:
@@ -127,6 +126,9 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: dict | N
             new = _branches(body, i, ends)
             conds += new
             first_end = min([first_end] + [end for end, _ in new])
+            if new and new[0][1] is not None:  # `if (threads == 256) k<256><<<...>>>`: 256 in the branch
+                for name, value in equalities(new[0][1]):
+                    binds.append(_bind(folder, new[0][0], name, value))
         if body[i].text in ("for", "while", "do") and body[i].kind == "id":
             loop = _host_loop(body, i, folder)
             if loop is not None:
@@ -143,14 +145,14 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: dict | N
             continue
         t = body[i]
         if t.text == "dim3" and i + 1 < n and body[i + 1].kind == "id":
-            end = _dim3_declaration(body, i + 1, dims)
+            end = _dim3_declaration(body, i + 1, dims, folder.funcs)
             if end is not None:
                 i = end
                 continue
         if t.kind == "id" and t.text in dims and i + 1 < n and body[i + 1].text == "=" \
                 and (i == 0 or body[i - 1].text not in (".", "->", "::")):
             end = _stmt_end(body, i + 1)  # `grid = dim3(blocks);`: under a branch or in a loop, unknown
-            parts = [_members(a, dims) for a in _dim3_parts(body[i + 2:end], dims)]
+            parts = [_members(a, dims) for a in dim3_parts(body[i + 2:end], dims, folder.funcs)]
             dims[t.text] = parts if not (conds or loops) else [[_tok(t, "?")] for _ in range(3)]
             i = end + 1
             continue
@@ -205,7 +207,24 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: dict | N
 _COMPOUND = {"+=", "-=", "*=", "/=", "%=", "<<=", ">>="}
 
 
-def _dim3_declaration(body: list[Token], j: int, dims: dict) -> int | None:
+def _bind(folder: Folder, last: int, name: str, value: list) -> tuple:
+    """Give `name` the value `value` up to index `last` (a case arm, a branch): the entry of `binds`."""
+    before = folder.exprs.get(name)
+    folder.exprs[name] = value
+    return (last, name, before, value)
+
+
+def _unbind(folder: Folder, name: str, before, value) -> None:
+    """The end of a binding: the value before it, or unknown where the arm assigned the name."""
+    if folder.exprs.get(name) is not value:
+        folder.exprs[name] = []
+    elif before is None:
+        folder.exprs.pop(name, None)
+    else:
+        folder.exprs[name] = before
+
+
+def _dim3_declaration(body: list[Token], j: int, dims: dict, funcs: dict | None = None) -> int | None:
     """`dim3 grid(a, b), block(c, d);`, `dim3 a = dim3(4), b(2);`, `dim3 g, b;` from the first name
     at `j`: each declarator's x, y, z into `dims` in order (so `grid((n + block.x - 1) / block.x)`
     after `block(16, 16)` in the same declaration sees it; no initializer is dim3's (1, 1, 1)).
@@ -219,7 +238,7 @@ def _dim3_declaration(body: list[Token], j: int, dims: dict) -> int | None:
             k = close + 1
         elif k < n and body[k].text == "=":
             end = _stmt_end(body, k, comma=True)
-            dims[name] = [_members(a, dims) for a in _dim3_parts(body[k + 1:end], dims)]
+            dims[name] = [_members(a, dims) for a in dim3_parts(body[k + 1:end], dims, funcs)]
             k = end
         elif k < n and body[k].text in (",", ";"):
             dims[name] = [[_tok(body[j], "1")]]
@@ -317,10 +336,6 @@ def _host_loop(body, i, folder: Folder):
     return end, HostLoop(Location(t.file, t.line, t.col), trips), var
 
 
-def _tok(t: Token, text: str) -> Token:
-    return Token("num" if text[0].isdigit() else ("id" if text[0].isalpha() else "punct"), text, t.file, t.line, t.col)
-
-
 def _targs(tokens, folder: Folder) -> list:
     out = []
     for a in split_commas(tokens) if tokens else []:
@@ -344,10 +359,10 @@ def _call(body, i, folder: Folder, dims: dict | None = None):
     dim3s = {}
     for k, a in enumerate(args):  # `run(grid, block, ...)` with dim3 variables, or `dim3(n / 256)`
         if (len(a) == 1 and a[0].text in (dims or {})) or (a and a[0].text == "dim3"):
-            parts = (_dim3_parts(a, dims or {}) + [[], [], []])[:3]
+            parts = (dim3_parts(a, dims or {}, folder.funcs) + [[], [], []])[:3]
             dim3s[k] = tuple(folder.number(_members(p, dims or {})) if p else 1 for p in parts)
     return HostCall(t.text, Location(t.file, t.line, t.col), targs, [folder.number(a) for a in args], args,
-                    dim3s), end + 1
+                    dim3s, Folder(folder.values, folder.exprs, folder.funcs)), end + 1
 
 
 def _launch(body, i, folder: Folder, dims):
@@ -370,8 +385,8 @@ def _launch(body, i, folder: Folder, dims):
     names = [a[0].text if len(a) == 1 and a[0].kind == "id" else None for a in call_args]
     args = [folder.number(a) for a in call_args]
     tvals = _targs(targ_tokens, folder)
-    grid_parts = (_dim3_parts(cfg[0], dims) if cfg else []) + [[], [], []]
-    block_parts = (_dim3_parts(cfg[1], dims) if len(cfg) > 1 else []) + [[], [], []]
+    grid_parts = (dim3_parts(cfg[0], dims, folder.funcs) if cfg else []) + [[], [], []]
+    block_parts = (dim3_parts(cfg[1], dims, folder.funcs) if len(cfg) > 1 else []) + [[], [], []]
     grid = tuple(folder.number(p) if p else (1 if cfg else None) for p in grid_parts[:3])
     block = tuple(folder.number(p) if p else (1 if len(cfg) > 1 else None) for p in block_parts[:3])
     site = LaunchSite(t.text, Location(t.file, t.line, t.col), grid, block, template_args=tvals, args=args,
@@ -424,11 +439,13 @@ def launch_notes(kernel, site: LaunchSite, formula: bool, bindings: dict | None 
                     "hold at the given sizes: the hardware's rounded grid may differ from the formula", site.location)
 
 
-def host_sites(items, env: dict) -> dict:
+def host_sites(items, env: dict, every: list | None = None) -> dict:
     """{kernel name: its first LaunchSite} over the file's host functions.  A function that a
     host function calls (`launch_gemm(d_a, n, stream)` from `main`) is scanned with the values of
     the call's arguments bound to its parameters, callers first, so a wrapper that computes the grid
-    from its parameter `n` and launches the kernel gives numbers where `main` passes a constant."""
+    from its parameter `n` and launches the kernel gives numbers where `main` passes a constant.
+    The callee's parameters also stand for the caller's expressions (hostscope.passed).  `every`:
+    a list that receives every site found (a template kernel's instantiations have one each)."""
     funcs = {}
     for it in items:
         if it.is_function and "__global__" not in it.qualifiers:
@@ -442,24 +459,30 @@ def host_sites(items, env: dict) -> dict:
     visited: set = set()
     budget = [4 * len(hosts) + 16]  # scans: a call graph with many paths is cut short, never slow
 
-    def visit(name: str, scope: dict, stack: tuple, dim3s: dict | None = None):
+    def visit(name: str, scope: dict, stack: tuple, dim3s: dict | None = None, exprs: dict | None = None):
         budget[0] -= 1
         visited.add(name)
-        found, calls_here = scan_host(hosts[name].body, scope, set(hosts) - {name}, funcs, dim3s)
+        # a dim3 parameter no call gives is unknown in every component (not x alone)
+        dim3s = {**dict.fromkeys(dim3_params(hosts[name].header), (None, None, None)), **(dim3s or {})}
+        found, calls_here = scan_host(hosts[name].body, scope, set(hosts) - {name}, funcs, dim3s, exprs)
         for site in found:
             sites.setdefault(site.kernel, site)
+            if every is not None:
+                every.append(site)
         for call in calls_here:
             if call.name in stack or budget[0] <= 0:
                 continue
             inner, dim3s = dict(env), {}
-            for k, (pname, value) in enumerate(zip(param_names(hosts[call.name].header), call.args, strict=False)):
+            pnames = param_names(hosts[call.name].header)
+            exprs = passed(call.arg_tokens, pnames, call.folder, hosts[call.name].body) if call.folder else {}
+            for k, (pname, value) in enumerate(zip(pnames, call.args, strict=False)):
                 if pname is not None:
                     inner.pop(pname, None)  # a parameter shadows a file-scope constant of its name
                     if value is not None:
                         inner[pname] = value
                     if k in call.dim3s:
                         dim3s[pname] = call.dim3s[k]
-            visit(call.name, inner, stack + (call.name,), dim3s)
+            visit(call.name, inner, stack + (call.name,), dim3s, exprs)
 
     for name in hosts:
         if name not in called:
