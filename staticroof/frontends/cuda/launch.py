@@ -25,7 +25,7 @@ from ..common.launch_config import Launch, overridden
 from ..common.tokens import Token, match_angle, match_close, split_commas
 from .dim3 import dim3_parts, members as _members, tok as _tok, unknown
 from .hostexpr import Folder, dim3_params, fold, host_function, param_names  # noqa: F401 (fold: re-exported)
-from .hostscope import address_taken, equalities, passed, switch_arms
+from .hostscope import address_taken, assigned_names, equalities, passed, switch_arms
 
 _INT_WORDS = {"int", "unsigned", "size_t", "long", "int64_t", "uint32_t", "int32_t", "uint64_t", "short"}
 _DECL_WORDS = _INT_WORDS | {";", "{", "}", "auto", "const", "constexpr", ",", "float", "double"}
@@ -44,6 +44,7 @@ class LaunchSite:
     arg_tokens: list = field(default_factory=list)  # the tokens of each call argument
     loops: list = field(default_factory=list)  # HostLoop around the launch, outermost first
     bounds: list = field(default_factory=list)  # conditions the grid formula relies on (float rounding)
+    varying: list = field(default_factory=list)  # names the grid reads that an enclosing host loop assigns
     # the host scope at the launch and the grid's tokens, to fold the grid again in the kernel's
     # parameter names (grid_in_params)
     folder: Folder | None = field(default=None, repr=False, compare=False)
@@ -94,6 +95,7 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: dict | N
     arms: list = []  # (first index, last index, cond tokens or None, binding or None) of switch arms ahead
     binds: list = []  # (last index, name, value before, value bound): a case label or `if (x == 256)`
     scanned = 0  # tokens looked at for `&name` (hostscope.address_taken)
+    varying: list = []  # (last index, names assigned) of the host loops entered
     while i < n:
         while binds and binds[-1][0] < i:
             _unbind(folder, *binds.pop()[1:])
@@ -134,6 +136,14 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: dict | N
             if loop is not None:
                 loops.append(loop[:2])
                 first_end = min(first_end, loop[0])
+                # what the loop assigns has no single value in it (a later iteration sees another),
+                # nor after it: `for (s = n; s > 1; s = blocks) { blocks = (s + 255) / 256; k<<<blocks, 256>>>(...); }`
+                changed = assigned_names(body[i:loop[0] + 1])
+                for name in changed:
+                    folder.exprs[name] = []
+                    binds.append((loop[0], name, None, None))  # unknown after the loop (_unbind)
+                binds.sort(key=lambda b: -b[0])
+                varying.append((loop[0], changed))
                 if loop[2] is not None:  # the loop variable has no single value inside the loop
                     folder.exprs[loop[2]] = []
                     i = match_close(body, i + 1) + 1
@@ -198,6 +208,8 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: dict | N
             site, i = _launch(body, i, folder, dims)
             if site is not None:
                 site.loops = [lp for _, lp in loops]
+                changed = set().union(*[names for end, names in varying if end >= i])
+                site.varying = sorted(_referenced(site.grid_tokens, folder, dims) & changed)
                 sites.append(site)
             continue
         i += 1
@@ -205,6 +217,20 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: dict | N
 
 
 _COMPOUND = {"+=", "-=", "*=", "/=", "%=", "<<=", ">>="}
+
+
+def _referenced(parts: list, folder: Folder, dims: dict) -> set:
+    """The host names a grid's tokens read, through the declarations they stand for."""
+    out: set = set()
+    todo = [t for p in parts for t in p]
+    while todo and len(out) < 200:
+        t = todo.pop()
+        if t.kind != "id" or t.text in out:
+            continue
+        out.add(t.text)
+        todo += folder.exprs.get(t.text) or []
+        todo += [x for p in dims.get(t.text, []) for x in p]
+    return out
 
 
 def _bind(folder: Folder, last: int, name: str, value: list) -> tuple:
@@ -423,6 +449,7 @@ def launch_notes(kernel, site: LaunchSite, formula: bool, bindings: dict | None 
                           for lp in site.loops)
         kernel.diag("SR150", f"`{kernel.name}` is launched inside the host loop{'s' if len(site.loops) > 1 else ''} "
                     f"at {loops}: W and Q are per launch", site.location)
+    _varying_grid(kernel, site)
     if not formula or not site.bounds:
         return
 
@@ -437,6 +464,24 @@ def launch_notes(kernel, site: LaunchSite, formula: bool, bindings: dict | None 
     if beyond:
         kernel.diag("SR152", f"the grid formula's floating-point bound {shown(beyond)} does not "
                     "hold at the given sizes: the hardware's rounded grid may differ from the formula", site.location)
+
+
+def _varying_grid(kernel, site: LaunchSite) -> None:
+    """SR153 where a grid dimension the kernel is counted under is neither a number nor a formula
+    in its parameters, and the host loop around the launch changes what it is computed from: the
+    counts take a grid that covers the guards, and a launch of the loop may have fewer blocks."""
+    if not site.loops or not site.varying:
+        return
+    launch = getattr(kernel, "launch", None) or {}
+    grid, exprs = launch.get("grid", ()), launch.get("grid_expr", ())
+    unknown = [d for d, g in zip("xyz", grid, strict=False)
+               if g is None and (len(exprs) <= "xyz".index(d) or exprs["xyz".index(d)] is None)]
+    if unknown:
+        names = ", ".join(f"`{v}`" for v in site.varying)
+        kernel.diag("SR153", f"the grid (gridDim.{'/'.join(unknown)}) changes between the launches of the host loop "
+                    f"at {site.loops[-1].location}: it is computed from {names}, which the loop assigns, and is "
+                    "not a formula in the kernel's parameters; the counts take a grid that covers the guards, "
+                    "which a launch may not have", site.location)
 
 
 def host_sites(items, env: dict, every: list | None = None) -> dict:
