@@ -31,8 +31,12 @@ def unknown(t: Token | None = None) -> list:
     return [[tok(t, "?")] for _ in range(3)]
 
 
-def dim3_parts(tokens: list[Token], dims: dict, funcs: dict | None = None) -> list:
-    """The x, y, z expressions (token lists; fewer than three: the rest are 1) of a dim3 value."""
+def dim3_parts(tokens: list[Token], dims: dict, folder=None) -> list:
+    """The x, y, z expressions (token lists; fewer than three: the rest are 1) of a dim3 value.
+    `folder` (hostexpr.Folder): its `funcs` are inlined where they return a dim3, its `returns`
+    (name -> returns a dim3) say which other functions the file defines."""
+    funcs = getattr(folder, "funcs", None) or {}
+    returns = getattr(folder, "returns", None) or {}
     if len(tokens) == 1 and tokens[0].text in dims:
         return dims[tokens[0].text]
     if tokens and tokens[0].text == "dim3" and len(tokens) > 1 and tokens[1].text in ("(", "{"):
@@ -42,11 +46,11 @@ def dim3_parts(tokens: list[Token], dims: dict, funcs: dict | None = None) -> li
     call = _call(tokens)
     if call is not None:
         name, args = call
-        fn = (funcs or {}).get(name)
-        if fn is not None and getattr(fn, "dim3", False):
-            return inline(fn, args, dims, funcs)
-        if fn is None and name not in _INTEGER_CALLS:
-            return unknown(tokens[0])  # a helper the file does not define: perhaps a dim3
+        fn = funcs.get(name)
+        if fn is not None and fn.dim3:
+            return inline(fn, args, dims, folder)
+        if returns.get(name, name not in _INTEGER_CALLS and fn is None):
+            return unknown(tokens[0])  # a dim3 helper not inlined, or one the file does not define
     return [tokens]
 
 
@@ -63,16 +67,16 @@ def _call(tokens: list[Token]):
     return tokens[i].text, split_commas(tokens[i + 2:-1])
 
 
-def inline(fn, args: list, dims: dict, funcs: dict | None, depth: int = 0) -> list:
+def inline(fn, args: list, dims: dict, folder) -> list:
     """The x, y, z of a call of a host function that returns a dim3: its return expression with
     each parameter replaced by the call's argument (a dim3 parameter's `.x` by the argument's x)."""
-    if len(args) != len(fn.params) or depth > 8:
+    if len(args) != len(fn.params):
         return unknown(args[0][0] if args and args[0] else None)
     local: dict = {}  # dim3 parameters and locals: name -> parts
     subst: dict = {}  # other parameters: name -> tokens
     for (name, _bits), arg in zip(fn.params, args, strict=True):
         if name in fn.dim3_params:
-            local[name] = [members(p, dims) for p in dim3_parts(members(arg, dims), dims, funcs)]
+            local[name] = [members(p, dims) for p in dim3_parts(members(arg, dims), dims, folder)]
         else:
             subst[name] = members(arg, dims)
     for name, toks, bits in fn.lets:  # `int gx = (nx + block.x - 1) / block.x;`
@@ -81,7 +85,7 @@ def inline(fn, args: list, dims: dict, funcs: dict | None, depth: int = 0) -> li
         at = toks[0] if toks else None
         subst[name] = [tok(at, "("), tok(at, cast), tok(at, ")"), tok(at, "("), *value, tok(at, ")")] if at else value
     result = _replace(members(fn.result, local), subst)
-    parts = dim3_parts(result, local, funcs)
+    parts = dim3_parts(result, local, folder)
     if len(parts) == 1 and parts[0] is result:  # not a dim3 expression after all
         return unknown(result[0] if result else None)
     return parts

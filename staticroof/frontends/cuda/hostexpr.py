@@ -83,6 +83,7 @@ class Folder:
         self.exprs = dict(exprs or {})  # name -> tokens (host declarations, latest wins)
         self.funcs = dict(funcs or {})  # name -> HostFunc
         self.bounds: list = []  # sympy conditions the last formulas rely on (float rounding)
+        self.returns: dict = {}  # function name -> returns a dim3 (launch.function_returns), for dim3.py
 
     def evaluate(self, tokens, params: dict | None = None):
         """sympy value of `tokens` as an integer (a dim3 extent): host variables in `params` (host

@@ -81,7 +81,9 @@ def _ends_arm(body: list[Token], first: int, label: int) -> bool:
 def equalities(cond: list[Token]) -> list:
     """(name, value tokens) for each `name == value` (or `value == name`) that the condition
     `a == b && c == d` states, value a number; nothing where it has `||` or a `?` at top level."""
-    parts, cur, depth = [], [], 0
+    parts: list = []
+    cur: list = []
+    depth = 0
     for t in cond:
         if t.text in ("(", "[", "{"):
             depth += 1
@@ -141,7 +143,7 @@ def passed(call_args: list, params: list, folder, callee_body: list[Token]) -> d
     becomes that parameter, other names their caller expression or value (`folder`: the
     caller's scope at the call).  A parameter whose argument has another name (`argv`) is left out."""
     changed = assigned_names(callee_body)
-    direct = {}
+    direct: dict = {}
     for p, a in zip(params, call_args, strict=False):
         if p is not None and p not in changed and len(a) == 1 and a[0].kind == "id":
             direct.setdefault(a[0].text, p)

@@ -69,18 +69,30 @@ def split_args(tokens: list[Token]) -> list[list[Token]]:
     return split_commas(tokens)
 
 
-def find_launches(body: list[Token], env: dict, funcs: dict | None = None) -> list[LaunchSite]:
+def find_launches(body: list[Token], env: dict, funcs: dict | None = None, returns: dict | None = None) -> list:
     """Launch sites in one host function body, with the declarations before each one."""
-    return scan_host(body, env, funcs=funcs)[0]
+    return scan_host(body, env, funcs=funcs, returns=returns)[0]
+
+
+def function_returns(items) -> dict:
+    """{name: whether it returns a dim3} for the functions the file defines."""
+    out = {}
+    for it in items:
+        if it.is_function and it.header:
+            k = next((j for j, t in enumerate(it.header) if t.text == "("), len(it.header))
+            out[it.name] = "dim3" in [t.text for t in it.header[:k]]
+    return out
 
 
 def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: dict | None = None,
-              dim3s: dict | None = None, exprs: dict | None = None) -> tuple[list, list]:
+              dim3s: dict | None = None, exprs: dict | None = None, returns: dict | None = None) -> tuple[list, list]:
     """(launch sites, calls of the host functions named in `callees`) in one host function body,
     each folded with the declarations before it.  `funcs`: user functions the host expressions
     may call (hostexpr.HostFunc by name); `dim3s`: dim3 parameters' values (name -> (x, y, z));
-    `exprs`: parameters that stand for their caller's expression (hostscope.passed)."""
+    `exprs`: parameters that stand for their caller's expression (hostscope.passed); `returns`:
+    function_returns (a call of a dim3 helper that is not inlined is an unknown dim3)."""
     folder = Folder(env, exprs, funcs=funcs)
+    folder.returns = returns or {}
     dims: dict = {}  # dim3 name -> [x tokens, y tokens, z tokens]
     for name, xyz in (dim3s or {}).items():  # a `?` never folds: a part the caller did not know
         dims[name] = [[Token("num" if v is not None else "punct", str(v) if v is not None else "?", "", 0, 0)]
@@ -155,14 +167,14 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: dict | N
             continue
         t = body[i]
         if t.text == "dim3" and i + 1 < n and body[i + 1].kind == "id":
-            end = _dim3_declaration(body, i + 1, dims, folder.funcs)
+            end = _dim3_declaration(body, i + 1, dims, folder)
             if end is not None:
                 i = end
                 continue
         if t.kind == "id" and t.text in dims and i + 1 < n and body[i + 1].text == "=" \
                 and (i == 0 or body[i - 1].text not in (".", "->", "::")):
             end = _stmt_end(body, i + 1)  # `grid = dim3(blocks);`: under a branch or in a loop, unknown
-            parts = [_members(a, dims) for a in dim3_parts(body[i + 2:end], dims, folder.funcs)]
+            parts = [_members(a, dims) for a in dim3_parts(body[i + 2:end], dims, folder)]
             dims[t.text] = parts if not (conds or loops) else [[_tok(t, "?")] for _ in range(3)]
             i = end + 1
             continue
@@ -250,7 +262,7 @@ def _unbind(folder: Folder, name: str, before, value) -> None:
         folder.exprs[name] = before
 
 
-def _dim3_declaration(body: list[Token], j: int, dims: dict, funcs: dict | None = None) -> int | None:
+def _dim3_declaration(body: list[Token], j: int, dims: dict, folder: Folder | None = None) -> int | None:
     """`dim3 grid(a, b), block(c, d);`, `dim3 a = dim3(4), b(2);`, `dim3 g, b;` from the first name
     at `j`: each declarator's x, y, z into `dims` in order (so `grid((n + block.x - 1) / block.x)`
     after `block(16, 16)` in the same declaration sees it; no initializer is dim3's (1, 1, 1)).
@@ -264,7 +276,7 @@ def _dim3_declaration(body: list[Token], j: int, dims: dict, funcs: dict | None 
             k = close + 1
         elif k < n and body[k].text == "=":
             end = _stmt_end(body, k, comma=True)
-            dims[name] = [_members(a, dims) for a in dim3_parts(body[k + 1:end], dims, funcs)]
+            dims[name] = [_members(a, dims) for a in dim3_parts(body[k + 1:end], dims, folder)]
             k = end
         elif k < n and body[k].text in (",", ";"):
             dims[name] = [[_tok(body[j], "1")]]
@@ -385,7 +397,7 @@ def _call(body, i, folder: Folder, dims: dict | None = None):
     dim3s = {}
     for k, a in enumerate(args):  # `run(grid, block, ...)` with dim3 variables, or `dim3(n / 256)`
         if (len(a) == 1 and a[0].text in (dims or {})) or (a and a[0].text == "dim3"):
-            parts = (dim3_parts(a, dims or {}, folder.funcs) + [[], [], []])[:3]
+            parts = (dim3_parts(a, dims or {}, folder) + [[], [], []])[:3]
             dim3s[k] = tuple(folder.number(_members(p, dims or {})) if p else 1 for p in parts)
     return HostCall(t.text, Location(t.file, t.line, t.col), targs, [folder.number(a) for a in args], args,
                     dim3s, Folder(folder.values, folder.exprs, folder.funcs)), end + 1
@@ -411,8 +423,8 @@ def _launch(body, i, folder: Folder, dims):
     names = [a[0].text if len(a) == 1 and a[0].kind == "id" else None for a in call_args]
     args = [folder.number(a) for a in call_args]
     tvals = _targs(targ_tokens, folder)
-    grid_parts = (dim3_parts(cfg[0], dims, folder.funcs) if cfg else []) + [[], [], []]
-    block_parts = (dim3_parts(cfg[1], dims, folder.funcs) if len(cfg) > 1 else []) + [[], [], []]
+    grid_parts = (dim3_parts(cfg[0], dims, folder) if cfg else []) + [[], [], []]
+    block_parts = (dim3_parts(cfg[1], dims, folder) if len(cfg) > 1 else []) + [[], [], []]
     grid = tuple(folder.number(p) if p else (1 if cfg else None) for p in grid_parts[:3])
     block = tuple(folder.number(p) if p else (1 if len(cfg) > 1 else None) for p in block_parts[:3])
     site = LaunchSite(t.text, Location(t.file, t.line, t.col), grid, block, template_args=tvals, args=args,
@@ -498,7 +510,9 @@ def host_sites(items, env: dict, every: list | None = None) -> dict:
             if f is not None:
                 funcs[f[0]] = f[1]
     hosts = {it.name: it for it in items if it.is_function and not ({"__global__", "__device__"} & it.qualifiers)}
-    calls = {name: scan_host(it.body, env, set(hosts) - {name}, funcs)[1] for name, it in hosts.items()}
+    returns = function_returns(items)
+    calls = {name: scan_host(it.body, env, set(hosts) - {name}, funcs, returns=returns)[1]
+             for name, it in hosts.items()}
     called = {c.name for cs in calls.values() for c in cs}
     sites: dict = {}
     visited: set = set()
@@ -509,7 +523,7 @@ def host_sites(items, env: dict, every: list | None = None) -> dict:
         visited.add(name)
         # a dim3 parameter no call gives is unknown in every component (not x alone)
         dim3s = {**dict.fromkeys(dim3_params(hosts[name].header), (None, None, None)), **(dim3s or {})}
-        found, calls_here = scan_host(hosts[name].body, scope, set(hosts) - {name}, funcs, dim3s, exprs)
+        found, calls_here = scan_host(hosts[name].body, scope, set(hosts) - {name}, funcs, dim3s, exprs, returns)
         for site in found:
             sites.setdefault(site.kernel, site)
             if every is not None:
