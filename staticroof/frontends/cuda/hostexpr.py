@@ -233,6 +233,23 @@ def _min_max(c, a, b):
     return sympy.Min(a, b) if small == a else sympy.Max(a, b)
 
 
+def _remainder_step(c, a, b):
+    """`x % m ? a : b` (a remainder test, `!= 0` or `== 0`, choosing between two numbers) as an
+    affine formula: for an integer x >= 0 and m > 0, x % m != 0 exactly when ceil(x/m) - floor(x/m)
+    is 1 (else it is 0).  So `n / 256 + (n % 256 ? 1 : 0)` is floor((n + 255)/256), a grid the
+    analysis reads, where a Piecewise it cannot.  None for any other ternary."""
+    if not (isinstance(c, (sympy.Ne, sympy.Eq)) and c.rhs == 0 and isinstance(c.lhs, sympy.Mod)
+            and a.is_Integer and b.is_Integer):
+        return None
+    x, m = c.lhs.args
+    if not (m.is_Integer and m > 0):
+        return None
+    rest = floors.floor((x + m - 1) / m) - floors.floor(x / m)  # 1 where x % m != 0
+    if isinstance(c, sympy.Eq):
+        rest = 1 - rest
+    return sympy.expand(b + (a - b) * rest)
+
+
 def _floor_of(v: Val, folder: Folder, fn) -> sympy.Expr:
     if v.expr.is_Number:
         return sympy.Integer(int(fn(v.expr)))
@@ -312,6 +329,9 @@ class _Parser:
             lattice = _min_max(c, a.expr, b.expr)
             if lattice is not None:
                 return Val(lattice)
+            step = _remainder_step(c, a.expr, b.expr)
+            if step is not None:
+                return Val(step)
             return Val(sympy.Piecewise((a.expr, c), (b.expr, True)))
         return v
 
