@@ -202,7 +202,8 @@ def _to_int(v: Val, folder: Folder) -> Val:
 
 
 def _truth(c) -> Val:
-    """A condition as C's int: 1 or 0, or Piecewise((1, c), (0, True)) while it depends on sizes."""
+    """A condition as C's int: 1 or 0, or Piecewise((1, c), (0, True)) while it depends on sizes
+    (in arithmetic, a remainder test `n % 256 != 0` is floors: _arith)."""
     c = sympy.sympify(c)
     if c in (sympy.true, sympy.false):
         return Val(sympy.Integer(1 if c == sympy.true else 0))
@@ -231,6 +232,15 @@ def _min_max(c, a, b):
         return None
     small = c.lhs if isinstance(c, (sympy.Lt, sympy.Le)) else c.rhs  # the side that is less when c holds
     return sympy.Min(a, b) if small == a else sympy.Max(a, b)
+
+
+def _arith(e):
+    """A condition's int in arithmetic (`n / 256 + (n % 256 != 0)`): a remainder test as floors."""
+    if isinstance(e, sympy.Piecewise) and len(e.args) == 2 and e.args[0][0] == 1 and e.args[1] == (0, True):
+        step = _remainder_step(e.args[0][1], sympy.Integer(1), sympy.Integer(0))
+        if step is not None:
+            return step
+    return e
 
 
 def _remainder_step(c, a, b):
@@ -352,6 +362,7 @@ class _Parser:
             return _truth(relation(rel, x, y))
         bits = max(a.bits, b.bits)
         if not bits:
+            x, y = _arith(x), _arith(y)
             if op == "+":
                 return Val(x + y)
             if op == "-":

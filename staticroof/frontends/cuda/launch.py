@@ -28,7 +28,7 @@ from .hostexpr import Folder, dim3_params, fold, host_function, param_names  # n
 from .hostscope import address_taken, assigned_names, equalities, passed, switch_arms
 
 _INT_WORDS = {"int", "unsigned", "size_t", "long", "int64_t", "uint32_t", "int32_t", "uint64_t", "short"}
-_DECL_WORDS = _INT_WORDS | {";", "{", "}", "auto", "const", "constexpr", ",", "float", "double"}
+_DECL_WORDS = _INT_WORDS | {";", "{", "}", "auto", "const", "constexpr", ",", "float", "double", ":"}
 
 
 @dataclass
@@ -45,6 +45,7 @@ class LaunchSite:
     loops: list = field(default_factory=list)  # HostLoop around the launch, outermost first
     bounds: list = field(default_factory=list)  # conditions the grid formula relies on (float rounding)
     varying: list = field(default_factory=list)  # names the grid reads that an enclosing host loop assigns
+    block_tokens: list = field(default_factory=list, repr=False, compare=False)
     # the host scope at the launch and the grid's tokens, to fold the grid again in the kernel's
     # parameter names (grid_in_params)
     folder: Folder | None = field(default=None, repr=False, compare=False)
@@ -192,11 +193,11 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: dict | N
             value = _members(body[i + 2:end], dims)
             if i > 0 and body[i - 1].text in _INT_WORDS:  # `int blocks = ceil(n / 256.0);` converts
                 value = [_tok(t, "("), _tok(t, "int"), _tok(t, ")"), _tok(t, "("), *value, _tok(t, ")")]
-            declared = i > 0 and body[i - 1].text not in (";", "{", "}")
+            declared = i > 0 and body[i - 1].text not in (";", "{", "}", ":")  # `case 1: blocks = 4;` assigns
             folder.exprs[t.text] = value if declared else _assigned(t, value, folder, conds, loops)
             i = end + 1 if end < n and body[end].text == ";" else end
             continue
-        stmt_start = i == 0 or body[i - 1].text in (";", "{", "}", ")")
+        stmt_start = i == 0 or body[i - 1].text in (";", "{", "}", ")", ":")
         if t.kind == "id" and i + 1 < n and body[i + 1].text in _COMPOUND and stmt_start:
             end = _stmt_end(body, i + 1)  # `blocks += 1;`, `n /= 2;`: the old value, operated on
             value = [t, _tok(t, body[i + 1].text[:-1]), _tok(t, "("), *_members(body[i + 2:end], dims), _tok(t, ")")]
@@ -433,6 +434,7 @@ def _launch(body, i, folder: Folder, dims):
     # evaluated again once the kernel's parameter names are known: the scope as it is here
     site.folder = Folder(folder.values, folder.exprs, folder.funcs)
     site.grid_tokens = grid_parts[:3]
+    site.block_tokens = block_parts[:3]
     return site, call_end + 1
 
 
@@ -488,6 +490,15 @@ def _varying_grid(kernel, site: LaunchSite) -> None:
     grid, exprs = launch.get("grid", ()), launch.get("grid_expr", ())
     unknown = [d for d, g in zip("xyz", grid, strict=False)
                if g is None and (len(exprs) <= "xyz".index(d) or exprs["xyz".index(d)] is None)]
+    # a grid that follows the launch's own block size (`CEIL_DIV(n, block_size)` with the loop
+    # trying block sizes) is per launch a formula in the parameters and the block: as without a loop
+    params = {a: p for p, a in (getattr(kernel, "launch_args", None) or {}).items()}
+    for d, toks in zip("xyz", site.block_tokens, strict=False):
+        if len(toks) == 1 and toks[0].kind == "id":
+            params.setdefault(toks[0].text, f"blockDim_{d}")
+    folder = site.folder
+    if folder is not None:
+        unknown = [d for d in unknown if folder.evaluate(site.grid_tokens["xyz".index(d)], params) is None]
     if unknown:
         names = ", ".join(f"`{v}`" for v in site.varying)
         kernel.diag("SR153", f"the grid (gridDim.{'/'.join(unknown)}) changes between the launches of the host loop "

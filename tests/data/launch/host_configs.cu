@@ -26,6 +26,10 @@
  *           launch and is no formula in the kernel's parameters: approximate (SR153).
  * k_loop_n launched in `for (m = n; m > 1; m /= 4) k_loop_n<<<(m + 255) / 256, 256>>>(..., m)`:
  *           per launch, G = ceiling(n/256) in the kernel's n: exact, as k_rem (SR150).
+ * k_loop_block (y[i] = a*x[i] for i < n only) launched in `for (b = 64; b <= 256; b *= 2)
+ *           k_loop_block<<<(n + b - 1) / b, b>>>(..., n)`: the loop tries block sizes, and the grid
+ *           follows the block: per launch it covers n whatever b.  W = n, Q = 8*n, exact (SR150, no
+ *           SR153): n = 37: W = 37, Q = 296;  n = 1000: W = 1000, Q = 8000.
  *
  * k_2d    <<<make_grid(nx, ny, block), block>>>, block = make_block() = dim3(32, 8): a 2-D sum
  *           out[j*nx + i] = u[j*nx + i] + v[j*nx + i] for i < nx, j < ny, and one atomicAdd(cnt, 1)
@@ -131,6 +135,13 @@ __global__ void k_loop_n(const float* x, float* y, float* blk, float a, int n)
         blk[blockIdx.x] = a + 1.0f;
 }
 
+__global__ void k_loop_block(const float* x, float* y, float a, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        y[i] = a * x[i];
+}
+
 __global__ void k_2d(const float* u, const float* v, float* out, float* cnt, int nx, int ny)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -197,6 +208,8 @@ int main(int argc, char** argv)
         k_loop<<<s, 256>>>(x, y, blk, 2.0f, n);
     for (int m = n; m > 1; m /= 4)
         k_loop_n<<<(m + 255) / 256, 256>>>(x, y, blk, 2.0f, m);
+    for (int b = 64; b <= 256; b *= 2)
+        k_loop_block<<<(n + b - 1) / b, b>>>(x, y, 2.0f, n);
 
     dim3 block = make_block();
     dim3 grid = make_grid(nx, ny, block);
