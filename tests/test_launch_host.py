@@ -280,3 +280,12 @@ def test_host_ternaries_fold(text, n, expected):
     formula = Folder({}).evaluate(tokenize(text, "h.cu"), {"n": "n"})
     assert not formula.has(sympy.Piecewise)  # a Min, Max or floors: affine to the analysis
     assert formula.subs(S("n"), n) == expected
+
+
+def test_a_passed_expression_takes_the_parameter_type():
+    # run(t, t / 2.0) into `int blocks`, t unknown in main and 5 in the case arm: the conversion
+    # truncates, 5 / 2.0 = 2.5 -> 2 blocks, grid 2*2 = 4 (not 5, the double quotient doubled)
+    sites = sites_of("""
+        static void run(int t, int blocks, float* x) { switch (t) { case 5: k<<<blocks * 2, 64>>>(x); break; } }
+        int main(int argc, char** argv) { int t = atoi(argv[1]); run(t, t / 2.0, 0); }""")
+    assert sites["k"].grid == (4, 1, 1)

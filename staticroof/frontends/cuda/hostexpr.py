@@ -144,6 +144,12 @@ def param_names(header: list[Token]) -> list:
     return [name for name, _ in p[1]] if p is not None else []
 
 
+def param_bits(header: list[Token]) -> list:
+    """A function header's parameters' precisions (0 for an integer type, 24 float, 53 double)."""
+    p = _params(header)
+    return [bits for _, bits in p[1]] if p is not None else []
+
+
 def dim3_params(header: list[Token]) -> set:
     """The names of a function header's parameters of type dim3 (`const dim3& block`)."""
     k = next((i for i, t in enumerate(header) if t.text == "("), None)

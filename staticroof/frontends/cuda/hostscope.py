@@ -137,18 +137,19 @@ def assigned_names(body: list[Token]) -> set:
 _ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^=", "++", "--"}
 
 
-def passed(call_args: list, params: list, folder, callee_body: list[Token]) -> dict:
+def passed(call_args: list, params: list, folder, callee_body: list[Token], bits: list | None = None) -> dict:
     """{callee parameter: tokens in the callee's names} for the arguments that can be written
     so: each caller name passed as a whole argument to a parameter the callee never assigns
     becomes that parameter, other names their caller expression or value (`folder`: the
-    caller's scope at the call).  A parameter whose argument has another name (`argv`) is left out."""
+    caller's scope at the call), converted to the parameter's type (`bits`: hostexpr.param_bits).
+    A parameter whose argument has another name (`argv`) is left out."""
     changed = assigned_names(callee_body)
     direct: dict = {}
     for p, a in zip(params, call_args, strict=False):
         if p is not None and p not in changed and len(a) == 1 and a[0].kind == "id":
             direct.setdefault(a[0].text, p)
     out = {}
-    for p, a in zip(params, call_args, strict=False):
+    for k, (p, a) in enumerate(zip(params, call_args, strict=False)):
         if p is None or p in changed:
             continue
         top = a
@@ -159,7 +160,10 @@ def passed(call_args: list, params: list, folder, callee_body: list[Token]) -> d
             top = [tok(a[0], "("), *expr, tok(a[0], ")")]
         got = _rewrite(top, direct, folder, 0)
         if got is not None and not (len(got) == 1 and got[0].text == p):
-            out[p] = got
+            b = bits[k] if bits and k < len(bits) else 0
+            kind = "double" if b == 53 else "float" if b == 24 else "long"  # `int blocks` truncates
+            at = got[0]
+            out[p] = [tok(at, "("), tok(at, kind), tok(at, ")"), tok(at, "("), *got, tok(at, ")")]
     return out
 
 

@@ -24,7 +24,7 @@ from ...diagnostics import Location
 from ..common.launch_config import Launch, overridden
 from ..common.tokens import Token, match_angle, match_close, split_commas
 from .dim3 import dim3_parts, members as _members, tok as _tok, unknown
-from .hostexpr import Folder, dim3_params, fold, host_function, param_names  # noqa: F401 (fold: re-exported)
+from .hostexpr import Folder, dim3_params, fold, host_function, param_bits, param_names  # noqa: F401 (fold: re-exported)
 from .hostscope import address_taken, assigned_names, equalities, passed, switch_arms
 
 _INT_WORDS = {"int", "unsigned", "size_t", "long", "int64_t", "uint32_t", "int32_t", "uint64_t", "short"}
@@ -544,7 +544,9 @@ def host_sites(items, env: dict, every: list | None = None) -> dict:
                 continue
             inner, dim3s = dict(env), {}
             pnames = param_names(hosts[call.name].header)
-            exprs = passed(call.arg_tokens, pnames, call.folder, hosts[call.name].body) if call.folder else {}
+            header = hosts[call.name].header
+            exprs = passed(call.arg_tokens, pnames, call.folder, hosts[call.name].body, param_bits(header)) \
+                if call.folder else {}
             for k, (pname, value) in enumerate(zip(pnames, call.args, strict=False)):
                 if pname is not None:
                     inner.pop(pname, None)  # a parameter shadows a file-scope constant of its name
