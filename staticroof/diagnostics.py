@@ -217,6 +217,18 @@ _RULES = [
          "is missing (or, at the file's location, every kernel of the file: it crashed while loading "
          "the file); every other kernel and file was analyzed again in a fresh process and prints what "
          "it prints without the crash. Exit status 1. Please report the kernel and the signal."),
+    Rule("SR128", "warning", True, "narrow integer may wrap",
+         "A `char` or `short` integer (signed or not, `uint8_t`, `int16_t`, ...) holds a value that is not "
+         "provably within its range, or a loop counter of such a type must pass its largest value (the "
+         "loop `for (unsigned char i = 0; i < 300; i++)` never ends). Past its range the value wraps, "
+         "which the count does not follow: it is counted as if the value never wrapped, and the result "
+         "is approximate. A constant stored in such a variable takes its converted (wrapped) value, "
+         "exactly. Use `int` (or a wider type) for indices and counters."),
+    Rule("SR129", "note", False, "narrow loop counter: counted where it fits",
+         "A loop counter of a `char` or `short` type is bounded by a size: the loop ends before the counter "
+         "wraps only for some sizes (`for (short p = 0; p < npix; p++)` for npix <= 32767). The counts "
+         "hold for those sizes, which the note names; sizes given past them (-D, defaults) make the result "
+         "approximate (SR128)."),
     Rule("SR140", "warning", True, "inline PTX not modeled",
          "An `asm(...)`/`asm volatile(...)` statement runs PTX that staticroof does not read: its own "
          "operations and memory accesses are not counted (the reads of its input operands are), each "

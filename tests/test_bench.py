@@ -107,3 +107,24 @@ def test_bench30_expect_blocks_are_reproduced():
             for key, expected in values.items():
                 assert agrees(got[key], S(expected), k), f"{f.name} {name} {key}: got {got[key].expr}, not {expected}"
             assert k.exact, (name, [str(d) for d in k.diagnostics])
+
+
+def test_cxx_parsers_benchmark_without_its_optional_packages(monkeypatch, capsys):
+    """benchmarks/cxx_parsers.py (issue #28) needs packages staticroof does not depend on: without
+    them it says what to install and succeeds."""
+    import cxx_parsers
+    monkeypatch.setitem(sys.modules, "clang", None)  # `import clang.cindex` fails as if not installed
+    assert cxx_parsers.main([str(ROOT / "samples" / "saxpy.cu")]) == 0
+    assert "pip install tree-sitter tree-sitter-cuda libclang" in capsys.readouterr().out
+
+
+def test_cxx_parsers_benchmark_counts_the_kernels_each_parser_recovers(tmp_path):
+    """Only where tree-sitter-cuda and libclang are installed (never in the default environment)."""
+    pytest.importorskip("tree_sitter_cuda")
+    pytest.importorskip("clang.cindex")
+    import cxx_parsers
+    out = tmp_path / "cxx.json"
+    assert cxx_parsers.main([str(ROOT / "samples" / "saxpy.cu"), "--no-startup", "--json", str(out)]) == 0
+    row, = json.loads(out.read_text())["files"]
+    assert row["globals"] == 2 and row["staticroof"]["globals_analyzed"] == 2
+    assert row["tree_sitter"]["globals_clean"] == 2 and row["libclang"]["globals_body"] == 2

@@ -27,10 +27,14 @@ EXPECT = {
     # (consecutive rows overlap or touch): Q = 12*(9*(rows - 1) + cols).  W = rows*cols adds.
     "add_rows": ({"ld": "9"}, {"W": "rows*cols",
                                "Q": "Piecewise((12*cols + 108*rows - 108, cols >= 9), (12*cols*rows, True))"}),
+    # j = -1 stepped twice per trip: a[2i] then a[2i + 1], 2n distinct elements written (8n B); b and
+    # c read n each (8n B): an add and a multiply per trip.
+    "two_steps": ({}, {"W": "2*n", "Q": "16*n"}),
 }
 
 TRACES = {
     "colsum": [{"rows": 5, "cols": 7}, {"rows": 1, "cols": 37}],
+    "two_steps": [{"n": 37}, {"n": 1}],
     "scale_walk": [{"n": 37}, {"n": 1}],
     "reverse": [{"n": 7}, {"n": 10}],
     "gather_strided": [{"n": 37, "stride": 3}, {"n": 4, "stride": 3}],

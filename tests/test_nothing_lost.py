@@ -272,3 +272,72 @@ def test_declarations_only_is_sr006_exit_0(tmp_path):
     r = cli("analyze", p)
     assert r.exit_code == 0, r.output
     assert "SR006" in r.output
+
+
+UNCLOSED = {
+    ".c": """void first(int n, float *x)
+{
+    for (int i = 0; i < n; i++)
+        x[i] = 2.0f * x[i];
+}
+
+void broken(int n, float *x)
+{
+    for (int i = 0; i < n; i++) {
+        x[i] = x[i] + 1.0f;
+}
+
+static inline void later(int n, const float *x, float *y)
+{
+    for (int i = 0; i < n; i++)
+        y[i] = x[i] * x[i];
+}
+
+double *
+last(int n, double *y)
+{
+    for (int i = 0; i < n; i++)
+        y[i] = 0.5 * y[i];
+    return y;
+}
+""",
+    ".cu": """__global__ void first(int n, float *x)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] = 2.0f * x[i];
+}
+
+__global__ void broken(int n, float *x)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        x[i] = x[i] + 1.0f;
+}
+
+__device__ float sq(float v) { return v * v; }
+
+__global__ void later(int n, const float *x, float *y)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = sq(x[i]);
+}
+""",
+}
+
+
+@pytest.mark.parametrize("suffix", sorted(UNCLOSED))
+def test_a_missing_closing_brace_costs_its_function_alone(tmp_path, suffix):
+    """`broken` never closes its loop's `{`: its body runs on into the definitions after it.  They are
+    each parsed on their own (cut at the definitions that start a line inside its braces): `broken`
+    is unsupported with SR001 naming the definition it runs into (`later`; in the .cu file the device
+    function `sq` before it), the others are analyzed.  One multiply per element each: W = n (n = 37)."""
+    p = tmp_path / f"k{suffix}"
+    p.write_text(UNCLOSED[suffix])
+    ks, _ = analyze_file(p, {"n": 37})
+    assert ks["broken"].failed
+    into = "`later`" if suffix == ".c" else "`sq`"
+    assert any(d.code == "SR001" and into in d.message and d.location.line == 7 for d in ks["broken"].diagnostics)
+    rest = {"first", "later"} | ({"last"} if suffix == ".c" else set())
+    for name in rest:
+        assert ks[name].exact and ks[name].total.flops.value == 37, name
+    assert set(ks) == rest | {"broken"}

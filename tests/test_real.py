@@ -33,28 +33,10 @@ XFAIL = {
                                                    "blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32 is not split "
                                                    "into block and warp, the guard idx >= N is SR104 and N is lost "
                                                    "(exact with --block 128)",
-    "cuda/llm_attention.cu:attention_query_key_kernel1": "a flat index over B x NH x T x T (the radix T twice) is "
-                                                         "not decomposed: the reads of inp are SR101, and the two "
-                                                         "distinct SR101 reads of one statement are merged into one "
-                                                         "access (Q_access below the truth)",
-    "cuda/llm_attention.cu:scale_kernel": "a digit of the decomposed flat index compared in an `if` (t > t2) is "
-                                          "taken for data (SR104): both branches are counted, and the preatt "
-                                          "reads are lost from Q (below the truth)",
-    "cuda/llm_attention.cu:softmax_forward_kernel4": "a block-stride loop bounded by blockIdx.x % T (one block "
-                                                     "per row, causal length) is SR102 and its body is lost: "
-                                                     "Q = 0 and N is gone from W",
-    "cuda/samples_basic.cu:saxpy_by_ref": "a `float&` parameter bound to an array element (axpy_update(y[i], a, "
-                                          "x[i])): the callee's store through it is lost and y counts as read "
-                                          "only (Q = Q_access = 8*n instead of 12*n; the trace counts the same)",
-    "cuda/samples_basic.cu:dot": "CUDA by Example's `while (tid < n) {...; tid += blockDim.x * gridDim.x;}` and "
-                                 "`while (i != 0) {...; i /= 2;}` are SR103 (unbound trip counts); its grid "
-                                 "imin(32, (n + 255) / 256) is read as Min(32, ceiling(n/256))",
     "cuda/samples_basic.cu:stencil3d_zmarch": "the z-marching loads (in[(k + 1)*stride + j*nx + i], stride = "
                                               "nx*ny, and the two before the loop) are SR117: Q is counted at "
                                               "main's sizes (its value 532676640 is right), the formula holds only "
                                               "there (a constant 268415008 in it)",
-    "cuda/samples_basic.cu:weighted_histogram": "its grid-stride loop is `while (i < n) { ...; i += stride; }`: "
-                                                "SR103, W = 768*gridDim_x*trip_L in an unbound trip count, not 3*n",
     "cuda/samples_basic.cu:prescan_blelloch": "the shared-memory indices shifted by CONFLICT_FREE_OFFSET (`>>`) "
                                               "are SR101, which makes the kernel approximate although shared "
                                               "arrays move no DRAM data (W and Q are right)",
@@ -62,8 +44,6 @@ XFAIL = {
                                                     "a += aStep, b += bStep)`: a comma increment and bounds that are "
                                                     "a size times a block index (aBegin = wA*16*blockIdx.y) are "
                                                     "SR102, the trip count is unbound (A and B SR108)",
-    "c_idioms.c:scale_blocked": "an affine early exit (`if (ib*BS + j >= n) break;`) is SR102: the inner loop is "
-                                "counted over its full range, 64*ceiling(n/64) iterations instead of n",
     "cpp_methods.cpp:Field2D::jacobi_sweep": "member functions of a C++ class are never reported as kernels "
                                              "(also without std::vector members); here the class's "
                                              "std::vector<double> members are SR001 at file level too",
@@ -108,8 +88,9 @@ TRACE_SIZES = {
                            "blockDim_x": 64},
                           {"B": 4, "T": 130, "C": 20, "N": 3, "OC": 70, "BT": 80, "num_parameters": 37,
                            "blockDim_x": 64}],
-    "cuda/llm_attention.cu": [{"B": 2, "N": 5, "NH": 3, "d": 4, "T": 5, "HS": 4},
-                              {"B": 1, "N": 70, "NH": 2, "d": 3, "T": 70, "HS": 3}],  # T both sides of 32, 64
+    # T both sides of 32, 64; the blocks the trace launches have 64 threads (TRACE_LAUNCH)
+    "cuda/llm_attention.cu": [{"B": 2, "N": 5, "NH": 3, "d": 4, "T": 5, "HS": 4, "blockDim_x": 64},
+                              {"B": 1, "N": 70, "NH": 2, "d": 3, "T": 70, "HS": 3, "blockDim_x": 64}],
     # both sides of the blocks 128 and 256, of 2*256 elements per block, of the grid caps 32*256 and
     # 64*256 (n = 20000), of BDIM 16 and of the 32 x 4 and 32 x 16 blocks
     "cuda/samples_basic.cu": [{"n": 37, "numElements": 37, "optN": 37, "nx": 37, "ny": 9, "nz": 5,
@@ -158,6 +139,10 @@ TRACE_LAUNCH = {
     **{name: {"grid": (8, 1, 1), "block": (64, 1, 1)}
        for name in ("permute_kernel", "permute_kernel_backward", "unpermute_kernel", "unpermute_kernel_backward",
                     "attention_softmax_kernel1", "attention_value_kernel1", "softmax_autoregressive_backward_kernel1")},
+    # one thread per (b, h, t, t2): 150 and 9800 at the two size sets; 160 blocks of 64 cover both
+    **{name: {"grid": (160, 1, 1), "block": (64, 1, 1)} for name in ("scale_kernel", "attention_query_key_kernel1")},
+    # one block per row of N*T: 25 and 4900 rows at the two size sets (the guard idx < N*T drops the rest)
+    "softmax_forward_kernel4": {"grid": (4900, 1, 1), "block": (64, 1, 1)},
 }
 # "file:kernel" -> why the trace does not agree yet (strict, like XFAIL).
 TRACE_XFAIL = {
@@ -166,9 +151,6 @@ TRACE_XFAIL = {
                     "the trace does not run kernels that use structs yet (trace/records.py refuses them)"),
     "cuda/idioms.cu:scale_half2": "the trace cannot pass a __half2 argument by value (the instrumented C "
                                   "does not compile: incompatible type for argument 2)",
-    "cuda/llm_train.cu:adamw_kernel2": "the trace runs `fma` on float arguments as C's double fma (8 fp64 FLOPs "
-                                       "per parameter); CUDA C++ calls the float overload, fp32, as the static "
-                                       "count says",
 }
 # Kernels whose source the trace cannot run (tensor cores, filtered texture fetches, random numbers,
 # inline PTX, C++ classes such as Packed128).

@@ -46,7 +46,8 @@ def diagnostics(text: str) -> list[str]:
 
 def test_one_line_per_cause_at_the_first_occurrence():
     out = run(REPEATED.relative_to(ROOT))
-    assert "W            2*n FLOP" in out and "Q compulsory 8*n B" in out
+    # W: v*0.5, v*0.25 and 0.5*(x[i] + 1): 4 per element, every branch counted
+    assert "W            4*n FLOP" in out and "Q compulsory 8*n B" in out
     assert diagnostics(out) == [
         f"{_WHERE[0]}: SR104 x3 condition depends on data; both branches are counted (first of 3; --verbose lists all)"]
 

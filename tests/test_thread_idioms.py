@@ -37,6 +37,14 @@ EXPECT = {
     # the same box in two steps (bt = idx / C; b = bt / T; t = bt % T): out written B*T*C, wte read
     # over c: C, wpe over (t, c): T*C.  W: one add each.  Access: three per element.
     "encoder_add": {"W": "B*T*C", "Q": "4*B*T*C + 4*T*C + 4*C", "Q_access": "12*B*T*C"},
+    # idx in [0, N*T*T) is n*T*T + t2*T + t (the radix T twice; idx % (T*T) divides by a power):
+    # the (t, t2) with t <= t2 are T*(T + 1)/2 per n, each one multiply and a read of att; att is
+    # written everywhere.  W = N*T*(T + 1)/2, Q = Q_access = 4*N*T**2 + 2*N*T*(T + 1).
+    "causal_mask": {"W": "N*T*(T + 1)/2", "Q": "4*N*T**2 + 2*N*T*(T + 1)", "Q_access": "4*N*T**2 + 2*N*T*(T + 1)"},
+    # blockIdx.x = row in [0, N*T) is n*T + t (the block index's own digits), len = t + 1: the
+    # block's threads stride over i < t + 1.  Each t occurs in N rows: W = N*T*(T + 1)/2 multiplies,
+    # inp read and out written at each: Q = Q_access = 4*N*T*(T + 1).
+    "causal_rows": {"W": "N*T*(T + 1)/2", "Q": "4*N*T*(T + 1)", "Q_access": "4*N*T*(T + 1)"},
 }
 
 
@@ -66,6 +74,10 @@ TRACED = [
     ("permute_btc", {"B": 3, "T": 1, "C": 7}, lambda b: -(-21 // b)),
     ("encoder_add", {"B": 2, "T": 3, "C": 5}, lambda b: -(-30 // b)),
     ("encoder_add", {"B": 1, "T": 4, "C": 3}, lambda b: -(-12 // b)),
+    ("causal_mask", {"N": 2, "T": 5}, lambda b: -(-50 // b)),
+    ("causal_mask", {"N": 3, "T": 1}, lambda b: -(-3 // b)),
+    ("causal_rows", {"N": 2, "T": 37}, lambda b: 74),  # rows longer than 7 and 32 threads, shorter than 64
+    ("causal_rows", {"N": 3, "T": 5}, lambda b: 15),
 ]
 
 

@@ -360,6 +360,22 @@ def test_overloaded_device_functions_analysis_agrees():
     assert not _disagreements(path, "sumsq", {"n": 1000}, run_trace(str(path), "sumsq", {"n": 1000}, "cuda"))
 
 
+def test_cxx_math_overloads_run_as_float_functions():
+    """y[i] = sqrt(x) + fma(x, x, 1.0f) + fmin(x, 0.5f): sqrtf (one fp32 special call), fmaf (2 fp32
+    FLOPs), fminf (free), two fp32 adds: 4 fp32 FLOPs and one fp32 sqrt per i.  w[i] = fma(x, u, 2.0)
+    + sqrt(x*2): a double fma (2 fp64), x*2 an fp32 multiply, sqrtf (fp32 special), the sum fp64 (1):
+    3 fp64, 1 fp32, one more fp32 sqrt.  Per i: fp32 5 FLOPs + 2 sqrt calls (a special call counts
+    in W with weight 1) = 7, fp64 3 (C would run every call as the double function: fp64 10, fp32 1)."""
+    program = _cuda("cxx_math.cu", "cxx_math")
+    for n in (37, 1000):
+        t = program.run({"n": n})
+        assert t.flops == {"fp32": 7 * n, "fp64": 3 * n}
+        assert t.special == {"sqrt": 2 * n}
+    program.close()
+    path = TRACE_DATA / "cxx_math.cu"
+    assert not _disagreements(path, "cxx_math", {"n": 37}, run_trace(str(path), "cxx_math", {"n": 37}, "cuda"))
+
+
 def test_texture_fetches_read_the_texture_memory():
     program = _cuda("texture.cu", "smooth")
     for n in (100, 1000):

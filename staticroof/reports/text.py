@@ -244,10 +244,19 @@ def kernel_block(k: KernelSummary, color: bool = False, verbose: bool = False) -
             if k.roofline.get("levels"):
                 lines.append(_row("levels", _levels(k.roofline)))
         for n in k.nests:
+            if _zero(n.flops) and _zero(n.compulsory):  # statements outside every loop that do nothing
+                continue
             lines.append(_row(n.label, f"W {_inline(n.flops)} FLOP, Q {_inline(n.compulsory)} B, "
                                        f"I {_inline(n.intensity)} FLOP/B"))
     lines += ["  " + line for line in diagnostic_lines(k.diagnostics, color, verbose)]
     return "\n".join(lines)
+
+
+def _zero(q) -> bool:
+    import sympy
+
+    e = getattr(q, "expr", None)
+    return e is not None and sympy.sympify(e) == 0
 
 
 def render(kernels: list[KernelSummary], file_diagnostics: list[Diagnostic], color: bool = False,

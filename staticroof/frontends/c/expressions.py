@@ -14,7 +14,7 @@ from ... import costs
 from ...ir import Guard, Ref, Stmt
 from ..common.lowering import Acc, Unsupported, affine as _affine, branch_refs, int_op as _int_op
 from ..common.preprocess import SIZE_MARK
-from . import folding, outputs, structs
+from . import folding, narrow, outputs, structs
 from .types import FLOAT, INT, VOID, CType, arith
 from .values import (
     COMPARISONS,
@@ -24,9 +24,11 @@ from .values import (
     char_value,
     guess_math_type,
     is_allocation,
+    is_reference,
     lane_indices,
     named_arguments,
     node_location,
+    parameters,
     pointer_lanes,
 )
 from .views import convert
@@ -89,6 +91,8 @@ class ExpressionLowering(_Mixin):
             else:
                 default = self.tu.pragma_sizes.get(name)
                 return Val(INT, self.size_symbol(name, default, origin="undeclared identifier"))
+        if var.alias is not None:
+            return Val(var.ctype, element=var.alias)
         if var.ctype.is_pointer and var.array is not None:
             if var.prefix is None:
                 return Val(var.ctype, why=var.why or "pointer changes inside the loop", array=var.array, prefix=None)
@@ -172,6 +176,16 @@ class ExpressionLowering(_Mixin):
         sub.folded = self.folded
         return sub
 
+    def size_values(self, symbols) -> dict:
+        """{symbol: value} for the sizes among `symbols` that have one (the user's, else a default)."""
+        out = {}
+        for sym in symbols:
+            size = self.kernel.sizes.get(sym.name)
+            value = self.tu.bindings.get(sym.name, size.default if size is not None else None)
+            if value is not None:
+                out[sym] = sympy.Integer(int(value))
+        return out
+
     def _with_defaults(self, expr):
         """An integer argument's value using the sizes' defaults (`ni = NI` with `#define NI 1000`)."""
         if expr is None:
@@ -193,14 +207,26 @@ class ExpressionLowering(_Mixin):
         return name in self.stack or name in self.tu.recursive
 
     def _inline(self, name, node, args, acc):
-        vals = [self.value(a, acc) for a in args]
-        callee = self.callee(name, node, args, vals)
+        lvals = [self.expr(a, acc) for a in args]  # a reference parameter binds the argument itself
+        callee = self.callee(name, node, args, lvals)
+        refs = {k for k, p in enumerate(parameters(callee)) if is_reference(self, p)}
+        vals = [v if k in refs else self.load(v, acc, a) for k, (a, v) in enumerate(zip(args, lvals, strict=True))]
         if self.recursive_call(name, callee):
             self.diag("SR106", f"recursive call to `{name}` is not followed", node)
             return Val(self.tu.protos.get(name) or INT, why="recursive call")
         decl = callee.decl.type
         bindings = {}
-        for p, a, v, t in named_arguments(self, callee, args, vals):
+        changed = []
+        for k, (p, a, v, t) in enumerate(named_arguments(self, callee, args, vals)):
+            if k in refs and v.element is not None and t.kind in ("float", "int", "vector"):
+                bindings[p.name] = Var(t, alias=v.element)
+                continue
+            if k in refs and isinstance(a, c_ast.ID) and self.lookup(a.name) is not None:
+                var = self.lookup(a.name)
+                if t.is_float:  # the caller's register itself
+                    bindings[p.name] = var
+                    continue
+                changed.append(a.name)  # an integer the callee may change: unknown after the call
             if t.is_pointer:
                 v = convert(self, v, t, a)
                 if v.array is not None:
@@ -219,6 +245,8 @@ class ExpressionLowering(_Mixin):
         self.out.extend(sub.lower())
         acc.reset()
         self.acc = acc if saved is acc else saved
+        for n in changed:
+            self._assign_in_scope(n, structs.unknown(self.lookup(n), n, f"may be changed by `{name}` (a reference)"))
         ret = self.tu.protos.get(name) if callee is self.tu.funcs[name] else self.tu.types.resolve(decl.type)
         return Val(ret or VOID, why=f"result of `{name}`")
 
@@ -438,13 +466,13 @@ class ExpressionLowering(_Mixin):
                 return v
             acc.use_scalar(var, "write")
             if var.ctype.is_int:
-                new = replace(var, value=v.expr if v.ctype.is_int else None,
-                              why=v.why if v.ctype.is_int else "converted from a float")
+                new = replace(var, value=narrow.stored(self, var.ctype, v.expr, lnode.name, node) if v.ctype.is_int
+                              else None, why=v.why if v.ctype.is_int else "converted from a float")
             elif var.ctype.is_pointer:
                 v = convert(self, v, var.ctype, node)
                 if v.array is not None:
                     new = replace(var, array=v.array, prefix=v.prefix, offset=v.offset)
-                elif is_allocation(node.rvalue if isinstance(node, c_ast.Assignment) else None):
+                elif is_allocation(node.rvalue if isinstance(node, c_ast.Assignment) else None, self.tu):
                     new = replace(var, array=self.new_array(lnode.name, var.ctype, "global", node), prefix=(), offset=0)
                 else:
                     new = replace(var, prefix=None)

@@ -109,6 +109,8 @@ class TranslationUnit:
         self.overloads: dict = {}
         self.template_aliases: dict = {}
         self.template_defaults: dict = {}
+        # C++ (set in cuda.py): (file, line, column) of each writable reference parameter's name
+        self.references: set = set()
         for node in ext:
             if isinstance(node, c_ast.Typedef):
                 self.types.typedefs[node.name] = node.type

@@ -5,9 +5,11 @@ induction variable of the loop, and in the body it is `p0 + cols*t` (t the trip 
 its increment, `p0 + cols*(t + 1)` after it.  So are the second variable of a loop that steps two
 (`for (a = a0, b = b0; a <= aEnd; a += aStep, b += bStep)`) and a pointer walked with `*p++`.
 This module finds them (syntax only); the lowering gives them their closed form (statements.py).
+It also reads `while (i < n) { ...; i += step; }` as the `for` loop it is (while_as_for).
 
-A variable is an induction variable of a loop when it is advanced exactly once per trip, by an
-amount the loop does not change, at a point every trip reaches: in a statement at the top level
+A variable is an induction variable of a loop when it is advanced by the same amount every trip, by
+increments the loop does not change (one or several: `j++; a[j] = ...; j++;`), at points every trip
+reaches: in a statement at the top level
 of the body (not under an `if`, an inner loop, `?:`, `&&` or `||`), in a body without `break`,
 `continue`, `return` or `goto` (which could skip the increment), and is assigned nowhere else in
 the body, nor declared in it, nor has its address taken.  Anything else stays "changes inside the
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from .values import body_items, nodes
+from .values import body_items, loop_step, multiplicative_step, nodes
 
 _EXITS = (c_ast.Break, c_ast.Continue, c_ast.Return, c_ast.Goto)
 _NESTED = (c_ast.If, c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch, c_ast.Compound, c_ast.Label)
@@ -48,6 +50,42 @@ def split_next(node: c_ast.For, cond_names: set) -> tuple:
     return counters[0], [e for e in nxt.exprs if e is not counters[0]]
 
 
+def while_as_for(node: c_ast.While) -> c_ast.For | None:
+    """`while (cond) { body; v op= e; }` as `for (; cond; v op= e) { body }`, or None.
+
+    The two are the same loop when the last statement of the body is the one change of a variable
+    the condition reads (an additive or multiplicative step, see values.loop_step), the body changes
+    it nowhere else nor takes its address, and no `continue` of this loop skips the increment (a `for`
+    would run it).  CUDA by Example's grid-stride `while (tid < n) {...; tid += blockDim.x *
+    gridDim.x;}` and the tree reduction's `while (i != 0) {...; i /= 2;}` are such loops."""
+    items = body_items(node.stmt)
+    if not items or node.cond is None:
+        return None
+    last = items[-1]
+    name = loop_step(last)[0] or multiplicative_step(last)[0]
+    if name is None or name not in {n.name for n in nodes(node.cond) if isinstance(n, c_ast.ID)}:
+        return None
+    rest = items[:-1]
+    if any(_target(n) == name for item in rest for n in nodes(item)):
+        return None
+    if any(isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ID) and n.expr.name == name
+           for item in rest for n in nodes(item)):
+        return None
+    if any(_continues(item) for item in rest):
+        return None
+    body = c_ast.Compound(rest, coord=node.stmt.coord)
+    return c_ast.For(None, node.cond, last, body, coord=node.coord)
+
+
+def _continues(node) -> bool:
+    """Whether a `continue` under `node` belongs to the loop around it (not to a loop inside it)."""
+    if isinstance(node, c_ast.Continue):
+        return True
+    if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile)):
+        return False
+    return any(_continues(child) for _, child in node.children())
+
+
 def increment(n) -> Induction | None:
     """The induction an increment expression makes (`b += bStep`), or None."""
     return _increment(n)
@@ -72,14 +110,19 @@ def find(body, extra_next: list, loop_name: str) -> list[Induction]:
     out = []
     candidates = [n for item in items if not isinstance(item, _NESTED) for n in _top(item)]
     candidates += list(extra_next)
-    for n in candidates:
-        ind = _increment(n)
-        if ind is None or counts.get(ind.name) != 1 or ind.name in declared | addressed | {loop_name}:
+    increments = [i for i in (_increment(n) for n in candidates) if i is not None]
+    per_name: dict = {}
+    for ind in increments:
+        per_name[ind.name] = per_name.get(ind.name, 0) + 1
+    for ind in increments:
+        # every change of the variable is such an increment (`j++; a[j] = ...; j++;` steps it twice)
+        if counts.get(ind.name) != per_name[ind.name] or ind.name in declared | addressed | {loop_name}:
             continue
         if ind.amount is not None and not _invariant(ind.amount, changed):
             continue
         out.append(ind)
-    return out
+    names = {i.name for i in out}
+    return [i for i in out if sum(1 for j in out if j.name == i.name) == per_name[i.name] and i.name in names]
 
 
 def _top(node):

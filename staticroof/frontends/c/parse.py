@@ -8,6 +8,7 @@ when it looks like a definition).
 
 from __future__ import annotations
 
+import itertools
 import pickle
 import re
 
@@ -255,6 +256,79 @@ _BLANKS = re.compile(r"[^\S\n]+")  # white space but newlines
 _PLAIN = re.compile(r"[^\n\"'(){};]+")  # inside a unit: what does not open, close or end anything
 
 
+# a function definition's head first on a line: `static inline float *name(` (the CUDA front end's C
+# keeps a kernel's columns: its `__global__` is gone, the line starts with blanks)
+_HEAD = re.compile(r"(?m)^[ \t]*(?!(?:if|for|while|switch|return|else|do|case|goto|sizeof|new|delete|throw)\b)"
+                   r"[A-Za-z_][\w \t*&:<>,]*?"
+                   r"[ \t*&]([A-Za-z_]\w*)[ \t]*\(")
+
+
+def _cut_at_definitions(unit: str, file: str, line: int, col: int) -> list:
+    """A unit that failed to parse, cut before each function definition that starts a line inside
+    its braces (the unit's own head aside): what a missing `}` (or one a macro hides) glued to the
+    function before it.  (text, file, line, col) each; the unit alone when there is none."""
+    cuts = []
+    for m in _HEAD.finditer(unit):
+        k = m.end() - 1
+        if not unit[:m.start()].strip() or _depth(unit, m.start()) <= 0:
+            continue
+        close = _close_paren(unit, k)
+        rest = unit[close + 1:].lstrip() if close is not None else ""
+        if rest.startswith("{"):
+            cuts.append(m.start())
+    if not cuts:
+        return [(unit, file, line, col)]
+    out = []
+    bounds = [0, *cuts, len(unit)]
+    for a, b in itertools.pairwise(bounds):
+        f, ln = _position(unit, a, file, line)
+        out.append((unit[a:b], f, ln, col if a == 0 else 1))
+    return out
+
+
+def _position(unit: str, offset: int, file: str, line: int) -> tuple:
+    """(file, line) of `unit[offset]`, following the line markers inside the unit."""
+    before = unit[:offset].split("\n")
+    for raw in before[:-1]:
+        m = _MARKER.match(raw)
+        if m:
+            file, line = m.group(2), int(m.group(1))
+        else:
+            line += 1
+    return file, line
+
+
+def _depth(text: str, end: int) -> int:
+    """The brace depth at `text[end]` (strings skipped)."""
+    depth, i = 0, 0
+    while i < end:
+        ch = text[i]
+        if ch in "\"'":
+            k = i + 1
+            while k < end and text[k] != ch and text[k] != "\n":
+                k += 2 if text[k] == "\\" else 1
+            i = k + 1
+            continue
+        depth += (ch == "{") - (ch == "}")
+        i += 1
+    return depth
+
+
+def _close_paren(text: str, i: int) -> int | None:
+    """The index of the `)` closing the `(` at `text[i]`, or None."""
+    depth = 0
+    for k in range(i, len(text)):
+        if text[k] == "(":
+            depth += 1
+        elif text[k] == ")":
+            depth -= 1
+            if depth == 0:
+                return k
+        elif text[k] in ";{}":
+            return None
+    return None
+
+
 _TOO_DEEP = "syntax nested too deeply to parse (parentheses, braces or an expression chain)"
 
 
@@ -278,14 +352,25 @@ def parse_translation_unit(text: str, path: str):
     diags, failed = [], []
     nodes = []
     typedef_names = set(PRELUDE_TYPES)
-    for unit, file, line, col in split_units(text):
+    todo = [(*u, None) for u in reversed(split_units(text))]
+    while todo:
+        unit, file, line, col, cut_before = todo.pop()
         ctx = "".join(f"typedef int {n};\n" for n in sorted(typedef_names))
         src = f'{ctx}#line {line} "{file}"\n' + " " * (col - 1) + unit + "\n"
         try:
             ext = parser.parse(src, filename=file).ext
         except (c_parser.ParseError, RecursionError) as e:
+            pieces = _cut_at_definitions(unit, file, line, col)
+            if len(pieces) > 1:  # an unbalanced brace swallowed the definitions after it: each on its own
+                nxt = [(p[2], _HEAD.match(p[0])) for p in pieces[1:]]
+                todo.extend(reversed([(*p, n) for p, n in zip(pieces, [*nxt, None], strict=True)]))
+                continue
             d = (_parse_error(e, path) if isinstance(e, c_parser.ParseError)
                  else Diagnostic("SR001", _TOO_DEEP, Location(file, line, col)))
+            if cut_before is not None and cut_before[1] is not None:
+                d = Diagnostic("SR001", f"unbalanced braces: this definition does not end before the one of "
+                               f"`{cut_before[1].group(1)}` at line {cut_before[0]} (a `}}` missing, or one "
+                               f"a macro or an #if hides)", Location(file, line, col))
             m = re.match(r"[^;{(]*?\b([A-Za-z_]\w*)\s*\([^;]*\)\s*\{", unit, re.S)
             if m and not file.startswith("<"):
                 failed.append((m.group(1), Location(file, line, col), d))

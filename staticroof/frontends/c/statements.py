@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING
 import sympy
 from pycparser import c_ast
 
-from ...ir import TRIP_COUNT, Guard, Loop
+from ...ir import TRIP_COUNT, Guard, Loop, Stmt, walk
 from ..common.lowering import Acc, Unsupported, affine as _affine, monotone as _monotone, substitute as _substitute
+from ..common.preprocess import SIZE_MARK
 from ..common.relations import relation, substitute
-from . import folding, inductions as IV, recovery, structs, switch
+from . import folding, inductions as IV, narrow, recovery, structs, switch
 from .types import INT
 from .values import (
     COMPARISONS,
@@ -159,7 +160,7 @@ class StatementLowering(_Mixin):
                 v = convert(self, self.value(d.init, self.acc), t, d)  # `float *s = (float *)src`, `= buf`
                 if v.array is not None:
                     var = Var(t, array=v.array, prefix=v.prefix, offset=v.offset, why=v.why)
-                elif is_allocation(d.init):
+                elif is_allocation(d.init, self.tu):
                     var = Var(t, array=self.new_array(d.name, t, "global", d))
             self.bind(d.name, var)
             return
@@ -180,6 +181,7 @@ class StatementLowering(_Mixin):
             v = self.value(d.init, self.acc)
             if t.is_int:
                 var.value, var.why = (v.expr, v.why) if v.ctype.is_int else (None, "converted from a float")
+                var.value = narrow.stored(self, t, var.value, d.name, d)
             elif (const_t := folding.local(self, d, t, v)) is not None:  # `const float c = 1.0f / 3.0f;`
                 var = Var(const_t)  # is c's value
             self.acc.use_scalar(var, "write")
@@ -212,8 +214,8 @@ class StatementLowering(_Mixin):
         if cond is None and self.cond_why:
             self.diag("SR113", f"condition not decidable without the launch configuration: {self.cond_why}; "
                       "both branches are counted", node.cond)
-        elif cond is None:
-            self.diag("SR104", "condition depends on data; both branches are counted", node.cond)
+        data_dependent = cond is None and not self.cond_why
+        at = len(self.kernel.diagnostics)  # where its SR104 goes: before what the branches say
         self.cond_why = ""
         if then_items is None:
             then_items = [node.iftrue]
@@ -226,6 +228,12 @@ class StatementLowering(_Mixin):
             if v is not None:
                 self._assign_in_scope(n, v)
         orelse = self.nested(else_items, scope=True, loop_body=self.in_loop_body)
+        if data_dependent and (_counts(then) or _counts(orelse)):  # (a branch that counts nothing, an
+            # `fprintf` every 20 elements or an `exit` on a failed malloc, costs the same either way)
+            count = len(self.kernel.diagnostics)
+            self.diag("SR104", "condition depends on data; both branches are counted", node.cond)
+            if len(self.kernel.diagnostics) > count:
+                self.kernel.diagnostics.insert(at, self.kernel.diagnostics.pop())
         self._merge(changed, after_then, cond)
         if cond is not None and cond == sympy.true:
             self.out.extend(then)
@@ -248,7 +256,7 @@ class StatementLowering(_Mixin):
             if cond is not None and cond == sympy.true:
                 self._assign_in_scope(n, a)
             elif not ((cond is not None and cond == sympy.false) or a == b):
-                self._assign_in_scope(n, _unknown(b, n, "is assigned under a condition"))
+                self._assign_in_scope(n, structs.unknown(b, n, "is assigned under a condition"))
 
     def _invalidate(self, body_nodes, keep=(), defining=False, why="changes inside the loop"):
         """Integer variables and pointers assigned inside a loop body are unknown inside it (bound in
@@ -257,11 +265,12 @@ class StatementLowering(_Mixin):
         for name in _assigned(body_nodes) - set(keep):
             var = self.lookup(name)
             if var is not None:
-                put(name, _unknown(var, name, why))
+                put(name, structs.unknown(var, name, why))
 
     def for_loop(self, node: c_ast.For):
         if multiplicative_step(node.next)[0] is not None and self._unroll(node):
             return
+        node = self._early_exit(node)
         counter, extra = IV.split_next(node, _names(node.cond))
         if extra:  # `a += aStep, b += bStep`: the counter steps the loop, the others are inductions
             node = c_ast.For(node.init, node.cond, counter, node.stmt, coord=node.coord)
@@ -272,6 +281,10 @@ class StatementLowering(_Mixin):
                 self._unknown_loop(node, [node.stmt, node.next], node.init)
                 return
             name, start, step, cond = header
+            counter = self.lookup(name)
+            if counter is not None:
+                narrow.check_counter(self, node, name, counter.ctype, start, step, cond,
+                                     sympy.Symbol(f"__loopvar_{name}"))
             var, body = self.loop_body(node, name, (start, step, extra))
             cond_v = substitute(cond, {sympy.Symbol(f"__loopvar_{name}"): var})
             self.out.append(Loop(var, start, cond_v, step, body, "seq", node_location(node, self.tu.path)))
@@ -281,6 +294,33 @@ class StatementLowering(_Mixin):
         v = self.lookup(name)
         if v is not None and v.ctype.is_int:
             self.bind(name, replace(v, value=None, why=f"`{name}` after its loop"))
+
+    def _early_exit(self, node: c_ast.For) -> c_ast.For:
+        """`for (...; c; i += s) { if (e) break; body }` as `for (...; c && !e; i += s) { body }` when
+        the exit is the body's first statement and `!e` is an affine condition on integers that holds
+        for a prefix of the trips (monotone in i; what it reads the body does not change): a blocked
+        loop's `if (ib*BS + j >= n) break;` cuts the last block at n.  Else `node` itself (the break
+        is then SR102, the loop counted over its full range)."""
+        items = body_items(node.stmt)
+        name, step = loop_step(node.next)
+        if not items or node.cond is None or name is None or not isinstance(step, int) or not _breaks(items[0]):
+            return node
+        exit_cond = items[0].cond
+        if not _plain(exit_cond):
+            return node
+        if _names(exit_cond) & _assigned(items[1:]):
+            return node
+        placeholder = sympy.Symbol(f"__loopvar_{name}")
+        acc = Acc()
+        self.scopes.append({name: Var(INT, value=placeholder)})
+        try:
+            stay = self.condition(c_ast.UnaryOp("!", exit_cond, exit_cond.coord), acc)
+        finally:
+            self.scopes.pop()
+        if stay is None or not acc.empty() or stay.atoms(sympy.Ne) or _monotone(stay, placeholder, step) is None:
+            return node  # (`i != k` bounds a loop that must reach k, not an exit it may never meet)
+        cond = c_ast.BinaryOp("&&", node.cond, c_ast.UnaryOp("!", exit_cond, exit_cond.coord), node.cond.coord)
+        return c_ast.For(node.init, cond, node.next, c_ast.Compound(items[1:], coord=node.stmt.coord), coord=node.coord)
 
     def after_loop(self, body_nodes):
         """What a loop assigns is unknown after it, where it is defined (the body's own copies are gone)."""
@@ -311,23 +351,25 @@ class StatementLowering(_Mixin):
     def _inductions(self, found, before: dict, trip) -> None:
         """Bind each induction variable to its value on entry to trip `trip`: start + amount*trip
         (unknown when `trip` is None)."""
+        steps: dict = {}  # name -> the amount it advances by per trip (the sum of its increments)
         for ind in found:
-            if trip is None:
-                v = before.get(ind.name)
-                if v is not None:
-                    self.bind(ind.name, _unknown(v, ind.name, "changes inside the loop"))
-                continue
-            v0 = before.get(ind.name)
+            amount = sympy.Integer(1) if ind.amount is None else self.value(ind.amount, Acc()).expr
+            if amount is None or amount.free_symbols & self.loop_syms or steps.get(ind.name, 0) is None:
+                steps[ind.name] = None
+            else:
+                steps[ind.name] = steps.get(ind.name, 0) + ind.sign * amount
+        for name, step in steps.items():
+            v0 = before.get(name)
             if v0 is None:
                 continue
-            amount = sympy.Integer(1) if ind.amount is None else self.value(ind.amount, Acc()).expr
-            if amount is None or amount.free_symbols & self.loop_syms:
+            if trip is None or step is None:
+                self.bind(name, structs.unknown(v0, name, "changes inside the loop"))
                 continue
-            delta = sympy.expand(ind.sign * amount * trip)
+            delta = sympy.expand(step * trip)
             if v0.ctype.is_int and v0.value is not None:
-                self.bind(ind.name, replace(v0, value=sympy.expand(v0.value + delta)))
+                self.bind(name, replace(v0, value=sympy.expand(v0.value + delta)))
             elif v0.ctype.is_pointer and v0.array is not None and v0.prefix is not None:
-                self.bind(ind.name, replace(v0, offset=sympy.expand(sympy.sympify(v0.offset) + delta)))
+                self.bind(name, replace(v0, offset=sympy.expand(sympy.sympify(v0.offset) + delta)))
 
     def _unroll(self, node: c_ast.For, limit: int = 64) -> bool:
         """Unroll a loop whose variable is multiplied or shifted (`s >>= 1`, `s *= 2`) when its start
@@ -476,6 +518,10 @@ class StatementLowering(_Mixin):
         self.out.append(Loop(t, sympy.Integer(0), sympy.Lt(t, sym), 1, body, "seq", node_location(node, self.tu.path)))
 
     def while_loop(self, node):
+        counted = IV.while_as_for(node) if isinstance(node, c_ast.While) else None
+        if counted is not None:
+            self.for_loop(counted)
+            return
         kind = "while" if isinstance(node, c_ast.While) else "do-while"
         line = node.coord.line if node.coord else 0
         self.diag("SR103", f"`{kind}` loop: trip count modeled as the size `trip_L{line}`", node)
@@ -484,7 +530,17 @@ class StatementLowering(_Mixin):
         self._unknown_loop(node, [node.stmt, cond_stmt])
 
     def condition(self, node, acc: Acc):
-        """A sympy boolean if `node` is an affine condition on integers, else None (reads recorded)."""
+        """A sympy boolean if `node` is an affine condition on integers, else None (reads recorded).
+        One on compile-time sizes alone (`if (kScale)` in `tagged<false>`, `#if`-like macros) is decided
+        as the compiler decides it."""
+        cond = self._condition(node, acc)
+        if cond is not None and cond not in (sympy.true, sympy.false) and not cond.free_symbols & self.loop_syms:
+            folded = self.compile_time(cond)
+            if folded in (sympy.true, sympy.false):
+                return folded
+        return cond
+
+    def _condition(self, node, acc: Acc):
         if isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
             a = self.condition(node.left, acc)
             b = self.condition(node.right, acc)
@@ -512,9 +568,39 @@ class StatementLowering(_Mixin):
         return None
 
 
+def _counts(body: list) -> bool:
+    """Whether lowered statements do any counted work or move any data."""
+    return any(isinstance(n, Stmt) and (n.flops or n.special or n.refs) for n in walk(body))
+
+
 def _names(node) -> set:
     """The identifiers under `node` (a loop condition's variables)."""
     return {n.name for n in nodes(node) if isinstance(n, c_ast.ID)} if node is not None else set()
+
+
+# what an early exit's condition may hold: integers and their arithmetic, nothing read from memory
+_PLAIN = (c_ast.ID, c_ast.Constant, c_ast.BinaryOp, c_ast.UnaryOp, c_ast.Cast, c_ast.Typename, c_ast.TypeDecl,
+          c_ast.IdentifierType)
+
+
+def _plain(node) -> bool:
+    """Whether `node` computes on integers without reading memory or calling a function (a size
+    macro's marker aside)."""
+    if isinstance(node, c_ast.FuncCall):
+        return isinstance(node.name, c_ast.ID) and node.name.name == SIZE_MARK
+    if not isinstance(node, _PLAIN) or (isinstance(node, c_ast.UnaryOp) and node.op in ("*", "&")):
+        return False
+    return all(_plain(child) for _, child in node.children())
+
+
+def _breaks(node) -> bool:
+    """Whether `node` is `if (e) break;` (no else)."""
+    if not isinstance(node, c_ast.If) or node.iffalse is not None:
+        return False
+    then = node.iftrue
+    if isinstance(then, c_ast.Compound) and len(then.block_items or []) == 1:
+        then = then.block_items[0]
+    return isinstance(then, c_ast.Break)
 
 
 def _assigned(items) -> set:
@@ -526,15 +612,3 @@ def _assigned(items) -> set:
             assigned |= a
             declared |= d
     return assigned - declared
-
-
-def _unknown(var: Var, name: str, why: str) -> Var:
-    """`var` with what a changing value leaves unknown: an integer's value, a struct's members, a
-    pointer's position (anything else, a float, carries no value)."""
-    if var.ctype.is_int:
-        return replace(var, value=None, why=f"`{name}` {why}")
-    if var.record is not None:
-        return structs.invalidate(var, name)
-    if var.ctype.is_pointer and var.array is not None:
-        return replace(var, prefix=None)
-    return var

@@ -585,3 +585,15 @@ def tag_typedefs(items) -> str:
 
 __all__ = ["Layout", "Member", "layout", "size_align", "sizeof", "find", "leaves", "member", "variable",
            "argument", "declare", "load", "store", "invalidate", "tag_typedefs"]
+
+
+def unknown(var: Var, name: str, why: str) -> Var:
+    """`var` with what a changing value leaves unknown: an integer's value, a struct's members, a
+    pointer's position (anything else, a float, carries no value)."""
+    if var.ctype.is_int:
+        return replace(var, value=None, why=f"`{name}` {why}")
+    if var.record is not None:
+        return invalidate(var, name)
+    if var.ctype.is_pointer and var.array is not None:
+        return replace(var, prefix=None)
+    return var

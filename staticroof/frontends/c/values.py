@@ -26,6 +26,7 @@ class Var:
     key: str | None = None  # floating-point locals: a name unique in the kernel (see ir.Stmt.scalars)
     record: object = None  # structs: their members (structs.StructVar)
     scalar_array: bool = False  # a `__shared__` scalar: element 0 of a one-element array (cuda.py)
+    alias: tuple | None = None  # a C++ reference bound to an array element: (array, index, reason)
 
 
 @dataclass
@@ -77,6 +78,12 @@ def named_arguments(low, fn: c_ast.FuncDef, args, vals):
     for p, a, v in zip(parameters(fn), args, vals, strict=False):
         if p.name is not None:
             yield p, a, v, low.tu.types.resolve(p.type)
+
+
+def is_reference(low, param) -> bool:
+    """Whether a parameter is a writable C++ reference (`float &y`, see TranslationUnit.references)."""
+    c = param.coord
+    return c is not None and (c.file, c.line, c.column) in low.tu.references
 
 
 def called_names(node) -> set:
@@ -177,11 +184,32 @@ def lane_indices(index, ctype: CType):
     return [index[:-1] + (index[-1] + k,) for k in range(ctype.lanes)]
 
 
-def is_allocation(node) -> bool:
+_ALLOCATORS = ("malloc", "calloc", "realloc", "aligned_alloc", "alloca")
+
+
+def is_allocation(node, tu=None) -> bool:
+    """Whether `node` returns fresh memory: a call of malloc and its kind, or of a function of the file
+    that wraps one (`polybench_alloc_data`, `xmalloc`: it returns a pointer and calls one)."""
     while isinstance(node, c_ast.Cast):
         node = node.expr
-    return (isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID)
-            and node.name.name in ("malloc", "calloc", "realloc", "aligned_alloc", "alloca"))
+    if not (isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID)):
+        return False
+    name = node.name.name
+    return name in _ALLOCATORS or (tu is not None and name in allocators(tu))
+
+
+def allocators(tu) -> set:
+    """The functions of the file that wrap an allocation (see is_allocation), found once per file."""
+    found = getattr(tu, "_allocators", None)
+    if found is None:
+        found = set()
+        for name, fn in tu.funcs.items():
+            if isinstance(fn.decl.type.type, c_ast.PtrDecl) and any(
+                    isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in _ALLOCATORS
+                    for n in nodes(fn.body)):
+                found.add(name)
+        tu._allocators = found
+    return found
 
 
 def loop_step(nxt):

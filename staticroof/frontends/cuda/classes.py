@@ -262,6 +262,27 @@ def operator(low, op: str, a, b, node, acc):
     raise Unsupported(f"`{op}` on a class value with no `operator{op}` defined in this file", node)
 
 
+def free_operator(low, op: str, a, b):
+    """The file's free `operator op` (or, in a compound assignment, `operator op=`) whose parameters
+    take a and b (a vector type of the same lanes and precision; a scalar for a scalar), or None."""
+    names = [f"__sr_op_{OPS[op + '=']}"] if op + "=" in OPS and getattr(low, "_compound", False) else []
+    names.append(f"__sr_op_{OPS[op]}")
+    for name in names:
+        defs = getattr(low.tu, "overloads", {}).get(name) or ([low.tu.funcs[name]] if name in low.tu.funcs else [])
+        for fn in defs:
+            ps = fn.decl.type.args.params if fn.decl.type.args else []
+            if len(ps) == 2 and all(_takes(low.tu.types.resolve(p.type), v.ctype) for p, v in zip(ps, (a, b),
+                                                                                                  strict=True)):
+                return fn
+    return None
+
+
+def _takes(param, arg) -> bool:
+    if param.is_vector or arg.is_vector:
+        return param.is_vector and arg.is_vector and (param.prec, param.lanes) == (arg.prec, arg.lanes)
+    return param.kind in ("float", "int") and arg.kind in ("float", "int")
+
+
 def dispatch_call(low, node, acc):
     """Calls the class model owns: constructors, statics, member functions.  None for others."""
     args = node.args.exprs if node.args is not None else []

@@ -278,6 +278,30 @@ def rewrite(tokens: list[Token], names: set, groups: dict | None = None) -> list
     return out
 
 
+def group_of(tokens: list[Token], groups: dict) -> tuple | None:
+    """(kind, size) of a group expression (a group variable of `groups`, or a call that makes one),
+    None if `tokens` are not one."""
+    if not tokens:
+        return None
+    r = _Rewriter(tokens)
+    r.groups.update(groups)
+    g = r.group_at(0)
+    return g[:2] if g is not None and g[2] == len(tokens) else None
+
+
+def leader(kind: str, size, body: list[Token]) -> str | None:
+    """A C condition true in exactly one thread of each group of this kind (its rank 0; the dimensions
+    of the rank are those `body` uses), None for a group whose members are not known."""
+    rank = _Rewriter(body).rank()
+    if kind == "block":
+        return f"({rank} == 0)"
+    if kind == "tile" and size:
+        return f"({rank} % {size} == 0)"
+    if kind == "grid":
+        return f"(blockIdx.x == 0 && {rank} == 0)"
+    return None
+
+
 def _param_names(header: list[Token]) -> list[str]:
     """The parameter names of a function header (`(thread_group g, float *tmp)` -> [g, tmp])."""
     open_ = next((k for k, t in enumerate(header) if t.text == "("), None)

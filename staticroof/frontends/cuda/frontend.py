@@ -84,12 +84,24 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
         # better ("opaque": a thread index alone, "division": an integer divided by a size), the
         # sizes its global index is compared with (radix.py's plans), its strided loops (strided.py)
         self.seen: set = set()
-        self.radix_bounds: list = []  # (dim, size product)
+        self.radix_bounds: list = []  # (dim, size product, "g" or "bx": what is compared with it)
         self.strided: list = []  # (Guard, owner symbol, reading holds)
         self.active: tuple = (fn,)  # the definitions being lowered, caller first (for overloads' recursion)
+        self.launching: Launch | None = None  # the launch of a kernel this one launches (device_launch)
+        self.launched = False  # a kernel launched from a kernel: its body inside its own thread loops
         super().__init__(tu, kernel, fn, stack, bindings, gscope)
 
     def sub_lowering(self, callee, bindings):
+        if self.launching is not None:  # a kernel launched from this one: its own threads (device_launch)
+            child = CudaLowering(self.tu, self.kernel, callee, self.launching, {}, self.constants, self.stack,
+                                 bindings, self.gscope)
+            child.loop_syms = set(self.loop_syms)
+            child.opaque = self.opaque
+            child.folded = self.folded
+            child.seen = self.seen
+            child.launched = True
+            child.setup_threads()
+            return child
         sub = CudaLowering(self.tu, self.kernel, callee, self.launch, self.tparams, self.constants,
                            self.stack, bindings, self.gscope)
         sub.loop_syms = set(self.loop_syms)
@@ -146,7 +158,8 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
                                      role=LAUNCH_GRID)
             why = f"`threadIdx.{d}`/`blockIdx.{d}` alone needs the block size"
             plan = self.model.plan
-            self.threads[d] = thread_symbols(d, B, G, self, why, self.model.split, plan is not None and plan.dim == d)
+            flat = plan is not None and plan.dim == d and plan.var == "g"
+            self.threads[d] = thread_symbols(d, B, G, self, why, self.model.split, flat)
         if self.model.plan is not None:
             self.loop_syms |= set(self.model.plan.digits)
 
@@ -157,8 +170,8 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
         local = {info["tx"] for info in self.threads.values() if info["B"].is_Integer}
         a, b = sympy.sympify(a), sympy.sympify(b)
         for d, info in self.threads.items():
-            if "g" in info and self.model.plan is None and {a, b} & {info["g"]}:
-                self.radix_bounds.append((d, b if a == info["g"] else a))
+            if self.model.plan is None:
+                self.radix_bounds.extend((d, y, var) for var, y in RX.compared(info, a, b))
 
         def in_block(e):  # an index within the block only (no blockIdx, no other loop)
             return e.free_symbols & local and (e.free_symbols & self.loop_syms) <= local
@@ -198,15 +211,19 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
                 and a.expr is not None and b.expr is not None and not b.expr.is_Integer:
             self.seen.add("division")
             plan = self.model.plan
-            q = RX.divide(op, a.expr, b.expr, plan, self.threads[plan.dim]["g"]) if plan is not None else None
+            q = RX.divide(op, a.expr, b.expr, plan, self.threads[plan.dim][plan.var]) if plan is not None else None
             if q is not None:
                 return Val(INT, q)
         if op in ("+", "-", "*", "/") and (a.ctype.is_vector or b.ctype.is_vector):
-            # `a * x` on a float4 is a C++ operator overload (the CUDA headers define none): not followed
+            fn = CL.free_operator(self, op, a, b)
+            if fn is not None:  # `operator+(float3, float3)` of the file or a helper header (helper_math.h)
+                return CL.inline(self, fn, node, [node, node], acc, None, [a, b])
+            # `a * x` on a float4 with no operator the file defines (the CUDA headers define none)
             vec = a.ctype if a.ctype.is_vector else b.ctype
             self.diag("SR105", f"`{op}` on a vector type ({vec.prec} x {vec.lanes}) calls a C++ operator overload, "
                       "which is not followed: counted as one operation per lane", node)
-            acc.flop(vec.prec, vec.lanes)
+            if vec.prec in FLOAT:  # an integer vector's lanes do integer arithmetic: 0 FLOPs
+                acc.flop(vec.prec, vec.lanes)
             return Val(vec)
         v = super()._binary(op, a, b, acc, node)
         if v.ctype.is_int and v.expr is not None:
@@ -292,8 +309,37 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
         self.kernel.arrays[arr].dims = (sympy.Integer(1),)
         return Var(t, array=arr, scalar_array=True)
 
+    def lower(self) -> list:
+        body = super().lower()
+        return self.wrap(body) if self.launched else body
+
+    def device_launch(self, node, args, acc) -> Val:
+        """`child<<<g, b>>>(args)` in a kernel (dynamic parallelism; statements.device_launches): the
+        child's threads run there, each launching thread's launch its own g x b threads, inlined with
+        its arguments like a call.  Followed when the child is a kernel of the file, its block a
+        constant and its grid a formula in this kernel's parameters; otherwise not (SR105)."""
+        name = args[0].name if isinstance(args[0], c_ast.ID) else None
+        fn = self.tu.funcs.get(name) if name else None
+        g, b = self.value(args[1], Acc()).expr, self.value(args[2], Acc()).expr
+        params = {sympy.Symbol(p) for p in self.kernel.params}
+        why = ("it is not a kernel of this file" if fn is None else
+               "its block size is not a constant" if b is None or not b.is_Integer else
+               "its grid is not a formula in this kernel's parameters" if g is None or not g.free_symbols <= params
+               else "")
+        if why or g is None or b is None:
+            self.diag("SR105", f"a kernel launched from a kernel (`{name}`) is not followed: {why}", node)
+            return Val(VOID)
+        self.launching = Launch((int(g) if g.is_Integer else None, 1, 1), (int(b), 1, 1),
+                                f"launch from `{self.fn.decl.name}`", (g, sympy.Integer(1), sympy.Integer(1)))
+        try:
+            return super()._inline(name, node, args[3:], acc)
+        finally:
+            self.launching = None
+
     def _e_FuncCall(self, node, acc):
         name = node.name.name if isinstance(node.name, c_ast.ID) else None
+        if name == "__sr_device_launch":
+            return self.device_launch(node, node.args.exprs, acc)
         entry = table()["intrinsics"].get(name) if name else None
         if name is None or entry is None or name in self.tu.funcs:
             if name in self.tu.funcs:
@@ -442,6 +488,7 @@ class CudaSource:
     constants: set
     instances: dict = field(default_factory=dict)  # template kernel -> [templates.Instance]
     cxx: CX.Context | None = None  # what the C++ rewrites found (unknown types)
+    references: set = field(default_factory=set)  # writable reference parameters (see clean_params)
 
 
 def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindings: dict,
@@ -462,6 +509,7 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
     tu = TranslationUnit(path, ext, size_macros, grammars_dir)
     tu.bindings = dict(bindings)
     tu.overloads = OV.collect(ext)  # name -> every definition, for names defined more than once
+    tu.references = src.references
     types = {**builtin_types(), **CL.types()}
     tu.template_aliases, tu.template_defaults = {}, {}  # function -> {parameter: alias}; alias -> given?
     for alias, (spelling, pname, it) in type_aliases.items():
@@ -577,6 +625,7 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
             for t in it.tokens if t.kind == "id"}
     type_aliases = {}
     tparam_info = {}
+    references: set = set()  # where writable reference parameters are named (see clean_params)
     for it in items:
         if getattr(it, "class_def", None) is not None:
             chunks.append(CL.emit(it, lambda toks, ren: to_c(toks, templates, ren)))
@@ -595,7 +644,7 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
                     tvals[p.name] = arg if isinstance(arg, int) else None
             tparam_info[it.name] = tvals
             header, body = CX.prepare(it.header, it.body, cxx, it.name)
-            head = clean_params(to_c(header, templates, renames))
+            head = clean_params(to_c(header, templates, renames), references)
             body = to_c(body, templates, renames)
             brace = _brace_of(it)
             chunks.append(render(head + [brace] + body + [new_token(it.tokens[-1], "}")]))
@@ -616,7 +665,7 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
     prelude += CL.prelude() + usings
     prelude += structs.tag_typedefs(items)  # C++ names a struct by its tag: `Params p`
     ctext = '#line 1 "<staticroof-cuda-prelude>"\n' + prelude + "".join(chunks)
-    return CudaSource(ctext, kernel_items, sites, tparam_info, type_aliases, constants, instances, cxx)
+    return CudaSource(ctext, kernel_items, sites, tparam_info, type_aliases, constants, instances, cxx, references)
 
 
 def _prototype_name(tokens, texts: list[str]) -> str | None:
@@ -639,21 +688,35 @@ def _lower_best(tu, fn, path, launch: Launch, tparams: dict, constants: set, sit
         kernel, low = _lower_kernel(tu, fn, path, launch, tparams, constants, site, model)
     assert kernel is not None  # this model has no reading to refuse
     best = kernel
-    candidates = []
-    if "opaque" in low.seen:
-        candidates += [Model(True, True), Model(True, False)]
-    if "division" in low.seen:
-        candidates += [Model(plan=RX.with_digits(p)) for p in RX.plans(low.radix_bounds)]
-    for candidate in candidates:
+    candidates: list = []
+    _more_models(low, candidates)
+    for candidate in candidates:  # (grows: a model's lowering may suggest plans of its own)
         if _approximations(best) == 0:
             break
         try:
-            other, _ = _lower_kernel(tu, fn, path, launch, tparams, constants, site, candidate)
+            other, other_low = _lower_kernel(tu, fn, path, launch, tparams, constants, site, candidate)
         except (Unsupported, RecursionError):
             continue
+        if candidate.plan is None:
+            _more_models(other_low, candidates)
         if other is not None and _approximations(other) < _approximations(best):
             best, model = other, candidate
     return best, model
+
+
+def _more_models(low, candidates: list) -> None:
+    """Add the models a lowering suggests to `candidates`: the split models when it met a thread
+    index alone, a radix plan for each ordering of each size product it compared an index with
+    when it divided by a size (a block index's plan in the split model, whose block index is a loop
+    variable)."""
+    more: list = []
+    if "opaque" in low.seen:
+        more += [Model(True, True), Model(True, False)]
+    if "division" in low.seen:
+        more += [Model(plan=RX.with_digits(p)) if p.var == "g" else
+                 Model(split=True, strided=True, plan=RX.with_digits(p)) for p in RX.plans(low.radix_bounds)]
+    seen = {(m.split, m.strided, m.plan) for m in candidates}
+    candidates.extend(m for m in more if (m.split, m.strided, m.plan) not in seen)
 
 
 def _approximations(kernel: Kernel) -> int:
@@ -676,7 +739,8 @@ def _lower_kernel(tu, fn, path, launch: Launch, tparams: dict, constants: set, s
         return None, low
     if model.plan is not None:
         info = low.threads.get(model.plan.dim)
-        if info is None or "g" not in info or not RX.apply(kernel.body, model.plan, info["g"], low.loop_syms):
+        var = info.get(model.plan.var) if info is not None else None
+        if not isinstance(var, sympy.Dummy) or not RX.apply(kernel.body, model.plan, var, low.loop_syms):
             return None, low
     formula = any(e is not None and e.free_symbols for e in launch.grid_expr)
     kernel.launch = {"grid": tuple(launch.grid), "block": tuple(launch.block), "origin": launch.origin or None,

@@ -10,8 +10,13 @@ from ..common.tokens import Token
 from .hostexpr import fold
 
 
-def clean_params(head: list[Token]) -> list[Token]:
-    """In a function header: drop references (`float &x`) and default arguments (`int n = 0`)."""
+def clean_params(head: list[Token], references: set | None = None) -> list[Token]:
+    """In a function header: drop references (`float &x`) and default arguments (`int n = 0`).  The
+    (file, line, column) of each parameter that is a writable reference to a non-pointer (`float &yi`)
+    is added to `references`: a call binds it to its argument, so the callee's stores reach the caller
+    (a copy would lose them)."""
+    if references is not None:
+        references |= writable_references(head)
     out, depth, skipping = [], 0, False
     for t in head:
         if t.text == "(":
@@ -31,6 +36,33 @@ def clean_params(head: list[Token]) -> list[Token]:
             continue
         out.append(t)
     return out
+
+
+def writable_references(head: list[Token]) -> set:
+    """Where the names of `head`'s writable scalar reference parameters are (see clean_params)."""
+    found: set = set()
+    depth, cur = 0, list[Token]()
+    for t in head:
+        if t.text in ("(", "<", "["):
+            depth += 1
+            if depth == 1 and t.text == "(":
+                cur = []
+                continue
+        elif t.text in (")", ">", "]", ">>"):
+            depth -= 2 if t.text == ">>" else 1
+        if depth == 0 or (depth == 1 and t.text == ","):
+            texts = [x.text for x in cur]
+            if "=" in texts:
+                cur, texts = cur[:texts.index("=")], texts[:texts.index("=")]
+            if "&" in texts and not {"const", "*", "(", "&&", "["} & set(texts) and cur[-1].kind == "id" \
+                    and texts.index("&") < len(texts) - 1:
+                found.add((cur[-1].file, cur[-1].line, cur[-1].col))
+            cur = []
+            if depth == 0 and t.text == ")":
+                break
+            continue
+        cur.append(t)
+    return found
 
 
 @dataclass

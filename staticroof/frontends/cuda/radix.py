@@ -25,12 +25,14 @@ from ..common.lowering import affine
 
 @dataclass(frozen=True)
 class Plan:
-    """The digits of dimension `dim`'s global index: radices outer first (their product is the guard's
+    """The digits of dimension `dim`'s global index (`var` "g"), or of its block index alone ("bx": one
+    block per row, `row = blockIdx.x; t = row % T`): radices outer first (their product is the guard's
     bound), their loop variables, and the place values."""
 
     dim: str
     radices: tuple
     digits: tuple = field(default=(), compare=False)
+    var: str = "g"
 
     @property
     def places(self) -> tuple:
@@ -49,7 +51,8 @@ class Plan:
 
 
 def with_digits(plan: Plan) -> Plan:
-    return Plan(plan.dim, plan.radices, tuple(sympy.Dummy(f"digit{k}.{plan.dim}") for k in range(len(plan.radices))))
+    digits = tuple(sympy.Dummy(f"digit{k}.{plan.dim}") for k in range(len(plan.radices)))
+    return Plan(plan.dim, plan.radices, digits, plan.var)
 
 
 def bound_factors(bound) -> list | None:
@@ -68,18 +71,35 @@ def bound_factors(bound) -> list | None:
 
 
 def plans(bounds: list, limit: int = 24) -> list:
-    """Candidate plans from the (dim, bound) pairs a kernel compares its global index with."""
+    """Candidate plans from the (dim, bound, var) a kernel compares its global ("g") or block ("bx")
+    index with."""
     out: list = []
-    for dim, bound in bounds:
+    for dim, bound, var in bounds:
         factors = bound_factors(bound)
         if factors is None:
             continue
         for order in dict.fromkeys(itertools.permutations(factors)):
-            p = Plan(dim, tuple(order))
+            p = Plan(dim, tuple(order), var=var)
             if p not in out:
                 out.append(p)
             if len(out) >= limit:
                 return out
+    return out
+
+
+def compared(info: dict, a, b) -> list:
+    """("g" or "bx", bound) for a comparison of a, b that compares a dimension's global index (formed
+    or, with its block and thread indices loop variables, written out) or its block index alone with
+    something: a candidate bound for a radix plan (radix.py)."""
+    out = []
+    glob = info.get("g")
+    if glob is None and isinstance(info["tx"], sympy.Dummy):
+        glob = info["bx"] * info["B"] + info["tx"]
+    for x, y in ((a, b), (b, a)):
+        if glob is not None and sympy.expand(x - glob) == 0:
+            out.append(("g", y))
+        elif "g" not in info and x == info["bx"]:
+            out.append(("bx", y))
     return out
 
 
@@ -88,7 +108,8 @@ def divide(op: str, x, y, plan: Plan, g):
     the remainder is not provably in `[0, y)`."""
     x = sympy.expand(sympy.sympify(x).xreplace({g: plan.flat()}))
     y = sympy.sympify(y)
-    if not (isinstance(y, (sympy.Symbol, sympy.Mul)) and all(f.is_Symbol or f.is_Pow for f in sympy.Mul.make_args(y))):
+    if not (isinstance(y, (sympy.Symbol, sympy.Mul, sympy.Pow))
+            and all(f.is_Symbol or f.is_Pow for f in sympy.Mul.make_args(y))):
         return None
     quotient: list = []
     rest: list = []

@@ -2,7 +2,7 @@
 
 Each rewrite keeps the tokens' locations, so a diagnostic still points at the user's line:
 
-- cooperative groups (coop.py);
+- cooperative groups (coop.py) and asynchronous copies (asynccopy.py);
 - inline PTX, `asm volatile("..." : "=r"(out) : "r"(in));` -> `{ __sr_asm(in); out =
   __sr_asm_out(); }`: the inputs are evaluated (their reads count), the statement is SR140 (its
   own work and traffic are not counted) and each output receives an unknown value;
@@ -15,8 +15,8 @@ Each rewrite keeps the tokens' locations, so a diagnostic still points at the us
 
 from __future__ import annotations
 
-from ..common.tokens import Token, match_close, tokenize
-from . import coop, opaque
+from ..common.tokens import Token, match_angle, match_close, split_commas, tokenize
+from . import asynccopy, coop, opaque
 from .lambdas import inline_lambdas
 from .toplevel import split_items
 
@@ -73,9 +73,12 @@ class Context:
 def prepare(header: list[Token], body: list[Token], ctx: Context, name: str = "") -> tuple[list, list]:
     """A device function's header and body with the C++ above rewritten (see the module docstring)."""
     groups: dict = {}
+    header, body = tag_types(header), tag_types(body)
     header = coop.rewrite(header, ctx.cg_names, groups)
     groups.update(ctx.param_groups.get(name, {}))  # a `thread_group g` every caller passes a block
     body = coop.rewrite(body, ctx.cg_names, groups)
+    body = asynccopy.rewrite(body, groups)
+    body = device_launches(body)
     used = ctx.used.setdefault(name, [])
     params: dict = {}
     header = opaque.rewrite(header, ctx.known, used, header=True, outer=ctx.is_value, declared=params)
@@ -86,6 +89,62 @@ def prepare(header: list[Token], body: list[Token], ctx: Context, name: str = ""
     body = range_for(body)
     body = inline_lambdas(body)
     return header, body
+
+
+def device_launches(tokens: list[Token]) -> list[Token]:
+    """A kernel launched from a kernel (dynamic parallelism), `child<<<g, b>>>(args);` ->
+    `__sr_device_launch(child, (g), (b), args);`: the lowering runs the child's threads there
+    (CudaLowering.device_launch).  A launch with a shared-memory size or a stream keeps them out."""
+    if not any(t.text == "<<<" for t in tokens):
+        return tokens
+    out: list[Token] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        t = tokens[i]
+        if t.kind == "id" and i + 1 < n and tokens[i + 1].text == "<<<":
+            close = next((k for k in range(i + 2, n) if tokens[k].text == ">>>"), -1)
+            if close > 0 and close + 1 < n and tokens[close + 1].text == "(":
+                end = match_close(tokens, close + 1)
+                config = split_commas(tokens[i + 2:close])
+                if len(config) >= 2:
+                    args = tokens[close + 2:end]
+                    out += _retext(t, "__sr_device_launch (") + [t] + _retext(t, ", (") + config[0] + \
+                        _retext(t, "), (") + config[1] + _retext(t, ")") + \
+                        (_retext(t, ",") + args if args else []) + _retext(t, ")")
+                    i = end + 1
+                    continue
+        out.append(t)
+        i += 1
+    return out
+
+
+_TAG_TYPES = ("bool_constant", "integral_constant", "true_type", "false_type")
+
+
+def tag_types(tokens: list[Token]) -> list[Token]:
+    """`std::bool_constant<kFlag> flag` (a tag whose value is its type's, `std::integral_constant<int,
+    4>`, `std::true_type`) -> `int flag`: a parameter that carries no data, before the template
+    argument inside is read as a type."""
+    if not any(t.text in _TAG_TYPES for t in tokens):
+        return tokens
+    out: list[Token] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        t = tokens[i]
+        close = -1
+        if t.text in ("true_type", "false_type"):
+            close = i
+        elif t.text in _TAG_TYPES and i + 1 < n and tokens[i + 1].text == "<":
+            close = match_angle(tokens, i + 1)
+        if close >= i:
+            if len(out) >= 2 and out[-1].text == "::" and out[-2].text == "std":
+                del out[-2:]
+            out.append(Token("id", "int", t.file, t.line, t.col))
+            i = close + 1
+            continue
+        out.append(t)
+        i += 1
+    return out
 
 
 def constexpr_if(tokens: list[Token]) -> list[Token]:

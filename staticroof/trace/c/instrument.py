@@ -40,6 +40,7 @@ class Instrumenter:
     overloads: dict = field(default_factory=dict)  # CUDA: name -> [(C name, [parameter type])]
     constants: set = field(default_factory=set)  # names of compile-time integers (template values, enums)
     shared_static: bool = False  # CUDA: `__shared__` (lowered as `register`) becomes `static`
+    cxx_math: bool = False  # CUDA: C++ overloads `sqrt(float)`, `fma(float, float, float)` to the float function
     _names: itertools.count = field(default_factory=lambda: itertools.count(1))
 
     def __post_init__(self):
@@ -337,6 +338,9 @@ class Instrumenter:
             cands = [c for c in self.overloads[name] if len(c[1]) == len(arg_texts)] or self.overloads[name]
             callee = select(name, cands, arg_texts)
         text = f"{callee}({args})"
+        if self.cxx_math and name is not None and name not in self.overloads and entry is not None \
+                and mathlib.classify(name + "f") is not None and arg_texts:
+            text = self.float_overload(name, arg_texts)
         if entry is None or entry["kind"] == "free":
             return text
         v = self.fresh("v")
@@ -346,6 +350,15 @@ class Instrumenter:
         self.specials.append(name)
         return f"({{ __typeof__({text}) {v} = {text}; __sr_special({site}, __SR_PREC({v})); {v}; }})"
 
+
+    def float_overload(self, name: str, arg_texts: list) -> str:
+        """A C++ math call as overload resolution picks it: the float function (`sqrtf`) when every
+        argument is a float, else the double one (C would convert a float to double)."""
+        tmps = [self.fresh("m") for _ in arg_texts]
+        decls = "".join(f"__typeof__({a}) {t} = {a}; " for a, t in zip(arg_texts, tmps, strict=True))
+        floats = " && ".join(f"__builtin_types_compatible_p(__typeof__({t}), float)" for t in tmps)
+        args = ", ".join(tmps)
+        return f"({{ {decls}__builtin_choose_expr({floats}, {name}f({args}), {name}({args})); }})"
 
     def outputs(self, name: str, node: c_ast.FuncCall, entry: dict) -> str:
         """A call that also returns results through pointer arguments (`sincosf(x, &s, &c)`,

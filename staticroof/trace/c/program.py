@@ -87,8 +87,13 @@ def params_of(fn, ext, spelled: dict | None = None) -> list:
     typedefs = {n.name: n.type for n in ext if isinstance(n, c_ast.Typedef)}
     used = names_read(fn.body)
     out = []
-    for p in (fn.decl.type.args.params if fn.decl.type.args else []):
-        if isinstance(p, c_ast.EllipsisParam) or getattr(p, "name", None) is None:
+    for k, p in enumerate(fn.decl.type.args.params if fn.decl.type.args else []):
+        if isinstance(p, c_ast.EllipsisParam) or _is_void(p):
+            continue
+        if getattr(p, "name", None) is None:  # an unnamed parameter (`std::bool_constant<B>`, a tag): any value
+            name = f"__sr_unnamed{k}"
+            decl = c_ast.Decl(name, list(getattr(p, "quals", []) or []), [], [], [], copy.deepcopy(p.type), None, None)
+            out.append((name, "unused", 0, decl))
             continue
         rank = pointer_depth(p.type)
         if rank >= 2 and isinstance(p.type, c_ast.PtrDecl) and isinstance(p.type.type, c_ast.PtrDecl):
@@ -100,6 +105,13 @@ def params_of(fn, ext, spelled: dict | None = None) -> list:
             raise TraceError(f"`{p.name}`: a parameter of this type ({_type_text(p.type)}) cannot be given a value")
         out.append((p.name, kind, rank, p))
     return out
+
+
+def _is_void(p) -> bool:
+    """`f(void)`'s parameter list."""
+    t = getattr(p, "type", None)
+    return isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType) and t.type.names == ["void"] \
+        and getattr(t, "declname", None) is None
 
 
 def own_values(decl: c_ast.Decl) -> bool:

@@ -26,7 +26,7 @@ from ...resources import grammars_dir
 from .. import Trace, TraceError, executor
 from ..c.instrument import Instrumenter, file_constants
 from ..c.program import ALLOCATION, RUNTIME_DIR, Program, driver, own_values, params_of, parse, pointer_depth
-from .rewrite import instance, instantiate, overloads, shared_memory, textures
+from .rewrite import instance, instantiate, overloads, references, shared_memory, textures
 
 _DIMS = ("x", "y", "z")
 
@@ -59,6 +59,7 @@ class CudaProgram:
         candidates = list(dict.fromkeys([*inst_types.values(), *(s for s, _p, _it in src.type_aliases.values() if s),
                                          "float", "double"]))
         ext = instantiate(ext, src, candidates)
+        references(ext, src.references)
         funcs = [n for n in ext if isinstance(n, c_ast.FuncDef)]
         if sum(1 for n in funcs if n.decl.name == base) > 1:
             raise TraceError(f"`{kernel}` is overloaded: which one a launch runs cannot be told")
@@ -87,7 +88,7 @@ class CudaProgram:
         renamed = overloads(funcs)
         gen = c_generator.CGenerator()
         constants = file_constants(ext) | {n for tvals in src.tparam_info.values() for n in tvals}
-        inst = Instrumenter(intrinsics=table()["intrinsics"], shared_static=True, overloads=renamed,
+        inst = Instrumenter(intrinsics=table()["intrinsics"], shared_static=True, overloads=renamed, cxx_math=True,
                             constants=constants)
         sizes_macros = dict(pp.size_macros)
         sizes_macros.update({k: v for k, v in macro_sizes.items() if k in sizes_macros})

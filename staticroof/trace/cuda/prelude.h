@@ -178,6 +178,19 @@ static inline __half2 __hfma2(__half2 a, __half2 b, __half2 c) { __half2 v = {a.
 #define __shfl_down(v, ...) (v)
 #define __shfl_xor(v, ...) (v)
 #define __syncthreads() ((void)0)
+/* a kernel launched from a kernel (the front end's `__sr_device_launch(child, g, b, args...)`): its
+ * g x b threads run there, one after another, then the launching thread's indices are restored */
+#define __sr_device_launch(k, g, b, ...) do { \
+    __sr_uint3 __sr_dl_t = threadIdx, __sr_dl_b = blockIdx, __sr_dl_bd = blockDim, __sr_dl_gd = gridDim; \
+    gridDim.x = (g); gridDim.y = gridDim.z = 1; blockDim.x = (b); blockDim.y = blockDim.z = 1; \
+    for (unsigned __sr_dl_i = 0; __sr_dl_i < gridDim.x; __sr_dl_i++) \
+        for (unsigned __sr_dl_j = 0; __sr_dl_j < blockDim.x; __sr_dl_j++) { \
+            blockIdx.x = __sr_dl_i; blockIdx.y = blockIdx.z = 0; \
+            threadIdx.x = __sr_dl_j; threadIdx.y = threadIdx.z = 0; \
+            k(__VA_ARGS__); \
+        } \
+    threadIdx = __sr_dl_t; blockIdx = __sr_dl_b; blockDim = __sr_dl_bd; gridDim = __sr_dl_gd; \
+} while (0)
 #define __syncwarp(...) ((void)0)
 #define __threadfence() ((void)0)
 #define __threadfence_block() ((void)0)

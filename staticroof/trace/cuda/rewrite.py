@@ -10,6 +10,8 @@ for parsing, not for compiling): texture fetches, dynamic shared memory, overloa
   than any GPU's per-block maximum; shared memory is on-chip, never counted as DRAM.
 - Overloads (`float sq(float)` and `double sq(double)`) get distinct C names, and each call picks
   the one C++ overload resolution would, from its arguments' real types (see overloads.py).
+- A writable reference parameter (`float &yi`, which the front end's C drops to a copy) becomes a
+  pointer: the callee uses `*yi`, each call passes `&arg`, so the callee's stores reach the caller.
 - A template kernel runs as one instantiation (`axpy<double>`, named as the analysis names it); a
   template `__device__` function is compiled once per candidate type and called like an overload,
   so each call gets the instantiation its arguments deduce.
@@ -191,3 +193,61 @@ def instantiate(ext: list, src, types: list) -> list:
                 seen.add(key)
                 out.append(fn)
     return out
+
+
+def references(ext: list, refs: set) -> None:
+    """Writable reference parameters (where `refs` names them, see headers.clean_params) as pointers,
+    in place: the parameter's type, its uses in the callee and the arguments of every call."""
+    funcs = [n for n in ext if isinstance(n, c_ast.FuncDef)]
+    by_name: dict = {}
+    for fn in funcs:
+        by_name.setdefault(fn.decl.name, []).append(fn)
+    positions: dict = {}  # function name -> indices of its reference parameters
+    for fn in funcs:
+        params = fn.decl.type.args.params if fn.decl.type.args is not None else []
+        found = [k for k, p in enumerate(params) if isinstance(p, c_ast.Decl) and p.coord is not None
+                 and (p.coord.file, p.coord.line, p.coord.column) in refs]
+        if not found:
+            continue
+        if len(by_name[fn.decl.name]) > 1:
+            raise TraceError(f"`{fn.decl.name}` is overloaded and takes a reference parameter: which "
+                             "calls bind it cannot be told here")
+        names = set()
+        for k in found:
+            p = params[k]
+            p.type = c_ast.PtrDecl([], p.type, p.coord)
+            names.add(p.name)
+        _dereference(fn.body, names)
+        positions[fn.decl.name] = found
+    for fn in funcs:
+        for call in _calls(fn.body):
+            at = positions.get(call.name.name)
+            if at and call.args is not None:
+                for k in at:
+                    if k < len(call.args.exprs):
+                        call.args.exprs[k] = c_ast.UnaryOp("&", call.args.exprs[k], call.coord)
+
+
+def _calls(node):
+    if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
+        yield node
+    for _, child in node.children():
+        yield from _calls(child)
+
+
+def _dereference(node, names: set) -> None:
+    """Every use of one of `names` under `node` as `(*name)`."""
+    for attr in getattr(node, "__slots__", ()):
+        if isinstance(node, c_ast.StructRef) and attr == "field":
+            continue
+        child = getattr(node, attr, None)
+        if isinstance(child, c_ast.ID) and child.name in names:
+            setattr(node, attr, c_ast.UnaryOp("*", child, child.coord))
+        elif isinstance(child, list):
+            for k, item in enumerate(child):
+                if isinstance(item, c_ast.ID) and item.name in names:
+                    child[k] = c_ast.UnaryOp("*", item, item.coord)
+                elif isinstance(item, c_ast.Node):
+                    _dereference(item, names)
+        elif isinstance(child, c_ast.Node):
+            _dereference(child, names)

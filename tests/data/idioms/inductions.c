@@ -95,3 +95,15 @@ void after_if(int n, float *a, const float *b)
     a[k] = b[0];
     a[0] = b[1];
 }
+
+/* an index stepped twice per trip (TSVC s127's shape): a[2i] and a[2i + 1] */
+void two_steps(int n, const float *b, const float *c, float *a)
+{
+    int j = -1;
+    for (int i = 0; i < n; i++) {
+        j++;
+        a[j] = b[i] + c[i];
+        j++;
+        a[j] = b[i] * c[i];
+    }
+}

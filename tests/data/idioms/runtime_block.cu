@@ -64,6 +64,30 @@ __global__ void encoder_add(float* out, const float* wte, const float* wpe, int 
     out[b * T * C + t * C + c] = wte[c] + wpe[t * C + c];
 }
 
+// a causal mask over N x T x T: the divisor T*T is a power of one size (a radix repeated)
+__global__ void causal_mask(float* att, float s, int N, int T) {
+    int idx = blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx < N * T * T) {
+        int rest = idx % (T * T);
+        int t2 = rest / T;
+        int t = rest % T;
+        if (t > t2)
+            att[idx] = 0.0f;
+        else
+            att[idx] *= s;
+    }
+}
+
+// one block per row of N x T rows, the causal length row % T + 1: the block index itself decomposed
+__global__ void causal_rows(float* out, const float* inp, int N, int T) {
+    int row = blockIdx.x;
+    if (row >= N * T)
+        return;
+    int len = row % T + 1;
+    for (int i = threadIdx.x; i < len; i += blockDim.x)
+        out[row * T + i] = 2.0f * inp[row * T + i];
+}
+
 void launch_all(float* out, float* inp, float* bias, double* dout, double* da, float* part,
                 int N, int C, int B, int T, int threads) {
     bias_add_rows<<<N, threads>>>(out, inp, bias, N, C);
@@ -73,6 +97,8 @@ void launch_all(float* out, float* inp, float* bias, double* dout, double* da, f
     int total = B * T * C;
     permute_btc<<<(total + threads - 1) / threads, threads>>>(out, inp, B, T, C);
     encoder_add<<<(total + threads - 1) / threads, threads>>>(out, inp, bias, B, T, C);
+    causal_mask<<<(N * T * T + threads - 1) / threads, threads>>>(out, 0.5f, N, T);
+    causal_rows<<<N * T, threads>>>(out, inp, N, T);
 }
 
 // a grid-stride loop reading one loop-invariant element: each thread that runs a trip loads it once

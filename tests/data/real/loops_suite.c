@@ -29,8 +29,9 @@
  *   trips before its read at i = k+4): 4 reads; writes b[4..L-1]: L-4; a reads L-4.
  *   Q = 4*(4 + 2*(L-4)) = 8*L - 16.
  * s127: nl < 2T; i < L/2 (constant division: floor(L/2) trips): j++ twice, two statements with
- *   an add and a multiply each: W = 2*T*floor(L/2)*4 = 8*T*floor(L/2).  The index j is an
- *   induction variable updated in the loop: a's traffic is not affine -> APPROXIMATE (SR101).
+ *   an add and a multiply each: W = 2*T*floor(L/2)*4 = 8*T*floor(L/2).  j is an induction variable
+ *   stepped twice per trip: a[j] is a[2i] and a[2i + 1], 2*floor(L/2) distinct elements written;
+ *   b, c, d, e read floor(L/2) each: Q = 8*floor(L/2) + 16*floor(L/2) = 24*floor(L/2).
  * s1115: nl < T; i, j < M: aa[i][j] = aa[i][j]*cc[j][i] + bb[i][j].  W = 2*T*M**2.
  *   aa read and written (M^2 each), cc and bb read (M^2 each): Q = 16*M**2.
  * s2275: nl < T; i < M: { j < M: aa[j][i] = aa[j][i] + bb[j][i]*cc[j][i]; a[i] = b[i] + c[i]*d[i]; }
@@ -82,8 +83,8 @@
  *
  * staticroof:expect s127
  *   W     = 8*iterations*floor(LEN_1D/2)
+ *   Q     = 24*floor(LEN_1D/2)
  *   fp32  = 8*iterations*floor(LEN_1D/2)
- *   exact = false
  *
  * staticroof:expect s1115
  *   W    = 2*iterations*LEN_2D**2

@@ -8,7 +8,7 @@ void clamp3(int n, const float *restrict x, float *restrict y)
         if (v < -1.0f)
             v = v * 0.25f;
         if (v != v)
-            v = 0.0f;
+            v = 0.5f * (x[i] + 1.0f);
         y[i] = v;
     }
 }

@@ -1,0 +1,56 @@
+"""The asynchronous copy API (issue #28 §2): `cooperative_groups::memcpy_async`, `cuda::memcpy_async`
+with a pipeline or a barrier, `__pipeline_memcpy_async` (tests/data/idioms/async_copy.cu).  A copy
+reads its global elements and writes its shared ones, once per group for a group's copy (by its rank
+0: the group's threads copy together), once per thread for a thread's own; its synchronization moves
+nothing.  Expectations derived by hand below (G = floor(n/256) blocks of TILE = 256 threads), each
+also run by `staticroof trace` at n = 768 (3 full blocks) and n = 1000 (3 blocks, the rest of n
+never launched: the grid is n / TILE)."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import ROOT, S, analyze_file, same, skip_without_cc
+
+DATA = ROOT / "tests" / "data" / "idioms" / "async_copy.cu"
+G = "floor(n/256)"
+
+EXPECT = {
+    # the block copies its 256 floats of x into tile (x read 1024 B, tile written 1024 B), then each
+    # thread writes y[i] = a*tile[t]: 1 multiply, y 4 B.  W = 256*G, Q = 2048*G, shared 2048*G.
+    "stage_scale": {"W": f"256*{G}", "Q": f"2048*{G}", "Q_shared": f"2048*{G}"},
+    # each thread copies sizeof(float) = one element through its pipeline and adds 1: the same totals.
+    "pipe_copy": {"W": f"256*{G}", "Q": f"2048*{G}", "Q_shared": f"2048*{G}"},
+    # 16 bytes = 4 floats per thread, summed (3 adds): x 16 B and y 4 B per thread, shared 4 writes and
+    # 4 reads.  Its grid is main's n/TILE (no size of its own): per block W = 768, Q = 5120, shared 8192.
+    "prim_copy": {"W": "768*gridDim_x", "Q": "5120*gridDim_x", "Q_shared": "8192*gridDim_x"},
+    # the block's copy completed on a barrier (its init under `if (rank == 0)` dropped), read back
+    # reversed: no FLOP, x and y 1024 B per block, shared 2048 B.
+    "barrier_copy": {"W": "0", "Q": f"2048*{G}", "Q_shared": f"2048*{G}"},
+    # each of the 8 warps copies its 32 floats (the tile's rank 0 copies): 256 per block, then a
+    # multiply per thread: the same as stage_scale.
+    "warp_stage": {"W": f"256*{G}", "Q": f"2048*{G}", "Q_shared": f"2048*{G}"},
+}
+
+
+@pytest.mark.parametrize("kernel", sorted(EXPECT))
+def test_async_copies_are_the_copies_they_make(kernel):
+    k = analyze_file(DATA)[0][kernel]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    t = k.total
+    got = {"W": t.flops.expr, "Q": t.compulsory.expr, "Q_shared": t.shared.expr}
+    for key, expected in EXPECT[kernel].items():
+        assert same(got[key], S(expected)), f"{kernel} {key}: got {got[key]}, expected {expected}"
+
+
+@pytest.mark.parametrize("n", [768, 1000])
+@pytest.mark.parametrize("kernel", sorted(EXPECT))
+def test_async_copies_agree_with_the_trace(kernel, n):
+    from staticroof.trace import compare, run as run_trace
+
+    skip_without_cc()
+    sizes = {"gridDim_x": 3} if kernel == "prim_copy" else {"n": n}
+    k = analyze_file(DATA, {name: str(v) for name, v in sizes.items()})[0][kernel]
+    run_sizes = {} if kernel == "prim_copy" else sizes
+    traced = run_trace(str(DATA), kernel, run_sizes, "cuda", launch={"grid": (3, 1, 1), "block": (256, 1, 1)})
+    assert not [(r.quantity, r.static, r.traced) for r in compare(k, traced) if not r.ok]
