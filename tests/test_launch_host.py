@@ -188,7 +188,7 @@ def test_a_dim3_parameter_no_caller_gives_is_unknown():
 
 def test_a_case_arm_binds_its_value_only_when_entered_by_its_label():
     # case 128 binds t = 128 (grid (1000 + 127)/128 = 8); `case 64: case 32:` is two values: t
-    # unknown there; an arm the one before falls into is unknown too.
+    # unknown there; an arm the one before may fall into is unknown too.
     body = tokenize("""
         int g = (n + t - 1) / t;
         switch (t) {
@@ -196,6 +196,9 @@ def test_a_case_arm_binds_its_value_only_when_entered_by_its_label():
         case 64: case 32: b<<<g, t>>>(x); break;
         case 16: c<<<g, t>>>(x);
         case 8: d<<<g, t>>>(x); break;
+        case 4: if (n > 5) { h<<<g, t>>>(x); } else { break; }
+        case 2: { i<<<g, t>>>(x); break; }
+        case 1: j<<<g, t>>>(x);
         }
         if (t == 256 && n > 0) e<<<g, t>>>(x);
         f<<<g, t>>>(x);""", "host.cu")
@@ -204,6 +207,9 @@ def test_a_case_arm_binds_its_value_only_when_entered_by_its_label():
     assert sites["b"].block == (None, 1, 1)
     assert sites["c"].block == (16, 1, 1) and sites["c"].grid == (63, 1, 1)
     assert sites["d"].block == (None, 1, 1)  # reached from case 16 as well
+    assert sites["h"].block == (4, 1, 1)
+    assert sites["i"].block == (None, 1, 1)  # case 4 falls into it when n > 5 (its `break` is in an else)
+    assert sites["j"].block == (1, 1, 1)  # case 2's own block ends with break
     assert sites["e"].block == (256, 1, 1) and sites["e"].grid == (4, 1, 1)
     assert sites["f"].block == (None, 1, 1)
 

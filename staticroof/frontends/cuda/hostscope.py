@@ -70,12 +70,28 @@ def _ends_arm(body: list[Token], first: int, label: int) -> bool:
     if label <= first or body[label - 1].text not in (";", "}"):
         return False
     j = label - 1
-    if body[j].text == "}":  # `case 1: { ...; break; }`
+    if body[j].text == "}":  # `case 1: { ...; break; }`: the arm's own block, not an `else { break; }`
+        if _opening(body, j) != first:
+            return False
         j -= 1
     k = j - 1
     while k >= first and body[k].text not in (";", "{", "}", ":"):
         k -= 1
     return k + 1 <= j and body[k + 1].text in _EXITS
+
+
+def _opening(body: list[Token], close: int) -> int:
+    """The index of the bracket that the `}` at `close` closes (-1 if none)."""
+    depth = 0
+    for k in range(close, -1, -1):
+        t = body[k].text
+        if t in (")", "]", "}"):
+            depth += 1
+        elif t in ("(", "[", "{"):
+            depth -= 1
+            if depth == 0:
+                return k
+    return -1
 
 
 def equalities(cond: list[Token]) -> list:
