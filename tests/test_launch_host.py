@@ -32,6 +32,7 @@ NUMBERS = {
     "k_min": [(38, 300, 300), (514, 4104, 4104)],  # G = min(ceiling(n/256), 2): T = 37, 512
     "k_imin": [(38, 300, 300), (514, 4104, 4104)],
     "k_min_stride": [(38, 300, 300), (1002, 8008, 8008)],  # grid-stride: T = n, G = 1, 2
+    "k_min_plain": [(37, 296, 296), (512, 4096, 4096)],  # no per-block term, T = min(n, 512) all the same
     "k_sw<128>": [(38, 300, 300), (1008, 8032, 8032)],  # G = ceiling(n/128): 1, 8
     "k_sw<64>": [(38, 300, 300), (1016, 8064, 8064)],  # G = ceiling(n/64): 1, 16
     "k_if": [(38, 300, 300), (1008, 8032, 8032)],
@@ -48,6 +49,7 @@ FORMULAS = {
     "k_min": ("Min(n, 512) + Min(2, ceiling(n/256))", "8*Min(n, 512) + 4*Min(2, ceiling(n/256))"),
     "k_imin": ("Min(n, 512) + Min(2, ceiling(n/256))", "8*Min(n, 512) + 4*Min(2, ceiling(n/256))"),
     "k_min_stride": ("n + Min(2, ceiling(n/256))", "8*n + 4*Min(2, ceiling(n/256))"),
+    "k_min_plain": ("Min(n, 512)", "8*Min(n, 512)"),  # never n: the capped grid does not cover it
     "k_sw<128>": ("n + ceiling(n/128)", "8*n + 4*ceiling(n/128)"),
     "k_sw<64>": ("n + ceiling(n/64)", "8*n + 4*ceiling(n/64)"),
     "k_if": ("n + ceiling(n/128)", "8*n + 4*ceiling(n/128)"),

@@ -13,6 +13,9 @@
  * k_min   <<<std::min((n + 255) / 256, 2), 256>>>        G = Min(2, ceiling(n/256)), T = min(n, 512).
  *           n = 37: G = 1, T = 37, W = 38, Q = 300;  n = 1000: G = 2, T = 512, W = 514, Q = 4104.
  * k_imin  <<<imin(2, (n + 255) / 256), 256>>>            (a user macro) the same as k_min.
+ * k_min_plain <<<std::min((n + 255) / 256, 2), 256>>>    y[i] = a*x[i] for i < n only (no per-block
+ *           term): the work does not name the grid, but the capped grid still leaves elements out:
+ *           W = T = min(n, 512), Q = 8*T.  n = 37: W = 37, Q = 296;  n = 1000: W = 512, Q = 4096.
  * k_min_stride <<<std::min((n + 255) / 256, 2), 256>>>   a grid-stride loop: T = n whatever G.
  *           n = 37: G = 1, W = 38, Q = 300;  n = 1000: G = 2, W = 1002, Q = 8008.
  * k_sw<B> launched from `switch (threads) { case 128: ... case 64: ... }` in launch_switch, with
@@ -79,6 +82,13 @@ __global__ void k_imin(const float* x, float* y, float* blk, float a, int n)
         y[i] = a * x[i];
     if (threadIdx.x == 0)
         blk[blockIdx.x] = a + 1.0f;
+}
+
+__global__ void k_min_plain(const float* x, float* y, float a, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        y[i] = a * x[i];
 }
 
 __global__ void k_min_stride(const float* x, float* y, float* blk, float a, int n)
@@ -195,6 +205,7 @@ int main(int argc, char** argv)
     k_ceil<<<ceil((float)n / 256), 256>>>(x, y, blk, 2.0f, n);
     k_min<<<std::min((n + 255) / 256, 2), 256>>>(x, y, blk, 2.0f, n);
     k_imin<<<imin(2, (n + 255) / 256), 256>>>(x, y, blk, 2.0f, n);
+    k_min_plain<<<std::min((n + 255) / 256, 2), 256>>>(x, y, 2.0f, n);
     k_min_stride<<<std::min((n + 255) / 256, 2), 256>>>(x, y, blk, 2.0f, n);
 
     launch_switch(x, y, blk, n, threads);
