@@ -266,6 +266,13 @@ _RULES = [
          "the kernel's sizes takes the quotient as exact (`ceiling(n/32)`), which holds while the "
          "numerator is below 2**24 (float) or 2**53 (double), as the note states (a non-integral a/b lies "
          "at least 1/b from every integer, and the rounding error is below a/b * 2**-24)."),
+    Rule("SR153", "warning", True, "grid changes between launches in a host loop",
+         "The kernel is launched inside a host loop, and its grid is computed from a variable the loop "
+         "assigns (`for (s = n; s > 1; s = (s + 255) / 256) k<<<(s + 255) / 256, 256>>>(x, n)`), but "
+         "not from values the kernel receives, so the grid is neither one number nor a formula in the "
+         "kernel's parameters. The counts take a grid that covers the kernel's guards, which a launch "
+         "of the loop may not have: the result is approximate. Passing the loop's size to the kernel "
+         "(`k<<<...>>>(x, s)`) makes each launch's grid a formula in it (counted per launch, SR150)."),
     Rule("SR152", "warning", True, "grid formula beyond its floating-point bound",
          "A size is given (or passed by the host) beyond the bound under which a grid formula from "
          "floating-point host code is exact (SR151): the hardware's rounded quotient may differ from the "

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from staticroof.cli import main
 
-from helpers import ROOT, S, analyze_file, formula_agrees, formula_at
+from helpers import ROOT, S, analyze_file, formula_agrees, formula_at, same
 
 REAL = ROOT / "tests" / "data" / "real"
 
@@ -33,20 +33,6 @@ XFAIL = {
                                                    "blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32 is not split "
                                                    "into block and warp, the guard idx >= N is SR104 and N is lost "
                                                    "(exact with --block 128)",
-    "cuda/samples_basic.cu:sumMatrixOnGPU2D": "the grid is a dim3 returned by a helper (make_grid_2d): it is read "
-                                              "as ? x 1 x 1, gridDim.y taken as 1, so the numbers at main's sizes "
-                                              "count one row of blocks (SR119, W_value 65536 for 16777216)",
-    "cuda/samples_basic.cu:dot": "the grid imin(32, (n + 255) / 256) is a Min: SR102, not analyzed (its `while` "
-                                 "grid-stride loop and `while (i != 0) {...; i /= 2;}` are counted loops now: "
-                                 "exact, and agreeing with the trace, with --grid dot=4)",
-    **dict.fromkeys(("cuda/samples_basic.cu:reduceTwoLoads<256>", "cuda/samples_basic.cu:reduceTwoLoads<128>"),
-                    "launched in `switch (threads) { case 256: ...<<<dimGrid, dimBlock>>> }` with dim3 "
-                    "dimBlock(threads), dimGrid(blocks), blocks = (n + 2*threads - 1) / (2*threads): the case "
-                    "label does not bind threads, so blockDim_x and gridDim_x stay unbound (pieces in them, "
-                    "not formulas in n)"),
-    "cuda/samples_basic.cu:deviceReduceBlockAtomicKernel": "the grid std::min((n + 255) / 256, 64) is a Min and "
-                                                           "the per-block work multiplies it: SR102 (Min is not "
-                                                           "affine), not analyzed; with a constant grid it is exact",
     "cuda/samples_basic.cu:stencil3d_zmarch": "the z-marching loads (in[(k + 1)*stride + j*nx + i], stride = "
                                               "nx*ny, and the two before the loop) are SR117: Q is counted at "
                                               "main's sizes (its value 532676640 is right), the formula holds only "
@@ -64,9 +50,9 @@ XFAIL = {
 }
 
 # The share of kernels analyzed without SR001/SR002 today: it may only go up (raise it as features land).
-# 174/182: missing_header.cu's two; samples_basic.cu's dot and deviceReduceBlockAtomicKernel; cpp_methods.cpp's
-# std::vector parameter (SR001), its two out-of-class member functions and axpby<double> (not reported).
-SHARE_FLOOR = sympy.Rational(174, 182)
+# 176/182: missing_header.cu's two; cpp_methods.cpp's std::vector parameter (SR001), its two out-of-class
+# member functions and axpby<double> (not reported).
+SHARE_FLOOR = sympy.Rational(176, 182)
 
 # Files with an internal error (SR099) today, and why.
 SR099_XFAIL: dict = {}
@@ -146,7 +132,6 @@ TRACE_LAUNCH = {
     **{name: {"grid": (8, 1, 1), "block": (64, 1, 1)}
        for name in ("permute_kernel", "permute_kernel_backward", "unpermute_kernel", "unpermute_kernel_backward",
                     "attention_softmax_kernel1", "attention_value_kernel1", "softmax_autoregressive_backward_kernel1")},
-    "sumMatrixOnGPU2D": {"grid": (2, 3, 1), "block": (32, 16, 1)},  # a dim3 from make_grid_2d; cols <= 64, rows <= 48
     # one thread per (b, h, t, t2): 150 and 9800 at the two size sets; 160 blocks of 64 cover both
     **{name: {"grid": (160, 1, 1), "block": (64, 1, 1)} for name in ("scale_kernel", "attention_query_key_kernel1")},
     # one block per row of N*T: 25 and 4900 rows at the two size sets (the guard idx < N*T drops the rest)
@@ -157,12 +142,6 @@ TRACE_XFAIL = {
     **dict.fromkeys(("cuda/nbody.cu:body_force", "cuda/nbody.cu:integrate_bodies", "cuda/stencils.cu:heat2d_step",
                      "cuda/cxx_constructs.cu:drift", "cuda/cxx_constructs.cu:pair_product"),
                     "the trace does not run kernels that use structs yet (trace/records.py refuses them)"),
-    **dict.fromkeys(("cuda/samples_basic.cu:reduceTwoLoads<256>", "cuda/samples_basic.cu:reduceTwoLoads<128>"),
-                    "launched from switch (threads): the static counts are in blockDim_x and gridDim_x, which "
-                    "the sizes do not bind, so there are no static numbers to compare"),
-    "cuda/samples_basic.cu:sumMatrixOnGPU2D": "the grid from make_grid_2d is read as ? x 1 x 1: the static "
-                                              "numbers count one row of blocks (16 rows; rows > 16 at every "
-                                              "trace size), the trace the covering launch",
     "cuda/idioms.cu:scale_half2": "the trace cannot pass a __half2 argument by value (the instrumented C "
                                   "does not compile: incompatible type for argument 2)",
 }
@@ -218,16 +197,30 @@ def expectations():
 EXPECTATIONS = expectations()
 
 
-def agrees(q, expected, k) -> bool:
+def agrees(q, expected, k, points=()) -> bool:
     """helpers.formula_agrees with the formula shown (or, when the quantity is piecewise, the piece
-    that holds at the kernel's sizes)."""
+    that holds at the kernel's sizes).  A piecewise quantity may also agree as a whole with an
+    expectation that is one formula (`n + 1441*Min(64, ceiling(n/256))` against its pieces for
+    n <= 16128 and n >= 16129): at helpers.same's points and at the kernel's and `points`' sizes
+    (the file's trace sizes, which lie on both sides of its constants)."""
     got = q.expr
     if getattr(q, "piecewise", False) and k.sizes:
         try:
             got = formula_at(q, k.sizes)
         except (AssertionError, TypeError):
             pass
-    return formula_agrees(sympy.sympify(got), expected, k)
+    if formula_agrees(sympy.sympify(got), expected, k):
+        return True
+    if not getattr(q, "piecewise", False):
+        return False
+    pieces = q.piece_list()
+    whole = sympy.Piecewise(*[(e, c) for c, e in pieces[:-1]], (pieces[-1][1], True))
+    names = {str(x) for x in whole.free_symbols | expected.free_symbols}
+    for sizes in [k.sizes, *points]:
+        at = {sympy.Symbol(n): v for n, v in sizes.items() if n in names and v is not None}
+        if len(at) == len(names) and whole.subs(at) != expected.subs(at):
+            return False
+    return same(whole, expected)
 
 
 def test_the_corpus_is_large_enough():
@@ -262,7 +255,9 @@ def test_real_kernel(path, kernel, values):
         if not exact and key not in ("W", "special", *_PRECISIONS):
             continue  # an approximate kernel's traffic is a bound, not a formula to match
         assert key in got, f"{kernel} {key}: no such quantity (got {sorted(got)})"
-        assert agrees(got[key], S(expected), k), f"{kernel} {key}: got {got[key].expr}, expected {expected}"
+        points = TRACE_SIZES.get(rel(path), [])
+        points = points if isinstance(points, list) else [points]
+        assert agrees(got[key], S(expected), k, points), f"{kernel} {key}: got {got[key].expr}, expected {expected}"
     if exact:
         for prec in _PRECISIONS:
             if prec not in values and prec in t.by_precision:

@@ -269,6 +269,21 @@ def thread_symbols(d: str, B, G, low: BodyBuilder, why: str, split: bool = False
     return info
 
 
+def below(var, extent):
+    """`var < extent` for a thread loop.  A grid the host caps (`std::min((n + 255) / 256, 64)`)
+    is a Min: var < Min(a, b) is var < a and var < b, each affine where a and b are, so the
+    kernel is counted exactly (piecewise in the sizes) instead of failing as not affine.  A factor
+    of the extent that is a positive block size distributes over the Min."""
+    extent = sympy.sympify(extent)
+    factors = sympy.Mul.make_args(extent)
+    mins = [f for f in factors if isinstance(f, sympy.Min)]
+    rest = [f for f in factors if not isinstance(f, sympy.Min)]
+    if len(mins) == 1 and all((f.is_Integer and f > 0) or f.is_Symbol for f in rest):
+        scale = sympy.Mul(*rest)
+        return sympy.And(*[below(var, sympy.expand(scale * a)) for a in mins[0].args])
+    return relation(sympy.Lt, var, extent)
+
+
 def thread_loops(body: list, threads: dict, location) -> list:
     """A GPU kernel body inside its thread loops, shared by the CUDA C and Numba CUDA front ends.
 
@@ -293,7 +308,7 @@ def thread_loops(body: list, threads: dict, location) -> list:
             if info is None or d == skip:
                 continue
             if "g" in info:
-                wrapped = [Loop(info["g"], zero, relation(sympy.Lt, info["g"], info["G"] * info["B"]), 1, wrapped,
+                wrapped = [Loop(info["g"], zero, below(info["g"], info["G"] * info["B"]), 1, wrapped,
                                 f"thread.{d}", location)]
             else:
                 wrapped = [Loop(info["tx"], zero, relation(sympy.Lt, info["tx"], info["B"]), 1, wrapped, f"block.{d}",
@@ -302,7 +317,7 @@ def thread_loops(body: list, threads: dict, location) -> list:
             info = threads.get(d)
             if info is None or d == skip or "g" in info:
                 continue
-            bound = relation(sympy.Lt, info["bx"], info["G"])
+            bound = below(info["bx"], info["G"])
             wrapped = [Loop(info["bx"], zero, bound, 1, wrapped, f"grid.{d}", location)]
         out.extend(wrapped)
     return out

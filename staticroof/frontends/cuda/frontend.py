@@ -569,10 +569,12 @@ def _lower_instance(tu, fn, path, inst, launches: dict, constants: set, res) -> 
     # Primary: the grid as symbols assumed to cover the guards (clean formulas when the guards
     # bound the work).  Alternative: the grid as the launch site's formula in the kernel's own
     # parameters, for kernels whose work depends on the grid (no guard): exact and symbolic.
-    covering = Launch(launch.grid, launch.block, launch.origin, location=launch.location)
+    # A grid the host caps (`std::min((n + 255) / 256, 64)`) may not cover the guards: its formula only.
+    capped = any(e is not None and e.has(sympy.Min) for e in launch.grid_expr)
+    covering = launch if capped else Launch(launch.grid, launch.block, launch.origin, location=launch.location)
     try:
         kernel, model = _lower_best(tu, fn, path, covering, inst.values, constants, inst.site)
-        if any(e is not None and e.free_symbols for e in launch.grid_expr):
+        if not capped and any(e is not None and e.free_symbols for e in launch.grid_expr):
             kernel.alternative = _lower_kernel(tu, fn, path, launch, inst.values, constants, inst.site,
                                                Model(model.split, model.strided, gridstride=model.gridstride))[0]
     except (Unsupported, RecursionError) as e:
@@ -614,9 +616,10 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
                 env.setdefault(toks[0].text, fold(toks[2:], env))
         if "__constant__" in words:
             constants |= {t.text for t in it.tokens if t.kind == "id"}
-    sites = host_sites(items, env)  # through host wrappers, with their callers' arguments
+    every: list = []
+    sites = host_sites(items, env, every)  # through host wrappers, with their callers' arguments
     template_kernels = {it.name: it for it in items if it.is_function and it.template and "__global__" in it.qualifiers}
-    instances = T.instances(items, env, template_kernels, template_params)
+    instances = T.instances(items, env, template_kernels, template_params, every)
     # the C text: context declarations that are plain C, then every device function rewritten
     chunks = []
     kernel_items = {}

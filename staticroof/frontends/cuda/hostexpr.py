@@ -71,6 +71,8 @@ class HostFunc:
     result: list  # tokens of the returned expression
     bits: int = 0  # the return type's precision
     lets: list = field(default_factory=list)  # (name, tokens, precision) of locals declared before it
+    dim3: bool = False  # returns a dim3 (`dim3 make_grid(...)`): inlined by dim3.py, never folded as an int
+    dim3_params: frozenset = frozenset()  # its parameters of type dim3 (their `.x` is read by dim3.py)
 
 
 class Folder:
@@ -81,6 +83,7 @@ class Folder:
         self.exprs = dict(exprs or {})  # name -> tokens (host declarations, latest wins)
         self.funcs = dict(funcs or {})  # name -> HostFunc
         self.bounds: list = []  # sympy conditions the last formulas rely on (float rounding)
+        self.returns: dict = {}  # function name -> returns a dim3 (launch.function_returns), for dim3.py
 
     def evaluate(self, tokens, params: dict | None = None):
         """sympy value of `tokens` as an integer (a dim3 extent): host variables in `params` (host
@@ -141,14 +144,36 @@ def param_names(header: list[Token]) -> list:
     return [name for name, _ in p[1]] if p is not None else []
 
 
+def param_bits(header: list[Token]) -> list:
+    """A function header's parameters' precisions (0 for an integer type, 24 float, 53 double)."""
+    p = _params(header)
+    return [bits for _, bits in p[1]] if p is not None else []
+
+
+def dim3_params(header: list[Token]) -> set:
+    """The names of a function header's parameters of type dim3 (`const dim3& block`)."""
+    k = next((i for i, t in enumerate(header) if t.text == "("), None)
+    if k is None:
+        return set()
+    out = set()
+    for part in split_commas(header[k + 1:match_close(header, k)]):
+        part = part[:next((j for j, t in enumerate(part) if t.text == "="), len(part))]
+        ids = [t for t in part if t.kind == "id"]
+        if len(ids) >= 2 and "dim3" in [t.text for t in part[:-1]]:
+            out.add(ids[-1].text)
+    return out
+
+
 def host_function(header: list[Token], body: list[Token]) -> tuple | None:
     """(name, HostFunc) for a function whose body is declarations initialized once (`int b =
-    (n + 255) / 256;`) and then `return expr;`: nothing else (no branch, no loop, no assignment)."""
+    (n + 255) / 256;`) and then `return expr;`: nothing else (no branch, no loop, no assignment).
+    The returned expression may hold braces (`return dim3{gx, gy};`, `return {gx, gy, 1};`)."""
     stmts, start = [], 0
     for j, t in enumerate(body):
-        if t.text in ("{", "}", "if", "for", "while", "do", "switch", "goto", "?"):
-            if t.text != "?":
-                return None
+        if t.text in ("{", "}") and body[start].text == "return":
+            continue
+        if t.text in ("{", "}", "if", "for", "while", "do", "switch", "goto"):
+            return None
         if t.text == ";":
             stmts.append(body[start:j])
             start = j + 1
@@ -169,7 +194,8 @@ def host_function(header: list[Token], body: list[Token]) -> tuple | None:
     k, params = p
     kinds = {t.text for t in header[:k - 1]}
     bits = max((b for name, b in _FLOAT_TYPES.items() if name in kinds), default=0)
-    return header[k - 1].text, HostFunc(params, stmts[-1][1:], bits, lets)
+    return header[k - 1].text, HostFunc(params, stmts[-1][1:], bits, lets, "dim3" in kinds,
+                                        frozenset(dim3_params(header)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -182,7 +208,8 @@ def _to_int(v: Val, folder: Folder) -> Val:
 
 
 def _truth(c) -> Val:
-    """A condition as C's int: 1 or 0, or Piecewise((1, c), (0, True)) while it depends on sizes."""
+    """A condition as C's int: 1 or 0, or Piecewise((1, c), (0, True)) while it depends on sizes
+    (in arithmetic, a remainder test `n % 256 != 0` is floors: _arith)."""
     c = sympy.sympify(c)
     if c in (sympy.true, sympy.false):
         return Val(sympy.Integer(1 if c == sympy.true else 0))
@@ -200,6 +227,43 @@ def _cond(e):
     if c not in (sympy.true, sympy.false) and not isinstance(c, sympy.logic.boolalg.Boolean):
         raise _Fail("condition")
     return c
+
+
+def _min_max(c, a, b):
+    """`c ? a : b` as Min(a, b) or Max(a, b) where `c` compares a with b (a macro `imin(x, y)`,
+    `((x) < (y) ? (x) : (y))`): the analysis reads a Min grid as two bounds (lowering.below); a
+    Piecewise it cannot.  None for any other ternary.  On a tie both are the same value, so `<` and
+    `<=` give the same lattice."""
+    if not isinstance(c, (sympy.Lt, sympy.Le, sympy.Gt, sympy.Ge)) or {c.lhs, c.rhs} != {a, b} or a == b:
+        return None
+    small = c.lhs if isinstance(c, (sympy.Lt, sympy.Le)) else c.rhs  # the side that is less when c holds
+    return sympy.Min(a, b) if small == a else sympy.Max(a, b)
+
+
+def _arith(e):
+    """A condition's int in arithmetic (`n / 256 + (n % 256 != 0)`): a remainder test as floors."""
+    if isinstance(e, sympy.Piecewise) and len(e.args) == 2 and e.args[0][0] == 1 and e.args[1] == (0, True):
+        step = _remainder_step(e.args[0][1], sympy.Integer(1), sympy.Integer(0))
+        if step is not None:
+            return step
+    return e
+
+
+def _remainder_step(c, a, b):
+    """`x % m ? a : b` (a remainder test, `!= 0` or `== 0`, choosing between two numbers) as an
+    affine formula: for an integer x >= 0 and m > 0, x % m != 0 exactly when ceil(x/m) - floor(x/m)
+    is 1 (else it is 0).  So `n / 256 + (n % 256 ? 1 : 0)` is floor((n + 255)/256), a grid the
+    analysis reads, where a Piecewise it cannot.  None for any other ternary."""
+    if not (isinstance(c, (sympy.Ne, sympy.Eq)) and c.rhs == 0 and isinstance(c.lhs, sympy.Mod)
+            and a.is_Integer and b.is_Integer):
+        return None
+    x, m = c.lhs.args
+    if not (m.is_Integer and m > 0):
+        return None
+    rest = floors.floor((x + m - 1) / m) - floors.floor(x / m)  # 1 where x % m != 0
+    if isinstance(c, sympy.Eq):
+        rest = 1 - rest
+    return sympy.expand(b + (a - b) * rest)
 
 
 def _floor_of(v: Val, folder: Folder, fn) -> sympy.Expr:
@@ -278,6 +342,12 @@ class _Parser:
                 return a if c == sympy.true else b
             if a.bits or b.bits:
                 raise _Fail("float ternary")
+            lattice = _min_max(c, a.expr, b.expr)
+            if lattice is not None:
+                return Val(lattice)
+            step = _remainder_step(c, a.expr, b.expr)
+            if step is not None:
+                return Val(step)
             return Val(sympy.Piecewise((a.expr, c), (b.expr, True)))
         return v
 
@@ -298,6 +368,7 @@ class _Parser:
             return _truth(relation(rel, x, y))
         bits = max(a.bits, b.bits)
         if not bits:
+            x, y = _arith(x), _arith(y)
             if op == "+":
                 return Val(x + y)
             if op == "-":
@@ -446,7 +517,7 @@ class _Parser:
                 return v
             return Val(_floor_of(v, self.f, fn), v.bits)
         fn = self.f.funcs.get(name)
-        if fn is None or len(fn.params) != len(args):
+        if fn is None or len(fn.params) != len(args) or fn.dim3:
             raise _Fail(f"call of {name}")
         local = {p: self._cast(a, bits) for (p, bits), a in zip(fn.params, args, strict=True)}
         for let, toks, bits in fn.lets:

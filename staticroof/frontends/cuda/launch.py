@@ -23,10 +23,12 @@ import sympy
 from ...diagnostics import Location
 from ..common.launch_config import Launch, overridden
 from ..common.tokens import Token, match_angle, match_close, split_commas
-from .hostexpr import Folder, fold, host_function, param_names  # noqa: F401 (fold: re-exported)
+from .dim3 import dim3_parts, members as _members, tok as _tok, unknown
+from .hostexpr import Folder, dim3_params, fold, host_function, param_bits, param_names  # noqa: F401 (fold: re-exported)
+from .hostscope import address_taken, assigned_names, equalities, passed, switch_arms
 
 _INT_WORDS = {"int", "unsigned", "size_t", "long", "int64_t", "uint32_t", "int32_t", "uint64_t", "short"}
-_DECL_WORDS = _INT_WORDS | {";", "{", "}", "auto", "const", "constexpr", ",", "float", "double"}
+_DECL_WORDS = _INT_WORDS | {";", "{", "}", "auto", "const", "constexpr", ",", "float", "double", ":"}
 
 
 @dataclass
@@ -42,6 +44,8 @@ class LaunchSite:
     arg_tokens: list = field(default_factory=list)  # the tokens of each call argument
     loops: list = field(default_factory=list)  # HostLoop around the launch, outermost first
     bounds: list = field(default_factory=list)  # conditions the grid formula relies on (float rounding)
+    varying: list = field(default_factory=list)  # names the grid reads that an enclosing host loop assigns
+    block_tokens: list = field(default_factory=list, repr=False, compare=False)
     # the host scope at the launch and the grid's tokens, to fold the grid again in the kernel's
     # parameter names (grid_in_params)
     folder: Folder | None = field(default=None, repr=False, compare=False)
@@ -58,6 +62,7 @@ class HostCall:
     args: list = field(default_factory=list)  # int or None per argument
     arg_tokens: list = field(default_factory=list)
     dim3s: dict = field(default_factory=dict)  # argument index -> (x, y, z) ints or None, for a dim3
+    folder: Folder | None = field(default=None, repr=False, compare=False)  # the caller's scope at the call
 
 
 def split_args(tokens: list[Token]) -> list[list[Token]]:
@@ -65,46 +70,30 @@ def split_args(tokens: list[Token]) -> list[list[Token]]:
     return split_commas(tokens)
 
 
-def _dim3_parts(tokens: list[Token], dims: dict) -> list:
-    """The x, y, z expressions (token lists) of a launch-configuration argument."""
-    if len(tokens) == 1 and tokens[0].text in dims:
-        return dims[tokens[0].text]
-    if tokens and tokens[0].text == "dim3" and len(tokens) > 1 and tokens[1].text in ("(", "{"):
-        return split_commas(tokens[2:match_close(tokens, 1)])
-    if tokens and tokens[0].text == "{":
-        return split_commas(tokens[1:match_close(tokens, 0)])
-    return [tokens]
+def find_launches(body: list[Token], env: dict, funcs: dict | None = None, returns: dict | None = None) -> list:
+    """Launch sites in one host function body, with the declarations before each one."""
+    return scan_host(body, env, funcs=funcs, returns=returns)[0]
 
 
-def _members(tokens: list[Token], dims: dict) -> list[Token]:
-    """`block.x` of a dim3 declared before, replaced by its (parenthesized) x expression; an
-    omitted y or z is 1, as dim3's constructor makes it."""
-    out, i = [], 0
-    while i < len(tokens):
-        t = tokens[i]
-        if (t.kind == "id" and t.text in dims and i + 2 < len(tokens) and tokens[i + 1].text == "."
-                and tokens[i + 2].text in ("x", "y", "z")):
-            part = (list(dims[t.text]) + [[], [], []])["xyz".index(tokens[i + 2].text)]
-            part = part or [Token("num", "1", t.file, t.line, t.col)]
-            out += [Token("punct", "(", t.file, t.line, t.col), *part, Token("punct", ")", t.file, t.line, t.col)]
-            i += 3
-            continue
-        out.append(t)
-        i += 1
+def function_returns(items) -> dict:
+    """{name: whether it returns a dim3} for the functions the file defines."""
+    out = {}
+    for it in items:
+        if it.is_function and it.header:
+            k = next((j for j, t in enumerate(it.header) if t.text == "("), len(it.header))
+            out[it.name] = "dim3" in [t.text for t in it.header[:k]]
     return out
 
 
-def find_launches(body: list[Token], env: dict, funcs: dict | None = None) -> list[LaunchSite]:
-    """Launch sites in one host function body, with the declarations before each one."""
-    return scan_host(body, env, funcs=funcs)[0]
-
-
 def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: dict | None = None,
-              dim3s: dict | None = None) -> tuple[list, list]:
+              dim3s: dict | None = None, exprs: dict | None = None, returns: dict | None = None) -> tuple[list, list]:
     """(launch sites, calls of the host functions named in `callees`) in one host function body,
     each folded with the declarations before it.  `funcs`: user functions the host expressions
-    may call (hostexpr.HostFunc by name); `dim3s`: dim3 parameters' values (name -> (x, y, z))."""
-    folder = Folder(env, funcs=funcs)
+    may call (hostexpr.HostFunc by name); `dim3s`: dim3 parameters' values (name -> (x, y, z));
+    `exprs`: parameters that stand for their caller's expression (hostscope.passed); `returns`:
+    function_returns (a call of a dim3 helper that is not inlined is an unknown dim3)."""
+    folder = Folder(env, exprs, funcs=funcs)
+    folder.returns = returns or {}
     dims: dict = {}  # dim3 name -> [x tokens, y tokens, z tokens]
     for name, xyz in (dim3s or {}).items():  # a `?` never folds: a part the caller did not know
         dims[name] = [[Token("num" if v is not None else "punct", str(v) if v is not None else "?", "", 0, 0)]
@@ -116,7 +105,32 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: dict | N
     i, n = 0, len(body)
     ends: dict = {}  # statement ends already found (see _stmt_end)
     first_end = n  # the earliest end among the open loops and branches
+    arms: list = []  # (first index, last index, cond tokens or None, binding or None) of switch arms ahead
+    binds: list = []  # (last index, name, value before, value bound): a case label or `if (x == 256)`
+    scanned = 0  # tokens looked at for `&name` (hostscope.address_taken)
+    varying: list = []  # (last index, names assigned) of the host loops entered
     while i < n:
+        while binds and binds[-1][0] < i:
+            _unbind(folder, *binds.pop()[1:])
+        for k in range(scanned, min(i + 1, n)):
+            taken = address_taken(body, k)  # `cudaOccupancyMaxPotentialBlockSize(&g, &block, ...)`
+            if taken is not None:
+                folder.exprs[taken] = []  # written through the pointer: unknown from here
+                if taken in dims:
+                    dims[taken] = unknown(body[k])
+        scanned = max(scanned, i + 1)
+        while arms and arms[0][0] <= i:
+            _first, last, cond, binding = arms.pop(0)
+            conds.append((last, cond))
+            first_end = min(first_end, last)
+            if binding is not None and last >= i:
+                binds.append(_bind(folder, last, *binding))
+        if body[i].text == "switch" and body[i].kind == "id":
+            for first, last, var, value in switch_arms(body, i):
+                cond = [_tok(body[first], var), _tok(body[first], "=="), *value] if var and value else None
+                bound = (var, value) if cond is not None and folder.number(value) is not None else None
+                arms.append((first, last, cond, bound))
+            arms.sort(key=lambda a: a[0])
         # closed loops and branches leave the lists, looked at only when one has closed: a chain of
         # 3,000 nested `if`s keeps 3,000 open over every token of its body
         if first_end < i:
@@ -127,11 +141,22 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: dict | N
             new = _branches(body, i, ends)
             conds += new
             first_end = min([first_end] + [end for end, _ in new])
+            if new and new[0][1] is not None:  # `if (threads == 256) k<256><<<...>>>`: 256 in the branch
+                for name, value in equalities(new[0][1]):
+                    binds.append(_bind(folder, new[0][0], name, value))
         if body[i].text in ("for", "while", "do") and body[i].kind == "id":
             loop = _host_loop(body, i, folder)
             if loop is not None:
                 loops.append(loop[:2])
                 first_end = min(first_end, loop[0])
+                # what the loop assigns has no single value in it (a later iteration sees another),
+                # nor after it: `for (s = n; s > 1; s = blocks) { blocks = (s + 255) / 256; k<<<blocks, 256>>>(...); }`
+                changed = assigned_names(body[i:loop[0] + 1])
+                for name in changed:
+                    folder.exprs[name] = []
+                    binds.append((loop[0], name, None, None))  # unknown after the loop (_unbind)
+                binds.sort(key=lambda b: -b[0])
+                varying.append((loop[0], changed))
                 if loop[2] is not None:  # the loop variable has no single value inside the loop
                     folder.exprs[loop[2]] = []
                     i = match_close(body, i + 1) + 1
@@ -143,14 +168,14 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: dict | N
             continue
         t = body[i]
         if t.text == "dim3" and i + 1 < n and body[i + 1].kind == "id":
-            end = _dim3_declaration(body, i + 1, dims)
+            end = _dim3_declaration(body, i + 1, dims, folder)
             if end is not None:
                 i = end
                 continue
         if t.kind == "id" and t.text in dims and i + 1 < n and body[i + 1].text == "=" \
                 and (i == 0 or body[i - 1].text not in (".", "->", "::")):
             end = _stmt_end(body, i + 1)  # `grid = dim3(blocks);`: under a branch or in a loop, unknown
-            parts = [_members(a, dims) for a in _dim3_parts(body[i + 2:end], dims)]
+            parts = [_members(a, dims) for a in dim3_parts(body[i + 2:end], dims, folder)]
             dims[t.text] = parts if not (conds or loops) else [[_tok(t, "?")] for _ in range(3)]
             i = end + 1
             continue
@@ -168,11 +193,11 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: dict | N
             value = _members(body[i + 2:end], dims)
             if i > 0 and body[i - 1].text in _INT_WORDS:  # `int blocks = ceil(n / 256.0);` converts
                 value = [_tok(t, "("), _tok(t, "int"), _tok(t, ")"), _tok(t, "("), *value, _tok(t, ")")]
-            declared = i > 0 and body[i - 1].text not in (";", "{", "}")
+            declared = i > 0 and body[i - 1].text not in (";", "{", "}", ":")  # `case 1: blocks = 4;` assigns
             folder.exprs[t.text] = value if declared else _assigned(t, value, folder, conds, loops)
             i = end + 1 if end < n and body[end].text == ";" else end
             continue
-        stmt_start = i == 0 or body[i - 1].text in (";", "{", "}", ")")
+        stmt_start = i == 0 or body[i - 1].text in (";", "{", "}", ")", ":")
         if t.kind == "id" and i + 1 < n and body[i + 1].text in _COMPOUND and stmt_start:
             end = _stmt_end(body, i + 1)  # `blocks += 1;`, `n /= 2;`: the old value, operated on
             value = [t, _tok(t, body[i + 1].text[:-1]), _tok(t, "("), *_members(body[i + 2:end], dims), _tok(t, ")")]
@@ -196,6 +221,8 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: dict | N
             site, i = _launch(body, i, folder, dims)
             if site is not None:
                 site.loops = [lp for _, lp in loops]
+                changed = set().union(*[names for end, names in varying if end >= i])
+                site.varying = sorted(_referenced(site.grid_tokens, folder, dims) & changed)
                 sites.append(site)
             continue
         i += 1
@@ -205,7 +232,38 @@ def scan_host(body: list[Token], env: dict, callees=frozenset(), funcs: dict | N
 _COMPOUND = {"+=", "-=", "*=", "/=", "%=", "<<=", ">>="}
 
 
-def _dim3_declaration(body: list[Token], j: int, dims: dict) -> int | None:
+def _referenced(parts: list, folder: Folder, dims: dict) -> set:
+    """The host names a grid's tokens read, through the declarations they stand for."""
+    out: set = set()
+    todo = [t for p in parts for t in p]
+    while todo and len(out) < 200:
+        t = todo.pop()
+        if t.kind != "id" or t.text in out:
+            continue
+        out.add(t.text)
+        todo += folder.exprs.get(t.text) or []
+        todo += [x for p in dims.get(t.text, []) for x in p]
+    return out
+
+
+def _bind(folder: Folder, last: int, name: str, value: list) -> tuple:
+    """Give `name` the value `value` up to index `last` (a case arm, a branch): the entry of `binds`."""
+    before = folder.exprs.get(name)
+    folder.exprs[name] = value
+    return (last, name, before, value)
+
+
+def _unbind(folder: Folder, name: str, before, value) -> None:
+    """The end of a binding: the value before it, or unknown where the arm assigned the name."""
+    if folder.exprs.get(name) is not value:
+        folder.exprs[name] = []
+    elif before is None:
+        folder.exprs.pop(name, None)
+    else:
+        folder.exprs[name] = before
+
+
+def _dim3_declaration(body: list[Token], j: int, dims: dict, folder: Folder | None = None) -> int | None:
     """`dim3 grid(a, b), block(c, d);`, `dim3 a = dim3(4), b(2);`, `dim3 g, b;` from the first name
     at `j`: each declarator's x, y, z into `dims` in order (so `grid((n + block.x - 1) / block.x)`
     after `block(16, 16)` in the same declaration sees it; no initializer is dim3's (1, 1, 1)).
@@ -219,7 +277,7 @@ def _dim3_declaration(body: list[Token], j: int, dims: dict) -> int | None:
             k = close + 1
         elif k < n and body[k].text == "=":
             end = _stmt_end(body, k, comma=True)
-            dims[name] = [_members(a, dims) for a in _dim3_parts(body[k + 1:end], dims)]
+            dims[name] = [_members(a, dims) for a in dim3_parts(body[k + 1:end], dims, folder)]
             k = end
         elif k < n and body[k].text in (",", ";"):
             dims[name] = [[_tok(body[j], "1")]]
@@ -317,10 +375,6 @@ def _host_loop(body, i, folder: Folder):
     return end, HostLoop(Location(t.file, t.line, t.col), trips), var
 
 
-def _tok(t: Token, text: str) -> Token:
-    return Token("num" if text[0].isdigit() else ("id" if text[0].isalpha() else "punct"), text, t.file, t.line, t.col)
-
-
 def _targs(tokens, folder: Folder) -> list:
     out = []
     for a in split_commas(tokens) if tokens else []:
@@ -344,10 +398,10 @@ def _call(body, i, folder: Folder, dims: dict | None = None):
     dim3s = {}
     for k, a in enumerate(args):  # `run(grid, block, ...)` with dim3 variables, or `dim3(n / 256)`
         if (len(a) == 1 and a[0].text in (dims or {})) or (a and a[0].text == "dim3"):
-            parts = (_dim3_parts(a, dims or {}) + [[], [], []])[:3]
+            parts = (dim3_parts(a, dims or {}, folder) + [[], [], []])[:3]
             dim3s[k] = tuple(folder.number(_members(p, dims or {})) if p else 1 for p in parts)
     return HostCall(t.text, Location(t.file, t.line, t.col), targs, [folder.number(a) for a in args], args,
-                    dim3s), end + 1
+                    dim3s, Folder(folder.values, folder.exprs, folder.funcs)), end + 1
 
 
 def _launch(body, i, folder: Folder, dims):
@@ -370,8 +424,8 @@ def _launch(body, i, folder: Folder, dims):
     names = [a[0].text if len(a) == 1 and a[0].kind == "id" else None for a in call_args]
     args = [folder.number(a) for a in call_args]
     tvals = _targs(targ_tokens, folder)
-    grid_parts = (_dim3_parts(cfg[0], dims) if cfg else []) + [[], [], []]
-    block_parts = (_dim3_parts(cfg[1], dims) if len(cfg) > 1 else []) + [[], [], []]
+    grid_parts = (dim3_parts(cfg[0], dims, folder) if cfg else []) + [[], [], []]
+    block_parts = (dim3_parts(cfg[1], dims, folder) if len(cfg) > 1 else []) + [[], [], []]
     grid = tuple(folder.number(p) if p else (1 if cfg else None) for p in grid_parts[:3])
     block = tuple(folder.number(p) if p else (1 if len(cfg) > 1 else None) for p in block_parts[:3])
     site = LaunchSite(t.text, Location(t.file, t.line, t.col), grid, block, template_args=tvals, args=args,
@@ -380,6 +434,7 @@ def _launch(body, i, folder: Folder, dims):
     # evaluated again once the kernel's parameter names are known: the scope as it is here
     site.folder = Folder(folder.values, folder.exprs, folder.funcs)
     site.grid_tokens = grid_parts[:3]
+    site.block_tokens = block_parts[:3]
     return site, call_end + 1
 
 
@@ -408,6 +463,7 @@ def launch_notes(kernel, site: LaunchSite, formula: bool, bindings: dict | None 
                           for lp in site.loops)
         kernel.diag("SR150", f"`{kernel.name}` is launched inside the host loop{'s' if len(site.loops) > 1 else ''} "
                     f"at {loops}: W and Q are per launch", site.location)
+    _varying_grid(kernel, site)
     if not formula or not site.bounds:
         return
 
@@ -424,11 +480,40 @@ def launch_notes(kernel, site: LaunchSite, formula: bool, bindings: dict | None 
                     "hold at the given sizes: the hardware's rounded grid may differ from the formula", site.location)
 
 
-def host_sites(items, env: dict) -> dict:
+def _varying_grid(kernel, site: LaunchSite) -> None:
+    """SR153 where a grid dimension the kernel is counted under is neither a number nor a formula
+    in its parameters, and the host loop around the launch changes what it is computed from: the
+    counts take a grid that covers the guards, and a launch of the loop may have fewer blocks."""
+    if not site.loops or not site.varying:
+        return
+    launch = getattr(kernel, "launch", None) or {}
+    grid, exprs = launch.get("grid", ()), launch.get("grid_expr", ())
+    unknown = [d for d, g in zip("xyz", grid, strict=False)
+               if g is None and (len(exprs) <= "xyz".index(d) or exprs["xyz".index(d)] is None)]
+    # a grid that follows the launch's own block size (`CEIL_DIV(n, block_size)` with the loop
+    # trying block sizes) is per launch a formula in the parameters and the block: as without a loop
+    params = {a: p for p, a in (getattr(kernel, "launch_args", None) or {}).items()}
+    for d, toks in zip("xyz", site.block_tokens, strict=False):
+        if len(toks) == 1 and toks[0].kind == "id":
+            params.setdefault(toks[0].text, f"blockDim_{d}")
+    folder = site.folder
+    if folder is not None:
+        unknown = [d for d in unknown if folder.evaluate(site.grid_tokens["xyz".index(d)], params) is None]
+    if unknown:
+        names = ", ".join(f"`{v}`" for v in site.varying)
+        kernel.diag("SR153", f"the grid (gridDim.{'/'.join(unknown)}) changes between the launches of the host loop "
+                    f"at {site.loops[-1].location}: it is computed from {names}, which the loop assigns, and is "
+                    "not a formula in the kernel's parameters; the counts take a grid that covers the guards, "
+                    "which a launch may not have", site.location)
+
+
+def host_sites(items, env: dict, every: list | None = None) -> dict:
     """{kernel name: its first LaunchSite} over the file's host functions.  A function that a
     host function calls (`launch_gemm(d_a, n, stream)` from `main`) is scanned with the values of
     the call's arguments bound to its parameters, callers first, so a wrapper that computes the grid
-    from its parameter `n` and launches the kernel gives numbers where `main` passes a constant."""
+    from its parameter `n` and launches the kernel gives numbers where `main` passes a constant.
+    The callee's parameters also stand for the caller's expressions (hostscope.passed).  `every`:
+    a list that receives every site found (a template kernel's instantiations have one each)."""
     funcs = {}
     for it in items:
         if it.is_function and "__global__" not in it.qualifiers:
@@ -436,30 +521,40 @@ def host_sites(items, env: dict) -> dict:
             if f is not None:
                 funcs[f[0]] = f[1]
     hosts = {it.name: it for it in items if it.is_function and not ({"__global__", "__device__"} & it.qualifiers)}
-    calls = {name: scan_host(it.body, env, set(hosts) - {name}, funcs)[1] for name, it in hosts.items()}
+    returns = function_returns(items)
+    calls = {name: scan_host(it.body, env, set(hosts) - {name}, funcs, returns=returns)[1]
+             for name, it in hosts.items()}
     called = {c.name for cs in calls.values() for c in cs}
     sites: dict = {}
     visited: set = set()
     budget = [4 * len(hosts) + 16]  # scans: a call graph with many paths is cut short, never slow
 
-    def visit(name: str, scope: dict, stack: tuple, dim3s: dict | None = None):
+    def visit(name: str, scope: dict, stack: tuple, dim3s: dict | None = None, exprs: dict | None = None):
         budget[0] -= 1
         visited.add(name)
-        found, calls_here = scan_host(hosts[name].body, scope, set(hosts) - {name}, funcs, dim3s)
+        # a dim3 parameter no call gives is unknown in every component (not x alone)
+        dim3s = {**dict.fromkeys(dim3_params(hosts[name].header), (None, None, None)), **(dim3s or {})}
+        found, calls_here = scan_host(hosts[name].body, scope, set(hosts) - {name}, funcs, dim3s, exprs, returns)
         for site in found:
             sites.setdefault(site.kernel, site)
+            if every is not None:
+                every.append(site)
         for call in calls_here:
             if call.name in stack or budget[0] <= 0:
                 continue
             inner, dim3s = dict(env), {}
-            for k, (pname, value) in enumerate(zip(param_names(hosts[call.name].header), call.args, strict=False)):
+            pnames = param_names(hosts[call.name].header)
+            header = hosts[call.name].header
+            exprs = passed(call.arg_tokens, pnames, call.folder, hosts[call.name].body, param_bits(header)) \
+                if call.folder else {}
+            for k, (pname, value) in enumerate(zip(pnames, call.args, strict=False)):
                 if pname is not None:
                     inner.pop(pname, None)  # a parameter shadows a file-scope constant of its name
                     if value is not None:
                         inner[pname] = value
                     if k in call.dim3s:
                         dim3s[pname] = call.dim3s[k]
-            visit(call.name, inner, stack + (call.name,), dim3s)
+            visit(call.name, inner, stack + (call.name,), dim3s, exprs)
 
     for name in hosts:
         if name not in called:

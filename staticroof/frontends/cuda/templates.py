@@ -23,7 +23,7 @@ from pycparser import c_ast
 
 from ...diagnostics import Location
 from ..common.tokens import Token, match_angle
-from .launch import LaunchSite, find_launches, fold, scan_host, split_args
+from .launch import LaunchSite, find_launches, fold, function_returns, scan_host, split_args
 
 # Fixed-width and other spellings that need no header to mean a type.
 FIXED = {"int8_t": "signed char", "uint8_t": "unsigned char", "int16_t": "short", "uint16_t": "unsigned short",
@@ -213,9 +213,15 @@ def _substitute(args: list, mapping: dict) -> list:
     return out
 
 
-def instances(items, env: dict, kernels: dict, template_params) -> dict:
+def instances(items, env: dict, kernels: dict, template_params, known: list | None = None) -> dict:
     """{kernel name: [Instance]} for every template kernel (`kernels`: name -> Item), distinct
-    by their arguments, in the order the file makes them."""
+    by their arguments, in the order the file makes them.  `known`: the sites launch.host_sites
+    found, with what the callers of their host function passed: a launch in a plain host function
+    (`reduce_sum(n, threads, blocks)`) takes its site from there."""
+    by_place: dict = {}
+    returns = function_returns(items)
+    for site in known or []:
+        by_place.setdefault((site.location.file, site.location.line, site.location.col), site)
     fns = {name: _Fn(template_params(it.template), _fn_params(it.header)) for name, it in kernels.items()}
     launchers = {it.name: it for it in items if it.is_function and it.template
                  and not ({"__global__", "__device__"} & it.qualifiers)}
@@ -227,7 +233,9 @@ def instances(items, env: dict, kernels: dict, template_params) -> dict:
 
     def sites_in(it, scope_env, mapping, call=None):
         types = declared_types(it.header, it.body)
-        for site in find_launches(it.body, scope_env):
+        for site in find_launches(it.body, scope_env, returns=returns):
+            if call is None:
+                site = by_place.get((site.location.file, site.location.line, site.location.col), site)
             if site.kernel in fns:
                 given = _substitute(site.template_args, mapping)
                 args = deduce(fns[site.kernel], site.arg_tokens, types, given)
