@@ -146,18 +146,21 @@ class _Reference:
         values = tuple(v for _, v in loops)
         for ref in stmt.refs:
             arr = self.kernel.arrays.get(ref.array)
-            if arr is None or ref.index is None or arr.space not in ("global", "constant", "shared"):
+            if arr is None or arr.space not in ("global", "constant", "shared"):
                 continue
             dram = arr.space != "shared"
-            elem = tuple(self.value(e) for e in ref.index)
+            if ref.index is None and dram:  # an unknown element of DRAM: not counted (approximate)
+                continue
+            index = () if ref.index is None else ref.index  # shared at an unknown element: one access
+            elem = tuple(self.value(e) for e in index)
             hoisted = dram and inner is not None and inner.kind in ("seq", "unknown") and \
-                not any(inner.var in sympy.sympify(e).free_symbols for e in ref.index)
+                not any(inner.var in sympy.sympify(e).free_symbols for e in index)
             if dram:
                 self.first.setdefault(ref.array, {}).setdefault(elem, ref.kind)
                 if ref.kind == "write":
                     self.written.setdefault(ref.array, set()).add(elem)
             key = (dram, ref.array, ref.kind, stmt.group or id(stmt), tuple(id(n) for n, _ in loops),
-                   tuple(map(str, ref.index)), path)
+                   tuple(map(str, index)), path)
             self.accesses.setdefault(key, set()).add(values[:-1] if hoisted else values)
 
 
