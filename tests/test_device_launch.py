@@ -63,3 +63,18 @@ def test_tagged_kernels_agree_with_the_trace(kernel, n):
     k = analyze_file(DATA, {"n": str(n)})[0][kernel]
     traced = run_trace(str(DATA), kernel, {"n": n}, "cuda", launch={"grid": (4, 1, 1), "block": (256, 1, 1)})
     assert not [(r.quantity, r.static, r.traced) for r in compare(k, traced) if not r.ok]
+
+
+def test_a_macro_that_decides_a_condition_is_folded_everywhere(tmp_path):
+    """`if (USE_SCALE)` with `#define USE_SCALE 1`: decided as the compiler decides it, and the macro is
+    folded in the whole kernel (SR115), so the formula holds where it is shown.  W = N (one multiply per
+    element); with -D USE_SCALE=0, W = 0.  Q = 8*N either way."""
+    from helpers import analyze_source
+
+    src = ("#define N 1024\n#define USE_SCALE 1\nvoid k(const float *x, float *y)\n{\n"
+           "    for (int i = 0; i < N; i++) {\n        if (USE_SCALE)\n            y[i] = 2.0f * x[i];\n"
+           "        else\n            y[i] = x[i];\n    }\n}\n")
+    on = analyze_source(src, tmp_path, name="on.c")["k"]
+    assert on.exact and same(on.total.flops.expr, S("N")) and "SR115" in codes(on)
+    off = analyze_source(src, tmp_path, {"USE_SCALE": 0}, name="off.c")["k"]
+    assert off.exact and off.total.flops.expr == 0 and same(off.total.compulsory.expr, S("8*N"))

@@ -555,6 +555,8 @@ class StatementLowering(_Mixin):
         if cond is not None and cond not in (sympy.true, sympy.false) and not cond.free_symbols & self.loop_syms:
             folded = self.compile_time(cond)
             if folded in (sympy.true, sympy.false):
+                # folded everywhere in the kernel (SR115), so its formulas hold where the branch does
+                self.fold(cond, node, "decides a condition")
                 return folded
         return cond
 
