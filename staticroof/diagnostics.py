@@ -234,6 +234,16 @@ _RULES = [
          "(data-dependent, `s_hist[data[i]]`). No count depends on which element it is: such an array "
          "moves no DRAM data, and its loads and stores (Q shared) are counted one per access whatever "
          "their address. The result stays exact."),
+    Rule("SR131", "warning", False, "missing user header read as empty",
+         "A header included with quotes (`#include \"solver_types.h\"`) is not found beside the file or "
+         "through -I: the message names the -I to pass (and folders near the file that have it). The "
+         "file is read with the header empty, so that no kernel is lost: a kernel that uses nothing it "
+         "declares is counted as always; one that uses a name declared nowhere in reach (a type, a "
+         "macro, a function) is approximate (SR132, SR141, SR105)."),
+    Rule("SR132", "warning", True, "name declared nowhere in reach",
+         "An identifier is declared nowhere the analysis can see, and a header the file includes is "
+         "missing (SR131): it may be that header's macro or constant. It is taken as a size of its own "
+         "name, and the result is approximate. Pass the -I that finds the header."),
     Rule("SR140", "warning", True, "inline PTX not modeled",
          "An `asm(...)`/`asm volatile(...)` statement runs PTX that staticroof does not read: its own "
          "operations and memory accesses are not counted (the reads of its input operands are), each "

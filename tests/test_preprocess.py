@@ -254,18 +254,20 @@ def test_a_missing_user_header_names_the_include_folder_that_has_it(system, monk
     p.write_text("// a kernel\n#include \"helper_math.h\"\n"
                  "__global__ void scale(float *x, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
                  "  if (i < n) x[i] = SCALE * x[i];\n}\n")
-    _kernels, report = analyze_file(p)
-    (d,) = [d for d in report.file_diagnostics if d.code == "SR005"]
-    assert d.message.startswith("helper_math.h: No such file or directory")
+    kernels, report = analyze_file(p)
+    (d,) = [d for d in report.file_diagnostics if d.code == "SR131"]
+    assert d.message.startswith("helper_math.h not found: read as empty")
     assert f"pass -I {proj / 'common' / 'inc'}" in d.message
     assert (d.location.file, d.location.line, d.location.col) == (str(p), 2, 10)
+    # read as empty, the kernel is still reported: SCALE is declared nowhere (SR132, approximate)
+    assert not kernels["scale"].exact and "SR132" in {x.code for x in kernels["scale"].diagnostics}
     # with the -I it names, the kernel is analyzed: W = n, Q = 8n
     kernels, report = analyze_file(p, include_dirs=[str(proj / "common" / "inc")])
     assert not report.failed and same(kernels["scale"].total.flops.expr, S("n"))
     # nothing of that name nearby: the error still says what to pass
     (proj / "common" / "inc" / "helper_math.h").unlink()
     _kernels, report = analyze_file(p)
-    (d,) = [d for d in report.file_diagnostics if d.code == "SR005"]
+    (d,) = [d for d in report.file_diagnostics if d.code == "SR131"]
     assert d.message.endswith("(a user header: pass -I with the folder that holds it)")
 
 

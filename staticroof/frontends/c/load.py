@@ -38,4 +38,17 @@ def read_and_lower(path: str, defines: dict, include_dirs, language: str, lower,
         return res, pp.bindings
     lowered = lower(pp)
     lowered.diagnostics = res.diagnostics + lowered.diagnostics
+    if pp.missing:
+        _undeclared(lowered, pp.missing)
     return lowered, pp.bindings
+
+
+def _undeclared(lowered, missing: list) -> None:
+    """With a user header read as empty (SR131), a size the file declares nowhere may be one of its
+    macros: SR132 on each kernel that uses one (approximate)."""
+    headers = ", ".join(f"`{h}`" for h in missing)
+    for kernel in lowered.kernels:
+        for size in kernel.sizes.values():
+            if size.origin == "undeclared identifier":
+                kernel.diag("SR132", f"`{size.name}` is declared nowhere in reach: it may come from the missing "
+                            f"header {headers} (pass the -I that finds it); taken as a size", kernel.location)

@@ -61,6 +61,7 @@ class Preprocessed:
     bindings: dict = field(default_factory=dict)  # -D values that bind sizes, not macros
     diagnostics: list = field(default_factory=list)
     ok: bool = True
+    missing: list = field(default_factory=list)  # user headers not found, read as empty (SR131)
 
 
 def _int_value(text: str):
@@ -373,15 +374,43 @@ def _preprocess(out: Preprocessed, path, p: Path, text, src, tested, defines, in
     if use_system is None:
         use_system = system_preprocessor_available()
     cc = system_compiler() if use_system else None
-    if cc is not None:
-        _run_cc(cc, path, f'#line 1 "{line_name(path)}"\n' + src, macros, search, out, work)
-    else:
-        _run_pcpp(path, src, macros, search, out, work)
-    if not out.ok:
+    empty = work / "missing"  # the user headers not found, as empty files (SR131)
+    for _ in range(MISSING_HEADERS + 1):
+        before = len(out.diagnostics)
+        if cc is not None:
+            _run_cc(cc, path, f'#line 1 "{line_name(path)}"\n' + src, macros, search + [str(empty)], out, work)
+        else:
+            _run_pcpp(path, src, macros, search + [str(empty)], out, work)
+        if out.ok:
+            return
         _explain_missing_header(out, p, text, include_dirs)
+        name = _missing_user_header(out.diagnostics[-1]) if len(out.diagnostics) > before else None
+        if name is None or name in out.missing or len(out.missing) >= MISSING_HEADERS:
+            return
+        # read it as empty and go on: the kernels that use none of what it declares lose nothing
+        d = out.diagnostics.pop()
+        del out.diagnostics[before:]
+        out.diagnostics.append(Diagnostic("SR131", d.message.replace(": No such file or directory",
+                                                                     " not found: read as empty", 1), d.location))
+        out.missing.append(name)
+        f = empty / name
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.touch()
+        out.ok, out.text = True, ""
 
 
 _NOT_FOUND = re.compile(r"^(.+?): No such file or directory$")
+MISSING_HEADERS = 8  # user headers read as empty in one file, at most (then the file is SR005)
+
+
+def _missing_user_header(d: Diagnostic) -> str | None:
+    """The name of the quoted header a preprocessor error says it could not find, if it is one that
+    can be an empty file of the work folder."""
+    if d.code != "SR005":
+        return None
+    m = re.match(r"^(.+?): No such file or directory \(a user header", d.message)
+    name = m.group(1).strip() if m else None
+    return name if name is not None and _stub_name_ok(name) else None
 
 # The search for a missing user header: from the including file's folder up to this many folders
 # (not above a repository's root, a folder with `.git`), then down, visiting at most this many
@@ -606,7 +635,7 @@ def _run_pcpp(path, src, macros, search, out: Preprocessed, work: Path) -> None:
     import subprocess
 
     job = work / "pcpp"
-    job.mkdir()
+    job.mkdir(exist_ok=True)  # (run again when a missing user header is read as empty)
     (job / "input.c").write_text(src, encoding="utf-8", errors="surrogateescape")
     (job / "job.json").write_text(json.dumps({
         "path": str(path), "source": line_name(path), "search": [str(d) for d in search], "macros": macros,
