@@ -75,3 +75,16 @@ int main() { k<<<(1000 + 255) / 256, 256>>>(0, 0, 1000); }
 """
     k = analyze_source(src, tmp_path, name="k.cu")["k"]
     assert k.exact and same(k.total.flops.expr, S("n")) and same(k.total.compulsory.expr, S("8*n"))
+
+
+def test_a_grid_divided_by_a_parameter_is_its_value_not_a_lost_kernel():
+    """panel_dot<<<m / tile, 128, ...>>> with tile a kernel parameter: the grid formula floor(4096/tile)
+    is no loop bound the counting takes (a size in a denominator: the kernel was unsupported, SR102);
+    the grid is the size gridDim_x = 256 (its value at the launch).  Per block: a_s gets tile*n floats,
+    b_s n floats (async copies), then tile rows of n multiply-adds: W = 2*gridDim_x*n*tile =
+    2*256*1024*16 = 8388608.  Q: a read at 256*16*1024 elements (its panel per block), b at n, c written
+    at 256*16: 4*(4194304 + 1024 + 4096) = 16797696 B (a's linearized panel counted at the sizes, SR117)."""
+    k = analyze_file(ROOT / "tests" / "data" / "idioms" / "panel_dot.cu")[0]["panel_dot"]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    assert same(k.total.flops.expr, S("2*gridDim_x*n*tile")) and k.total.flops.value == 8388608
+    assert k.total.compulsory.value == 16797696

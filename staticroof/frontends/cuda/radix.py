@@ -103,6 +103,17 @@ def compared(info: dict, a, b) -> list:
     return out
 
 
+def countable(e) -> bool:
+    """Whether a grid formula is one the counting can take as a loop bound: sizes and floors or
+    ceilings of them with no size in a denominator (`floor((n + 255)/256)`, not `floor(4096/tile)`)."""
+    e = sympy.sympify(e)
+    for f in e.atoms(sympy.floor, sympy.ceiling):
+        if sympy.denom(sympy.together(f.args[0])).free_symbols:
+            return False
+    plain = e.replace(lambda x: isinstance(x, (sympy.floor, sympy.ceiling)), lambda x: sympy.Integer(1))
+    return not sympy.denom(sympy.together(plain)).free_symbols
+
+
 def divide(op: str, x, y, plan: Plan, g):
     """`x / y` (op "/") or `x % y` (op "%") on non-negative integers in the plan's digits, or None if
     the remainder is not provably in `[0, y)`."""
