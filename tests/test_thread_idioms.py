@@ -129,3 +129,32 @@ def test_a_shape_that_does_not_cover_once_is_not_exact(kernel):
     block (or one digit per size), so the result stays approximate."""
     k = analyze_file(DATA / "runtime_block_refused.cu")[0][kernel]
     assert not k.exact
+
+
+REDUCE6 = DATA / "reduce6.cu"
+
+
+@pytest.mark.parametrize("kernel", ["reduce6<256, true>", "reduce6<256, false>"])
+def test_a_grid_stride_loop_taking_two_elements_a_trip_is_exact(kernel):
+    """reduce6<256, true>: i = blockIdx.x*512 + threadIdx.x stepping by 512*gridDim.x, adding x[i] and
+    x[i + 256] (if < n): the threads' trips are the i < n with i mod 512 < 256, each once, and with
+    their second elements every element of [0, n) is added once: n adds.  <256, false> steps by
+    256*gridDim.x over one element: n adds as well.  The block's tree: tid < 128 (128 adds), < 64 (64),
+    then the first warp: + sdata[tid + 32] (32) and 5 shuffle steps (160): 384 per block.
+    W = n + 384*gridDim_x; Q: x read n (4 B), one partial sum per block: 4*n + 4*gridDim_x."""
+    k = analyze_file(REDUCE6)[0][kernel]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    assert same(k.total.flops.expr, S("n + 384*gridDim_x")) and same(k.total.compulsory.expr, S("4*n + 4*gridDim_x"))
+
+
+@pytest.mark.parametrize("n", [37, 1000, 70000])
+@pytest.mark.parametrize("kernel", ["reduce6<256, true>", "reduce6<256, false>"])
+def test_reduce6_agrees_with_the_trace(kernel, n):
+    """A grid of 3 blocks (1536 elements a trip of the two-element loop): n below one block's span,
+    below a trip, and many trips."""
+    from staticroof.trace import compare, run as run_trace
+
+    skip_without_cc()
+    k = analyze_file(REDUCE6, {"n": str(n), "gridDim_x": "3"})[0][kernel]
+    traced = run_trace(str(REDUCE6), kernel, {"n": n}, "cuda", launch={"grid": (3, 1, 1), "block": (256, 1, 1)})
+    assert not [(r.quantity, r.static, r.traced) for r in compare(k, traced) if not r.ok]

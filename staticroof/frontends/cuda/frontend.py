@@ -413,10 +413,12 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
         step_v = self.value(step, Acc()).expr
         for d, info in self.threads.items():
             total = info["B"] * info["G"]
-            if step_v is None or sympy.expand(step_v - total) != 0:
+            k = sympy.cancel(self.compile_time(step_v) / total) if step_v is not None else None
+            if k is None or not k.is_Integer or k < 1 or (k > 1 and ("g" in info or not info["B"].is_Integer)):
                 continue
-            glob = info["g"] if "g" in info else info["bx"] * info["B"] + info["tx"]
-            return d, glob
+            # k > 1: each block spans k*B elements a trip (CUDA samples' reduce6: i and i + blockSize)
+            glob = info["g"] if "g" in info else info["bx"] * k * info["B"] + info["tx"]
+            return d, glob, int(k)
         return None
 
     def for_loop(self, node: c_ast.For):
@@ -425,7 +427,7 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
             if not self.strided_loop(node):
                 super().for_loop(node)
             return
-        d, glob = gs
+        d, glob, k = gs
         info = self.threads[d]
         # i = global index + offset, stepping by all threads: together the threads cover
         # [offset, bound) exactly once, so the loop is one sequential loop over that range.
@@ -444,6 +446,9 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
             hoisted = ST.hoist(body, var, self.kernel.arrays)
             if hoisted:  # an invariant read: once per thread that runs a trip, as in a block-stride loop
                 self.out.append(Guard(cond.xreplace({placeholder: start}), hoisted, [], loc))
+            if k > 1:  # the threads' trips are the i with (i - offset) mod k*B < B, each once
+                span = k * info["B"]
+                body = [Guard(sympy.Lt(sympy.Mod(var - offset, span), info["B"]), body, [], loc)]
             self.out.append(Loop(var, offset, cond.xreplace({placeholder: var}), 1, body, f"gridstride.{d}", loc))
         finally:
             self.scopes.pop()

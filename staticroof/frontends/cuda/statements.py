@@ -73,7 +73,7 @@ class Context:
 def prepare(header: list[Token], body: list[Token], ctx: Context, name: str = "") -> tuple[list, list]:
     """A device function's header and body with the C++ above rewritten (see the module docstring)."""
     groups: dict = {}
-    header, body = tag_types(header), tag_types(body)
+    header, body = tag_types(_without_bounds(header)), tag_types(body)
     header = coop.rewrite(header, ctx.cg_names, groups)
     groups.update(ctx.param_groups.get(name, {}))  # a `thread_group g` every caller passes a block
     body = coop.rewrite(body, ctx.cg_names, groups)
@@ -114,6 +114,20 @@ def device_launches(tokens: list[Token]) -> list[Token]:
                     i = end + 1
                     continue
         out.append(t)
+        i += 1
+    return out
+
+
+def _without_bounds(tokens: list[Token]) -> list[Token]:
+    """A header without `__launch_bounds__(blockSize)` / `__maxnreg__(n)` (hints to the compiler; their
+    arguments are values, not the types the opaque-name pass would take them for)."""
+    out: list[Token] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        if tokens[i].text in ("__launch_bounds__", "__maxnreg__") and i + 1 < n and tokens[i + 1].text == "(":
+            i = match_close(tokens, i + 1) + 1
+            continue
+        out.append(tokens[i])
         i += 1
     return out
 
