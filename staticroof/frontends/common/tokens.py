@@ -130,6 +130,11 @@ def _segment(text: str, pos: int, file: str, line: int):
     return tokens, end
 
 
+def retext(like: Token, text: str) -> list[Token]:
+    """Tokens of `text`, all placed at `like`'s location (a rewrite's diagnostics point at the source)."""
+    return [Token(t.kind, t.text, like.file, like.line, like.col) for t in tokenize(text, like.file)]
+
+
 def render(tokens: list[Token]) -> str:
     """Text whose tokens sit at their original lines and columns (via `#line` directives)."""
     parts: list[str] = []

@@ -16,7 +16,7 @@ which the lowering reports (SR105, approximate).  `cuda::aligned_size_t<N>(bytes
 
 from __future__ import annotations
 
-from ..common.tokens import Token, match_angle, match_close, split_commas, tokenize
+from ..common.tokens import Token, match_angle, match_close, retext, split_commas
 from . import coop
 
 _COPIES = {"memcpy_async", "__pipeline_memcpy_async"}
@@ -25,9 +25,6 @@ _SYNC_CALLS = {"__pipeline_commit", "__pipeline_wait_prior", "__pipeline_arrive_
                "pipeline_producer_commit", "pipeline_consumer_wait_prior", "init"}
 _STARTS = {";", "{", "}", ")", "else", ":"}  # what may precede a statement
 
-
-def _retext(like: Token, text: str) -> list[Token]:
-    return [Token(t.kind, t.text, like.file, like.line, like.col) for t in tokenize(text, like.file)]
 
 
 def _strip_cuda(tokens: list[Token]) -> list[Token]:
@@ -82,20 +79,20 @@ def rewrite(tokens: list[Token], groups: dict, body: list[Token] | None = None) 
                     (toks[j + 1].text in ("<", "::") or toks[j + 1].kind == "id"):  # a declaration, not `barrier = 1;`
                 end = _statement_end(toks, j)
                 sync_names.update(x.text for x in toks[j:end] if x.kind == "id" and x.text not in _SYNC_TYPES)
-                out += _retext(t, ";")
+                out += retext(t, ";")
                 i = end + 1
                 continue
             if t.text == "auto" and i + 3 < n and toks[i + 1].kind == "id" and toks[i + 2].text == "=" and \
                     (toks[i + 3].text == "make_pipeline" or toks[i + 3].text in sync_names):
                 end = _statement_end(toks, i)
                 sync_names.add(toks[i + 1].text)
-                out += _retext(t, ";")
+                out += retext(t, ";")
                 i = end + 1
                 continue
             # a call on one of them (`pipe.producer_acquire();`, `bar.arrive_and_wait();`)
             if t.text in sync_names and i + 1 < n and toks[i + 1].text in (".", "->"):
                 end = _statement_end(toks, i)
-                out += _retext(t, ";")
+                out += retext(t, ";")
                 i = end + 1
                 continue
             if t.text in _SYNC_CALLS and i + 1 < n and toks[i + 1].text in ("(", "<"):
@@ -103,7 +100,7 @@ def rewrite(tokens: list[Token], groups: dict, body: list[Token] | None = None) 
                 args = toks[i + 1:end]
                 if t.text not in ("wait", "wait_prior", "init") or \
                         any(x.text in groups or x.text in sync_names for x in args):
-                    out += _retext(t, ";")
+                    out += retext(t, ";")
                     i = end + 1
                     continue
             if t.text in _COPIES and i + 1 < n and toks[i + 1].text == "(":
@@ -143,4 +140,4 @@ def _copy(at: Token, args: list, groups: dict, sync_names: set, body: list[Token
     k = "__sr_ac"
     loop = (f"for (int {k} = 0; {k} < ({text(size)}) / (int)sizeof(({text(dst)})[0]); {k}++) "
             f"({text(dst)})[{k}] = ({text(src)})[{k}];")
-    return _retext(at, f"{{ if {cond} {loop} }}" if cond else f"{{ {loop} }}")
+    return retext(at, f"{{ if {cond} {loop} }}" if cond else f"{{ {loop} }}")

@@ -21,7 +21,7 @@ a kernel's dimensions what it indexes).  What cannot be an index is an opaque va
 
 from __future__ import annotations
 
-from ..common.tokens import Token, match_angle, match_close, split_commas, tokenize
+from ..common.tokens import Token, match_angle, match_close, retext, split_commas
 
 NAMESPACES = {"cg", "cooperative_groups", "experimental", "details"}
 _GROUP_TYPES = {"thread_block": "block", "grid_group": "grid", "coalesced_group": "coalesced",
@@ -187,14 +187,14 @@ class _Rewriter:
                         if made is not None and kind in ("group", "tile") and made[0] != "group":
                             kind, size = made[0], made[1] if made[1] is not None else size
                     self.groups[name] = (kind, size)
-                    out += _retext(t, "int") + [toks[j]]
+                    out += retext(t, "int") + [toks[j]]
                     i = j + 1
                     if i < n and toks[i].text == "=":
                         k = i
                         while k < n and toks[k].text not in (";", ","):
                             k = match_close(toks, k) if toks[k].text in ("(", "[", "{") else k
                             k += 1
-                        out += _retext(toks[i], "= 0")
+                        out += retext(toks[i], "= 0")
                         i = k
                     continue
             if t.text == "reduce" and i + 1 < n and toks[i + 1].text == "(" and (not out or out[-1].text != "."):
@@ -207,7 +207,7 @@ class _Rewriter:
                 g = self.group_at(i + 2)
                 if g is not None:
                     end = match_close(toks, i + 1)
-                    out += _retext(t, _sync(g[0]))
+                    out += retext(t, _sync(g[0]))
                     i = end + 1
                     continue
             g = self.group_at(i) if (t.kind == "id" and (t.text in self.groups or t.text in _MAKERS)) else None
@@ -218,7 +218,7 @@ class _Rewriter:
                 args = rewrite(toks[j + 3:end], set(), self.groups)
                 text = self.method(kind, size, name, args)
                 if text is not None:
-                    out += _retext(toks[j + 1], text)
+                    out += retext(toks[j + 1], text)
                     i = end + 1
                     continue
             out.append(t)
@@ -253,14 +253,10 @@ class _Rewriter:
         n = size if kind == "tile" else 0  # 0: a group whose size is not known (see coop_calls.py)
         flops = {"add": 1, "cmp": 0}.get(op, -1) if op is not None else -1  # -1: an operator staticroof does not know
         value = rewrite(parts[1], set(), self.groups)
-        head = _retext(self.toks[i], "__sr_cg_reduce(")
-        tail = _retext(self.toks[i], f", {lane}, {n}, {flops})")
+        head = retext(self.toks[i], "__sr_cg_reduce(")
+        tail = retext(self.toks[i], f", {lane}, {n}, {flops})")
         return head + value + tail, end + 1
 
-
-def _retext(like: Token, text: str) -> list[Token]:
-    """Tokens of `text`, all placed at `like`'s location (diagnostics point at the source)."""
-    return [Token(t.kind, t.text, like.file, like.line, like.col) for t in tokenize(text, like.file)]
 
 
 def rewrite(tokens: list[Token], names: set, groups: dict | None = None) -> list[Token]:

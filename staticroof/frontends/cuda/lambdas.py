@@ -13,11 +13,7 @@ an unknown function (SR105).
 
 from __future__ import annotations
 
-from ..common.tokens import Token, match_close, split_commas, tokenize
-
-
-def _retext(like: Token, text: str) -> list[Token]:
-    return [Token(t.kind, t.text, like.file, like.line, like.col) for t in tokenize(text, like.file)]
+from ..common.tokens import Token, match_close, retext, split_commas
 
 
 class _Lambda:
@@ -83,20 +79,20 @@ def _call(lam: _Lambda, args: list[list[Token]], at: Token, statement: bool) -> 
     mapping, assigns = {}, []
     for (p, _ty, subst), a in zip(lam.params, args, strict=True):
         if subst:
-            mapping[p] = _retext(at, "(") + a + _retext(at, ")")
+            mapping[p] = retext(at, "(") + a + retext(at, ")")
         else:
-            mapping[p] = _retext(at, lam.temp(p))
-            assigns.append(_retext(at, f"{lam.temp(p)} = (") + a + _retext(at, ")"))
+            mapping[p] = retext(at, lam.temp(p))
+            assigns.append(retext(at, f"{lam.temp(p)} = (") + a + retext(at, ")"))
     if lam.expr is not None:
-        parts: list[Token] = _retext(at, "(")
+        parts: list[Token] = retext(at, "(")
         for a in assigns:
-            parts += a + _retext(at, ",")
-        return parts + _retext(at, "(") + _substitute(lam.expr, mapping) + _retext(at, "))")
+            parts += a + retext(at, ",")
+        return parts + retext(at, "(") + _substitute(lam.expr, mapping) + retext(at, "))")
     if statement and not lam.returns:
-        parts = _retext(at, "{")
+        parts = retext(at, "{")
         for a in assigns:
-            parts += a + _retext(at, ";")
-        return parts + _substitute(lam.body, mapping) + _retext(at, "}")
+            parts += a + retext(at, ";")
+        return parts + _substitute(lam.body, mapping) + retext(at, "}")
     return None
 
 
@@ -117,7 +113,7 @@ def inline_lambdas(tokens: list[Token]) -> list[Token]:
                 lam.body = inline_lambdas(lam.body)  # a lambda calling an earlier one
                 for p, ty, subst in lam.params:
                     if not subst:
-                        out += ty + _retext(t, f"{lam.temp(p)};")
+                        out += ty + retext(t, f"{lam.temp(p)};")
                 lambdas[lam.name] = lam
                 continue
         if t.kind == "id" and t.text in lambdas and i + 1 < n and tokens[i + 1].text == "(" \

@@ -15,15 +15,10 @@ Each rewrite keeps the tokens' locations, so a diagnostic still points at the us
 
 from __future__ import annotations
 
-from ..common.tokens import Token, match_angle, match_close, split_commas, tokenize
+from ..common.tokens import Token, match_angle, match_close, retext, split_commas
 from . import asynccopy, coop, opaque
 from .lambdas import inline_lambdas
 from .toplevel import split_items
-
-
-def _retext(like: Token, text: str) -> list[Token]:
-    return [Token(t.kind, t.text, like.file, like.line, like.col) for t in tokenize(text, like.file)]
-
 
 PRELUDE = f"typedef int {opaque.OPAQUE};\n"
 
@@ -108,9 +103,9 @@ def device_launches(tokens: list[Token]) -> list[Token]:
                 config = split_commas(tokens[i + 2:close])
                 if len(config) >= 2:
                     args = tokens[close + 2:end]
-                    out += _retext(t, "__sr_device_launch (") + [t] + _retext(t, ", (") + config[0] + \
-                        _retext(t, "), (") + config[1] + _retext(t, ")") + \
-                        (_retext(t, ",") + args if args else []) + _retext(t, ")")
+                    out += retext(t, "__sr_device_launch (") + [t] + retext(t, ", (") + config[0] + \
+                        retext(t, "), (") + config[1] + retext(t, ")") + \
+                        (retext(t, ",") + args if args else []) + retext(t, ")")
                     i = end + 1
                     continue
         out.append(t)
@@ -210,11 +205,11 @@ def inline_asm(tokens: list[Token]) -> list[Token]:
                 ins += [(c, e) for c, e in outs if c.startswith("+")]
                 args: list[Token] = []
                 for _c, e in ins:
-                    args += ([_retext(t, ",")[0]] if args else []) + e
-                stmt = _retext(t, "{ __sr_asm(") + args + _retext(t, ");")
+                    args += ([retext(t, ",")[0]] if args else []) + e
+                stmt = retext(t, "{ __sr_asm(") + args + retext(t, ");")
                 for _c, e in outs:
-                    stmt += e + _retext(t, "= __sr_asm_out();")
-                stmt += _retext(t, "}")
+                    stmt += e + retext(t, "= __sr_asm_out();")
+                stmt += retext(t, "}")
                 out += stmt
                 i = end + 1
                 if i < n and tokens[i].text == ";":
@@ -256,8 +251,8 @@ def range_for(tokens: list[Token]) -> list[Token]:
                 k = f"__sr_rf{count}"
                 extent = _extent(tokens[:i], arr)
                 if extent is None:
-                    extent = _retext(t, "(int)(sizeof(") + arr + _retext(t, ") / sizeof((") + arr + _retext(t, ")[0]))")
-                head = _retext(t, f"for (int {k} = 0; {k} < (") + extent + _retext(t, f"); {k}++)")
+                    extent = retext(t, "(int)(sizeof(") + arr + retext(t, ") / sizeof((") + arr + retext(t, ")[0]))")
+                head = retext(t, f"for (int {k} = 0; {k} < (") + extent + retext(t, f"); {k}++)")
                 # the loop body: a reference stands for the element itself, a copy is a local
                 body_start = end + 1
                 if body_start < n and tokens[body_start].text == "{":
@@ -271,15 +266,15 @@ def range_for(tokens: list[Token]) -> list[Token]:
                         body_end += 1
                     body = tokens[body_start:body_end + 1]
                 body = range_for(body)
-                elem = _retext(t, "(") + arr + _retext(t, f")[{k}]")
+                elem = retext(t, "(") + arr + retext(t, f")[{k}]")
                 if ref:
-                    body = [y for x in body for y in ((_retext(x, "(") + elem + _retext(x, ")"))
+                    body = [y for x in body for y in ((retext(x, "(") + elem + retext(x, ")"))
                                                       if x.kind == "id" and x.text == name else [x])]
                     pre: list[Token] = []
                 else:
                     decl = [x for x in decl if x.text not in ("const",)]
-                    pre = decl + [inner[colon - 1]] + _retext(t, "=") + elem + _retext(t, ";")
-                out += head + _retext(t, "{") + pre + body + _retext(t, "}")
+                    pre = decl + [inner[colon - 1]] + retext(t, "=") + elem + retext(t, ";")
+                out += head + retext(t, "{") + pre + body + retext(t, "}")
                 i = body_end + 1
                 continue
         out.append(t)
