@@ -373,13 +373,24 @@ def skip_without_cc(what: str = "the trace oracle") -> None:
         pytest.skip(f"{what} needs a C compiler (cc or gcc)")
 
 
-def trace_agrees(path, kernel: str, sizes: dict, k, language: str = "c"):
-    """The static counts of `k` equal what the traced run of `kernel` did (staticroof.trace);
-    returns the trace.  Skipped without a C compiler."""
+def totals_agree(k, expected: dict) -> None:
+    """`k` is exact and its totals are the expected formulas: keys W, Q, Q_access, Q_shared and the
+    precisions (fp32, fp64, ...)."""
+    assert k.exact, [str(d) for d in k.diagnostics]
+    t = k.total
+    got = {"W": t.flops.expr, "Q": t.compulsory.expr, "Q_access": t.access.expr, "Q_shared": t.shared.expr}
+    got.update({p: q.expr for p, q in t.by_precision.items()})
+    for key, formula in expected.items():
+        assert same(got[key], S(formula)), f"{k.name} {key}: got {got[key]}, expected {formula}"
+
+
+def trace_agrees(path, kernel: str, sizes: dict, k, language: str = "c", launch: dict | None = None):
+    """The static counts of `k` equal what the traced run of `kernel` did (staticroof.trace, under
+    `launch` for CUDA); returns the trace.  Skipped without a C compiler."""
     from staticroof.trace import compare, run as run_trace
 
     skip_without_cc()
-    traced = run_trace(str(path), kernel, sizes, language)
+    traced = run_trace(str(path), kernel, sizes, language, launch=launch)
     bad = [(r.quantity, r.static, r.traced) for r in compare(k, traced) if not r.ok]
     assert not bad, bad
     return traced

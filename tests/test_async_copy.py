@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import ROOT, S, analyze_file, same, skip_without_cc
+from helpers import ROOT, S, analyze_file, same, totals_agree, trace_agrees
 
 DATA = ROOT / "tests" / "data" / "idioms" / "async_copy.cu"
 G = "floor(n/256)"
@@ -36,24 +36,16 @@ EXPECT = {
 @pytest.mark.parametrize("kernel", sorted(EXPECT))
 def test_async_copies_are_the_copies_they_make(kernel):
     k = analyze_file(DATA)[0][kernel]
-    assert k.exact, [str(d) for d in k.diagnostics]
-    t = k.total
-    got = {"W": t.flops.expr, "Q": t.compulsory.expr, "Q_shared": t.shared.expr}
-    for key, expected in EXPECT[kernel].items():
-        assert same(got[key], S(expected)), f"{kernel} {key}: got {got[key]}, expected {expected}"
+    totals_agree(k, EXPECT[kernel])
 
 
 @pytest.mark.parametrize("n", [768, 1000])
 @pytest.mark.parametrize("kernel", sorted(EXPECT))
 def test_async_copies_agree_with_the_trace(kernel, n):
-    from staticroof.trace import compare, run as run_trace
-
-    skip_without_cc()
     sizes = {"gridDim_x": 3} if kernel == "prim_copy" else {"n": n}
     k = analyze_file(DATA, {name: str(v) for name, v in sizes.items()})[0][kernel]
     run_sizes = {} if kernel == "prim_copy" else sizes
-    traced = run_trace(str(DATA), kernel, run_sizes, "cuda", launch={"grid": (3, 1, 1), "block": (256, 1, 1)})
-    assert not [(r.quantity, r.static, r.traced) for r in compare(k, traced) if not r.ok]
+    trace_agrees(DATA, kernel, run_sizes, k, "cuda", launch={"grid": (3, 1, 1), "block": (256, 1, 1)})
 
 
 def test_variables_named_like_the_synchronization_types_are_kept(tmp_path):

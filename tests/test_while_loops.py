@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import ROOT, S, analyze_file, same, skip_without_cc
+from helpers import ROOT, S, analyze_file, same, skip_without_cc, totals_agree, trace_agrees
 
 DATA = ROOT / "tests" / "data" / "idioms"
 C_FILE = DATA / "while_loops.c"
@@ -38,12 +38,7 @@ SIZES = {"first_rows": [{"m": 10, "n": 7}, {"m": 3, "n": 37}], "halves": [{}]}
 @pytest.mark.parametrize("kernel", sorted(EXPECT))
 def test_a_counted_while_loop_is_exact(kernel):
     k = analyze_file(C_FILE)[0][kernel]
-    assert k.exact, [str(d) for d in k.diagnostics]
-    t = k.total
-    got = {"W": t.flops.expr, "Q": t.compulsory.expr}
-    got.update({p: q.expr for p, q in t.by_precision.items()})
-    for key, expected in EXPECT[kernel].items():
-        assert same(got[key], S(expected)), f"{kernel} {key}: got {got[key]}, expected {expected}"
+    totals_agree(k, EXPECT[kernel])
 
 
 @pytest.mark.parametrize("kernel", ["skips", "jumps"])
@@ -70,12 +65,8 @@ TRACED = [(k, s) for k in sorted(EXPECT) for s in SIZES.get(k, [{"n": 37}, {"n":
 
 @pytest.mark.parametrize("kernel,sizes", TRACED, ids=[f"{k}-{s}" for k, s in TRACED])
 def test_counted_while_loops_agree_with_the_trace(kernel, sizes):
-    from staticroof.trace import compare, run as run_trace
-
-    skip_without_cc()
     k = analyze_file(C_FILE, {k: str(v) for k, v in sizes.items()})[0][kernel]
-    traced = run_trace(str(C_FILE), kernel, sizes, "c")
-    assert not [(r.quantity, r.static, r.traced) for r in compare(k, traced) if not r.ok]
+    trace_agrees(C_FILE, kernel, sizes, k, "c")
 
 
 def test_a_while_grid_stride_loop_is_exact_with_a_runtime_grid():
