@@ -34,7 +34,7 @@ from pycparser import c_ast
 from ..c.types import INT, VOID, CType
 from ..c.values import STATEMENT_GROUPS, Val, Var, basic_sizeof, named_arguments, parameters
 from ..common.lowering import Acc, Unsupported
-from . import wmma as WM
+from . import containers as CN, wmma as WM
 from .classdefs import (
     OPS,
     ClassDef,
@@ -153,6 +153,16 @@ def new_object(low, ctype: CType, node) -> Obj:
                     sub.declaration(d)
             sub.acc = Acc()
             obj.members = sub.scopes[-1]
+    obj.members["__sr_this"] = Var(obj.ctype)
+    _objects(low.tu)[key] = obj
+    return obj
+
+
+def host_object(low, cls: ClassDef, members: dict) -> Obj:
+    """The object a host member function lowered as a kernel works on (methods.py): `members`
+    as its member variables, bound by the caller."""
+    key = f"{cls.generic or cls.name}@{next(_COUNT)}"
+    obj = Obj(cls, {}, members, CType("class", key))
     obj.members["__sr_this"] = Var(obj.ctype)
     _objects(low.tu)[key] = obj
     return obj
@@ -441,6 +451,8 @@ class ClassLowering(_Lowering):
 
     def _e_FuncCall(self, node, acc):
         v = dispatch_call(self, node, acc)
+        if v is None:
+            v = CN.call(self, node, acc)  # `x.size()`, `x.data()` on a std::vector (containers.py)
         return v if v is not None else super()._e_FuncCall(node, acc)
 
     def _e_ArrayRef(self, node, acc):

@@ -38,6 +38,7 @@ from ..common.tokens import Token, render, tokenize
 from . import (
     aliases as AL,
     classes as CL,
+    containers as CN,
     ctors as CT,
     overloads as OV,
     radix as RX,
@@ -548,6 +549,7 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
     # outside its class is no function then), and shallow copies keep them as they were
     as_split = [Item(it.tokens, it.is_function, it.name, it.header, it.body, it.template) for it in items]
     CL.begin(items)
+    CN.begin()
     CT.begin(tokens, items)
     AL.begin(items)
     templates = {it.name for it in items if it.is_function and it.template}
@@ -569,6 +571,8 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
     sites = host_sites(items, env)  # through host wrappers, with their callers' arguments
     template_kernels = {it.name: it for it in items if it.is_function and it.template and "__global__" in it.qualifiers}
     instances = T.instances(items, env, template_kernels, template_params)
+    if host:  # a C++ file's function templates: one result per instantiation (host.py)
+        instances.update(T.host_instances(as_split, env, template_params))
     # the C text: context declarations that are plain C, then every device function rewritten
     chunks = []
     kernel_items = {}
@@ -578,7 +582,8 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
     tparam_info = {}
     for it in items:
         if getattr(it, "class_def", None) is not None:
-            chunks.append(CL.emit(it, lambda toks, ren: to_c(toks, templates, ren)))
+            text = CL.emit(it, lambda toks, ren: to_c(toks, templates, ren))
+            chunks.append(CN.pending() + text)  # its std::vector types' typedefs first (containers.py)
             continue
         if it.is_function and (host or {"__global__", "__device__"} & it.qualifiers):
             params = template_params(it.template) if it.template else []
@@ -597,17 +602,19 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
             head = clean_params(to_c(header, templates, renames))
             body = to_c(body, templates, renames)
             brace = _brace_of(it)
-            chunks.append(render(head + [brace] + body + [new_token(it.tokens[-1], "}")]))
+            chunks.append(CN.pending() + render(head + [brace] + body + [new_token(it.tokens[-1], "}")]))
             kernel_items[it.name] = it
         elif it.tokens and it.tokens[0].text == "using" and not it.template:  # `using real = float;`
             if it.tokens[1].text not in CL.registry().aliases:  # a class type's: CL.using_typedefs
                 tdef = [new_token(it.tokens[0], "typedef", "id"), *it.tokens[3:-1], it.tokens[1], it.tokens[-1]]
-                chunks.append(render(to_c(cxx.declaration(tdef), templates, {})))
+                text = render(to_c(cxx.declaration(tdef), templates, {}))
+                chunks.append(CN.pending() + text)
         elif not it.is_function and it.tokens and _CXX_ONLY.isdisjoint(texts := [t.text for t in it.tokens]):
             name = _prototype_name(it.tokens, texts)
             if name is not None and name not in used:
                 continue  # a library prototype no kernel calls: parsing it would only cost time
-            chunks.append(render(to_c(cxx.declaration(it.tokens), templates, {})))
+            text = render(to_c(cxx.declaration(it.tokens), templates, {}))
+            chunks.append(CN.pending() + text)
     prelude = "".join(f"typedef int {name};\n" for name in sorted(builtin_types()))
     prelude += "typedef int __sr_auto;\n" + CX.PRELUDE
     prelude += "".join(f"typedef int {alias};\n" for alias in sorted(type_aliases))

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from ...diagnostics import Location
-from ..common.tokens import Token, match_angle
+from ..common.tokens import Token, match_angle, split_commas
 from .launch import LaunchSite, find_launches, fold, scan_host, split_args
 
 # Fixed-width and other spellings that need no header to mean a type.
@@ -254,6 +254,69 @@ def instances(items, env: dict, kernels: dict, template_params) -> dict:
     return {name: _distinct(sorted(found[name], key=_where)) for name in kernels}
 
 
+def host_instances(items, env: dict, template_params) -> dict:
+    """{function: [Instance]} for the template functions of a C++ host file (host.py): the calls
+    that give their arguments (`axpby<double>(...)`) or whose arguments' declared types deduce them
+    (`axpby(n, a, x.data(), ...)` with `std::vector<double> x`), and explicit instantiations.  The
+    calls in a template's own body are not read: their arguments are that template's parameters."""
+    fns = {it.name: _Fn(template_params(it.template), _fn_params(_as_pointers(it.header)))
+           for it in items if it.is_function and it.template and not _qualified(it)}
+    found: dict = {name: [] for name in fns}
+    if not fns:
+        return found
+    members: dict = {}  # the data members of the file's classes, for their member functions' calls
+    for it in items:
+        if not it.is_function and any(t.text in ("class", "struct") for t in it.tokens[:4]):
+            members.update(declared_types([], _as_pointers(it.tokens)))
+    for it in items:
+        if it.is_function and it.template:
+            continue
+        body = _as_pointers(it.body if it.is_function else it.tokens)
+        types = {**members, **declared_types(_as_pointers(it.header), body)}
+        for call in scan_host(body, env, set(fns))[1]:
+            arg_tokens = [_data_of(a) for a in call.arg_tokens]
+            args = deduce(fns[call.name], arg_tokens, types, call.template_args)
+            found[call.name].append(Instance(tuple(args), None, call.location))
+    for name, args, loc in explicit(items, fns):
+        found[name].append(Instance(tuple(deduce(fns[name], [], {}, args)), None, loc))
+    return {name: _distinct(sorted(found[name], key=_where)) for name in fns}
+
+
+def _qualified(it) -> bool:
+    """A member function defined outside its class (`void Grid<T>::step()`), not a free function."""
+    names = [k for k, t in enumerate(it.header) if t.text == it.name]
+    return bool(names) and names[-1] > 0 and it.header[names[-1] - 1].text == "::"
+
+
+_CONTAINERS = ("vector", "span", "valarray")
+
+
+def _as_pointers(tokens: list[Token]) -> list[Token]:
+    """`std::vector<T>` (a span, a valarray) as `T *`, for deduction: it holds T as a pointer does."""
+    out: list[Token] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        t = tokens[i]
+        if t.text in _CONTAINERS and i + 1 < n and tokens[i + 1].text == "<":
+            close = match_angle(tokens, i + 1)
+            if close > 0:
+                if len(out) >= 2 and out[-1].text == "::" and out[-2].text == "std":
+                    del out[-2:]
+                elem = split_commas(tokens[i + 2:close], angles=True)
+                out += (elem[0] if elem else []) + [Token("punct", "*", t.file, t.line, t.col)]
+                i = close + 1
+                continue
+        out.append(t)
+        i += 1
+    return out
+
+
+def _data_of(arg: list[Token]) -> list[Token]:
+    """`x.data()` as `x` (the container's elements), any other argument as it is."""
+    texts = [t.text for t in arg]
+    return arg[:1] if len(arg) == 5 and arg[0].kind == "id" and texts[1:] == [".", "data", "(", ")"] else arg
+
+
 def _where(inst: Instance) -> tuple:
     loc = inst.location
     return (loc.file, loc.line, loc.col) if loc is not None else ("", 0, 0)
@@ -289,9 +352,11 @@ class Resolved:
     site: LaunchSite | None
 
 
-def resolve_instances(name: str, item, src, params: list, resolve, float_type) -> list:
+def resolve_instances(name: str, item, src, params: list, resolve, float_type, labeled: bool = False) -> list:
     """The distinct instantiations of kernel `name` (one for a plain kernel), each with its types.
-    `resolve(spelling)` gives a CType or None; `float_type` is what an unknown type becomes."""
+    `resolve(spelling)` gives a CType or None; `float_type` is what an unknown type becomes.
+    `labeled`: a single instantiation is named with its arguments too (`axpby<double>`; a C++ host
+    function template), unless an argument had to be assumed."""
     if not params:
         return [Resolved(name, {}, {}, [], src.sites.get(name))]
     found = src.instances.get(name) or [Instance(tuple(p.default for p in params), src.sites.get(name))]
@@ -318,7 +383,7 @@ def resolve_instances(name: str, item, src, params: list, resolve, float_type) -
         seen.add(tuple(key))
         out.append(Resolved(", ".join(labels), types, values, assumed, inst.site))
     for r in out:
-        r.name = name if len(out) == 1 else f"{name}<{r.name}>"
+        r.name = name if len(out) == 1 and not (labeled and not r.assumed) else f"{name}<{r.name}>"
     return out
 
 

@@ -1,0 +1,138 @@
+"""`std::vector<T>`, `std::span<T>` and `std::array<T, N>` in C++ code, read as the arrays they hold.
+
+Numerical C++ passes its data as `const std::vector<double> &x` and keeps it in `std::vector`
+members; what decides W and Q is only the elements a loop reads and writes.  So:
+
+- on tokens (:func:`rewrite`, called from cuda.to_c), the type becomes a typedef of its own,
+  `__sr_vec_1` for `typedef double *__sr_vec_1;` (a vector or span: a pointer to its elements)
+  or `typedef double __sr_arr_1[3];` (an array of a literal extent), so that every declarator of
+  `std::vector<double> u_, unew_;` is one, and a reference parameter is the pointer (references
+  are dropped from headers).  The typedefs are emitted before the first chunk that uses them
+  (:func:`pending`), after the declarations of the types they name;
+- in the lowering (:func:`call`), the member functions that read: `x.data()` is the pointer,
+  `x[i]`, `x.at(i)`, `x.front()`, `x.back()` elements, `x.size()` the size `x.size` (a symbol
+  of its own, bindable with `-D x.size=`; an array's extent where it is a literal).  A member
+  function that changes the size or the elements wholesale (`push_back`, `resize`, `assign`,
+  `fill`, `swap`, ...) is unsupported: its traffic and the sizes after it are not modeled.
+"""
+
+from __future__ import annotations
+
+import sympy
+from pycparser import c_ast
+
+from ..c.types import INT
+from ..c.values import Val
+from ..common.lowering import Unsupported
+from ..common.tokens import Token, match_angle, split_commas
+
+_KINDS = {"vector": "vec", "span": "span", "array": "arr", "valarray": "vec"}
+_READERS = ("data", "size", "at", "front", "back", "empty")
+_CHANGERS = ("push_back", "emplace_back", "pop_back", "resize", "reserve", "clear", "assign", "insert", "erase",
+             "emplace", "swap", "fill", "shrink_to_fit")
+
+
+class _Typedefs:
+    """The container typedefs of one file: (kind, element, extent) -> name, and those not emitted yet."""
+
+    def __init__(self):
+        self.names: dict = {}
+        self.pending: list = []
+
+
+_DEFS = _Typedefs()
+
+
+def begin() -> None:
+    global _DEFS
+    _DEFS = _Typedefs()
+
+
+def rewrite(tokens: list[Token], i: int, convert):
+    """At tokens[i]: `vector<T>` (its `std::` already dropped) as its typedef's name (tokens,
+    index after), or None.  `convert(tokens)`: cuda.to_c of the element type."""
+    t = tokens[i]
+    kind = _KINDS.get(t.text)
+    n = len(tokens)
+    if kind is None or i + 1 >= n or tokens[i + 1].text != "<" or (i > 0 and tokens[i - 1].text in (".", "->")):
+        return None
+    close = match_angle(tokens, i + 1)
+    if close < 0 or (close + 1 < n and tokens[close + 1].text in ("::", "(", "{")):
+        return None  # `vector<T>::size_type`, a temporary `array<T, 3>{...}`: not a declaration's type
+    args = split_commas(tokens[i + 2:close], angles=True)
+    if not args:
+        return None
+    elem = " ".join(x.text for x in convert(args[0]))
+    extent = None
+    if kind == "arr" and len(args) > 1 and len(args[1]) == 1 and args[1][0].kind == "num":
+        try:
+            extent = int(args[1][0].text.rstrip("uUlL"), 0)
+        except ValueError:
+            extent = None
+    if kind == "arr" and extent is None:
+        kind = "vec"  # `array<T, N>` of a template parameter's extent: its elements, extent unknown
+    key = (kind, elem, extent)
+    name = _DEFS.names.get(key)
+    if name is None:
+        name = f"__sr_{kind}_{len(_DEFS.names) + 1}"
+        _DEFS.names[key] = name
+        _DEFS.pending.append(f"typedef {elem} {name}[{extent}];\n" if kind == "arr" else f"typedef {elem} *{name};\n")
+    return [Token("id", name, t.file, t.line, t.col)], close + 1
+
+
+def pending() -> str:
+    """The typedefs registered since the last call, to write before the chunk that uses them."""
+    if not _DEFS.pending:
+        return ""
+    text = '#line 1 "<staticroof-cuda-prelude>"\n' + "".join(_DEFS.pending)
+    _DEFS.pending.clear()
+    return text
+
+
+def call(low, node: c_ast.FuncCall, acc):
+    """`x.m(args)` on a container (anything of pointer or array type: C++ has no other member
+    calls on those): its value, or None when the base is not one."""
+    ref = node.name
+    if not isinstance(ref, c_ast.StructRef) or ref.type != ".":
+        return None
+    m = ref.field.name
+    if m not in _READERS and m not in _CHANGERS:
+        return None
+    base = low.expr(ref.name, acc)
+    if base.ctype.kind not in ("ptr", "array") or base.array is None:
+        return None
+    where = _spelled(ref.name)
+    if m in _CHANGERS:
+        raise Unsupported(f"`{where}.{m}()` changes the container's elements or size, which is not modeled", node)
+    args = node.args.exprs if node.args is not None else []
+    if m == "data":
+        return base
+    if m == "empty":
+        return Val(INT, why=f"`{where}.empty()`")
+    size = _size(low, base)
+    if m == "size":
+        return Val(INT, size)
+    if m == "at" and len(args) == 1:
+        return low._subscript(base, [low.value(args[0], acc)], node)
+    if m == "front":
+        return low._subscript(base, [Val(INT, sympy.Integer(0))], node)
+    if m == "back":
+        return low._subscript(base, [Val(INT, size - 1)], node)
+    raise Unsupported(f"`{where}.{m}` with {len(args)} arguments", node)
+
+
+def _size(low, base: Val):
+    """The element count: an array's literal extent, else the size symbol `<array>.size`."""
+    if base.ctype.kind == "array" and len(base.ctype.dims) == 1 and not base.prefix:
+        extent = low.dim_expr(base.ctype.dims[0])
+        if extent is not None and extent.is_Integer:
+            return extent
+    return low.size_symbol(f"{base.array}.size", origin="container size")
+
+
+def _spelled(node) -> str:
+    if isinstance(node, c_ast.ID):
+        return node.name
+    if isinstance(node, c_ast.StructRef):
+        return f"{_spelled(node.name)}{node.type}{node.field.name}"
+    return "..."

@@ -1,0 +1,88 @@
+"""Member functions of C++ host classes as kernels of their own (`Field2D::jacobi_sweep`).
+
+The class model (classdefs.py) turns each member function into a C function `__srm_<Class>_<name>_<k>`
+whose body names the members bare.  In a GPU kernel an object lives in registers; a host member
+function instead works on an object in memory whose data are its members, so when one is
+lowered as a kernel (host.py) its object is bound as a struct parameter would be (structs.py):
+
+- an integer member (`int nx_`) is a size named after it (`nx_`), a static constant one its value;
+- a pointer, `std::vector` (containers.py) or array member is a DRAM array named after it (`u_`);
+- a floating-point member is a register (a scalar parameter's cost: none; a store to one is not
+  written back, as a by-value struct's is not);
+- a struct member is a struct variable, a class-typed member an object in registers.
+
+The object is the kernel's `this`: calls of other member functions bind to it (classes.py), so
+`this->swap()` or `norm()` inside `step()` are inlined on the same members.  A class template's
+member functions are lowered with its type parameters taken as float (SR114: approximate).
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from ..c import structs
+from ..c.types import FLOAT
+from ..c.values import Var
+from . import classes as CL
+from .classdefs import registry
+
+_OPERATORS = {f"__sr_op_{v}": k for k, v in CL.OPS.items()}
+
+
+def kernel_name(fname: str) -> str | None:
+    """`Class::name` for the C function of a member function, None for any other function."""
+    m = registry().methods.get(fname)
+    cls = registry().classes.get(m.owner) if m is not None else None
+    if m is None or cls is None:
+        return None
+    name = cls.written if m.name == "__ctor__" else m.name
+    if name in _OPERATORS:
+        name = f"operator{_OPERATORS[name]}"
+    elif name == "__sr_op_conv":
+        name = "operator (conversion)"
+    return f"{cls.written}::{name}"
+
+
+def bind_this(low, fn: c_ast.FuncDef) -> None:
+    """Before `fn` (a member function's C function) is lowered as a kernel: its object's members
+    in scope below its parameters, and the object as `this` for the calls it makes."""
+    m = registry().methods.get(fn.decl.name)
+    cls = registry().classes.get(m.owner) if m is not None else None
+    if m is None or cls is None:
+        return
+    saved = {}
+    for p in cls.tparams:
+        if p.is_type:
+            alias = cls.alias(p.name)
+            saved[alias] = low.tu.types.builtin.get(alias)
+            low.tu.types.builtin[alias] = FLOAT["fp32"]
+            low.diag("SR114", f"`{cls.written}::{m.name}`: the class template's type `{p.name}` is not instantiated "
+                     "for this analysis; assuming float", fn.decl)
+    members: dict = {}
+    if not m.static:
+        fields = low.tu.funcs.get(f"__srf_{cls.name}")
+        for d in (fields.body.block_items or []) if fields is not None else []:
+            if isinstance(d, c_ast.Decl) and d.name and not isinstance(d.type, c_ast.FuncDecl):
+                members[d.name] = _member(low, d)
+    obj = CL.host_object(low, cls, members)
+    low.scopes.insert(0, obj.members)
+    low.this_obj = obj
+    low.this_cls = cls
+
+
+def _member(low, d: c_ast.Decl) -> Var:
+    t = low.tu.types.resolve(d.type)
+    if t.is_int:
+        constant = "const" in (d.quals or []) and d.init is not None
+        if constant:  # `static const int N = 64;`, `const int n_ = 8;`: its value
+            v = low.value(d.init, low.acc)
+            if v.expr is not None and v.expr.is_Integer:
+                return Var(t, value=v.expr)
+        return Var(t, value=low.size_symbol(d.name, origin="class member"))
+    if t.is_pointer:
+        return Var(t, array=low.new_array(d.name, t, "global", d))
+    if t.kind == "struct":
+        return structs.variable(low, d.name, t, "param")
+    if CL.is_class(t):
+        return Var(CL.new_object(low, t, d).ctype)
+    return Var(t)
