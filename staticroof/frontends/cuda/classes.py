@@ -34,7 +34,7 @@ from pycparser import c_ast
 from ..c.types import INT, VOID, CType
 from ..c.values import STATEMENT_GROUPS, Val, Var, basic_sizeof, named_arguments, parameters
 from ..common.lowering import Acc, Unsupported
-from . import containers as CN, wmma as WM
+from . import containers as CN, references as RF, wmma as WM
 from .classdefs import (
     OPS,
     ClassDef,
@@ -425,6 +425,8 @@ class ClassLowering(_Lowering):
         return super().statement(node)
 
     def declaration(self, d):
+        if d.name is not None and RF.declare(self, d):  # `float &r = y[i];` (references.py)
+            return None
         if d.name is not None and not isinstance(d.type, c_ast.FuncDecl):
             t = self.tu.types.resolve(d.type)
             if is_class(t):
@@ -432,6 +434,10 @@ class ClassLowering(_Lowering):
             if t.kind == "array" and is_class(t.element()):
                 raise Unsupported("an array of class objects (each element's members are not modeled)", d)
         return super().declaration(d)
+
+    def _e_ID(self, node, acc):
+        ref = RF.element(self, node)  # a reference to an array element (references.py)
+        return ref if ref is not None else super()._e_ID(node, acc)
 
     def class_conversion(self, v, to: CType, node):
         """An object converted to a non-class type: its conversion operator (`operator T *()`,

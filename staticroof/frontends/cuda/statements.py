@@ -7,6 +7,7 @@ Each rewrite keeps the tokens' locations, so a diagnostic still points at the us
   __sr_asm_out(); }`: the inputs are evaluated (their reads count), the statement is SR140 (its
   own work and traffic are not counted) and each output receives an unknown value;
 - `if constexpr (c)` -> `if (c)` (a constant condition: the branch not taken is folded away);
+- local references, `float &r = y[i];` (references.py);
 - range-for over a fixed local array, `for (float &v : vals)` / `for (auto v : arr)` -> an index
   loop over the array's extent (the element a reference or copy of `arr[k]`);
 - lambdas, inlined at their calls (lambdas.py);
@@ -16,7 +17,7 @@ Each rewrite keeps the tokens' locations, so a diagnostic still points at the us
 from __future__ import annotations
 
 from ..common.tokens import Token, match_close, tokenize
-from . import coop, opaque
+from . import coop, opaque, references
 from .lambdas import inline_lambdas
 from .toplevel import split_items
 
@@ -83,6 +84,7 @@ def prepare(header: list[Token], body: list[Token], ctx: Context, name: str = ""
     body = opaque.rewrite(body, ctx.known, used, outer=lambda x: x in params or ctx.is_value(x))
     body = inline_asm(body)
     body = constexpr_if(body)
+    body = references.rewrite(body)
     body = range_for(body)
     body = inline_lambdas(body)
     return header, body

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from ...diagnostics import Location
-from ..common.tokens import Token, match_angle, split_commas
+from ..common.tokens import Token, match_angle, match_close, split_commas
 from .launch import LaunchSite, find_launches, fold, scan_host, split_args
 
 # Fixed-width and other spellings that need no header to mean a type.
@@ -273,13 +273,31 @@ def host_instances(items, env: dict, template_params) -> dict:
             continue
         body = _as_pointers(it.body if it.is_function else it.tokens)
         types = {**members, **declared_types(_as_pointers(it.header), body)}
-        for call in scan_host(body, env, set(fns))[1]:
-            arg_tokens = [_data_of(a) for a in call.arg_tokens]
-            args = deduce(fns[call.name], arg_tokens, types, call.template_args)
-            found[call.name].append(Instance(tuple(args), None, call.location))
+        for t, given, arg_tokens in _calls(body, fns):
+            args = deduce(fns[t.text], [_data_of(a) for a in arg_tokens], types, given)
+            found[t.text].append(Instance(tuple(args), None, Location(t.file, t.line, t.col)))
     for name, args, loc in explicit(items, fns):
         found[name].append(Instance(tuple(deduce(fns[name], [], {}, args)), None, loc))
     return {name: _distinct(sorted(found[name], key=_where)) for name in fns}
+
+
+def _calls(body: list[Token], names) -> list:
+    """(name token, explicit template arguments, argument token lists) of each call of a function
+    in `names` (`f<double>(a, b)`, `f(a, b)`; not `obj.f(...)`), wherever it stands in `body`."""
+    out, n = [], len(body)
+    for k, t in enumerate(body):
+        if t.kind != "id" or t.text not in names or (k > 0 and body[k - 1].text in (".", "->")):
+            continue
+        j, given = k + 1, []
+        if j < n and body[j].text == "<":
+            close = match_angle(body, j)
+            if close < 0:
+                continue
+            given = [_targ(a) for a in split_commas(body[j + 1:close], angles=True)]
+            j = close + 1
+        if j < n and body[j].text == "(":
+            out.append((t, given, split_commas(body[j + 1:match_close(body, j)])))
+    return out
 
 
 def _qualified(it) -> bool:
