@@ -59,6 +59,9 @@ def load_cpp(path: str, defines: dict, include_dirs=(), launches: dict | None = 
                                      lowering, setup)
         if "tu" in held:
             _per_instance(res, held["tu"], src, path, lowering)
+        for k in res.kernels:
+            if M.kernel_name(k.name) is not None:
+                M.prune_sizes(k)
         _member_names(res, M.kernel_name)
         # the class layer's own functions (`__srf_Field2D`, the fields) are no kernels
         res.kernels = [k for k in res.kernels if not k.name.startswith("__sr")]
@@ -79,7 +82,15 @@ def _per_instance(res, tu, src, path: str, lowering) -> None:
     for name, it in src.kernel_items.items():
         params = template_params(it.template) if it.template else []
         fn = tu.funcs.get(name)
-        if not params or fn is None or name in tu.overloads:
+        if not params or fn is None:
+            continue
+        if name in tu.overloads:  # overloaded: lowered once as any function, its types assumed
+            for k in res.kernels:
+                if k.name == name:
+                    for p in params:
+                        if p.is_type:
+                            k.diag("SR114", f"`{name}`: template type `{p.name}` of an overloaded function "
+                                   "template is not instantiated for this analysis; assuming float", k.location)
             continue
         res.kernels = [k for k in res.kernels if k.name != name]
         res.failed = [f for f in res.failed if f[0] != name]
@@ -103,7 +114,8 @@ def _per_instance(res, tu, src, path: str, lowering) -> None:
                 tu.types.builtin.update(saved)
             for pname in inst.assumed:
                 kernel.diag("SR114", f"`{name}`: template type `{pname}` has no instantiation in this file (no call "
-                            "gives or deduces it, no explicit instantiation); assuming float", kernel.location)
+                            "gives it or deduces it from declared types, no explicit instantiation); assuming float",
+                            kernel.location)
             if drivers.find(FrontendResult(kernels=[kernel]), tu):
                 res.drivers.add(inst.name)
             for pname, value in tu.pragma_sizes.items():

@@ -20,12 +20,14 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from ...ir import Guard, Loop, Stmt, walk
 from ..c import structs
 from ..c.types import FLOAT
 from ..c.values import Var
 from . import classes as CL
 from .classdefs import registry
 
+_ORIGIN = "class member"
 _OPERATORS = {f"__sr_op_{v}": k for k, v in CL.OPS.items()}
 
 
@@ -78,7 +80,7 @@ def _member(low, d: c_ast.Decl) -> Var:
             v = low.value(d.init, low.acc)
             if v.expr is not None and v.expr.is_Integer:
                 return Var(t, value=v.expr)
-        return Var(t, value=low.size_symbol(d.name, origin="class member"))
+        return Var(t, value=low.size_symbol(d.name, origin=_ORIGIN))
     if t.is_pointer:
         return Var(t, array=low.new_array(d.name, t, "global", d))
     if t.kind == "struct":
@@ -86,3 +88,28 @@ def _member(low, d: c_ast.Decl) -> Var:
     if CL.is_class(t):
         return Var(CL.new_object(low, t, d).ctype)
     return Var(t)
+
+
+def prune_sizes(kernel) -> None:
+    """A member function's kernel lists the sizes of the members it uses only (every integer
+    member became one when its object was bound)."""
+    used: set = set()
+    for node in walk(kernel.body):
+        if isinstance(node, Loop):
+            used |= _symbols(node.start) | _symbols(node.cond)
+        elif isinstance(node, Guard):
+            used |= _symbols(node.cond)
+        elif isinstance(node, Stmt):
+            for r in node.refs:
+                for e in r.index or ():
+                    used |= _symbols(e)
+    for a in kernel.arrays.values():
+        for e in a.dims or ():
+            used |= _symbols(e)
+    for name, s in list(kernel.sizes.items()):
+        if s.origin == _ORIGIN and name not in used:
+            del kernel.sizes[name]
+
+
+def _symbols(e) -> set:
+    return {str(s) for s in getattr(e, "free_symbols", ())}

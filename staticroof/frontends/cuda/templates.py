@@ -377,6 +377,7 @@ def resolve_instances(name: str, item, src, params: list, resolve, float_type, l
     function template), unless an argument had to be assumed."""
     if not params:
         return [Resolved(name, {}, {}, [], src.sites.get(name))]
+    labeled = labeled and bool(src.instances.get(name))  # a name for each instantiation the file makes
     found = src.instances.get(name) or [Instance(tuple(p.default for p in params), src.sites.get(name))]
     out, seen = [], set()
     for inst in found:
@@ -439,6 +440,9 @@ def static_type(low, node):
         if a.is_pointer or b.is_pointer:
             return a if a.is_pointer else b
         return arith(a, b) if (a.is_float or b.is_float) else INT
+    if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.StructRef) and node.name.field.name == "data":
+        t = static_type(low, node.name.name)  # `x.data()` of a std::vector (containers.py): its pointer
+        return t if t is not None and t.kind == "ptr" else None
     if isinstance(node, c_ast.StructRef) and node.type == ".":
         t = static_type(low, node.name)
         if t is not None and t.is_vector:

@@ -1,0 +1,223 @@
+"""Issue #28 §2: numerical C++ host code (`.cpp .cc .cxx .hpp`): function templates per
+instantiation, `std::vector`/`std::array` parameters and members, member functions of classes as
+kernels, local references.  The files are tests/data/cpp/*.cpp; each header comment derives the
+counts by hand.  The trace has no C++ executor, so each kernel's static counts are compared with
+the trace of the same loop written as C (same array and size names)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from helpers import ROOT, analyze_file, analyze_source, trace_agrees
+
+DATA = ROOT / "tests" / "data" / "cpp"
+SIZES = (37, 1000)  # no constant in these loops but the 1-element offsets of stencil3 and diff
+
+
+def _cpp(name: str, sizes: dict, folder=None, suffix: str = ".cpp"):
+    path = DATA / name
+    if folder is not None:  # the same file under another C++ suffix
+        path = shutil.copy(path, folder / (path.stem + suffix))
+    return analyze_file(path, {k: str(v) for k, v in sizes.items()})[0]
+
+
+def _codes(k) -> set:
+    return {d.code for d in k.diagnostics}
+
+
+def _counts(k) -> tuple:
+    t = k.total
+    return t.flops.value, t.compulsory.value, t.access.value
+
+
+# ---------------------------------------------------------------------------------------------
+# Function templates
+
+AXPBY_C = """void axpby_f(int n, float a, const float *x, float b, float *y)
+{ for (int i = 0; i < n; ++i) y[i] = a * x[i] + b * y[i]; }
+void axpby_d(int n, double a, const double *x, double b, double *y)
+{ for (int i = 0; i < n; ++i) y[i] = a * x[i] + b * y[i]; }
+"""
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_template_instantiated_on_float_and_double(tmp_path, n):
+    # axpby<float> (explicit) and axpby<double> (deduced from `double *xd`): two results; 3 FLOP per i,
+    # x read, y read and written: W = 3n, Q = Q_access = 3n elements (4 B, then 8 B)
+    got = _cpp("templates.cpp", {"n": n})
+    assert "axpby" not in got  # never the template under a placeholder type
+    f, d = got["axpby<float>"], got["axpby<double>"]
+    assert f.exact and d.exact and not f.failed and not d.failed
+    assert f.total.by_precision["fp32"].value == 3 * n and "fp64" not in f.total.by_precision
+    assert d.total.by_precision["fp64"].value == 3 * n and "fp32" not in d.total.by_precision
+    assert _counts(f) == (3 * n, 12 * n, 12 * n)
+    assert _counts(d) == (3 * n, 24 * n, 24 * n)
+    # an explicit instantiation alone instantiates: scal<double>, x[i] = a*x[i]: W = n, Q = 16n
+    assert _counts(got["scal<double>"]) == (n, 16 * n, 16 * n) and got["scal<double>"].exact
+    path = tmp_path / "axpby.c"
+    path.write_text(AXPBY_C)
+    trace_agrees(path, "axpby_f", {"n": n}, f)
+    trace_agrees(path, "axpby_d", {"n": n}, d)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_uninstantiated_template_is_approximate_and_names_its_guess(n):
+    # diff<T> is never instantiated: T assumed float, said in SR114, approximate; x[i+1] - x[i] for
+    # i < n - 1: W = n - 1 (fp32 under the guess)
+    k = _cpp("templates.cpp", {"n": n})["diff"]
+    assert not k.exact and not k.failed
+    sr114 = [d.message for d in k.diagnostics if d.code == "SR114"]
+    assert sr114 and "`T`" in sr114[0] and "assuming float" in sr114[0]
+    assert k.total.by_precision["fp32"].value == n - 1
+
+
+def test_overloaded_function_template(tmp_path):
+    # a name defined twice is lowered once, as its last definition: a plain function is exact (x[i] *=
+    # 2.0, W = n fp64, Q = 16n); a template is lowered with T assumed float, approximate (SR114)
+    template = "template <typename T> void sc(int n, T a, T *x) { for (int i = 0; i < n; ++i) x[i] *= a; }\n"
+    plain = "void sc(int n, double *x) { for (int i = 0; i < n; ++i) x[i] *= 2.0; }\n"
+    k = analyze_source(template + plain, tmp_path, {"n": "37"}, name="ov1.cpp")["sc"]
+    assert k.exact and _counts(k) == (37, 16 * 37, 16 * 37)
+    k = analyze_source(plain + template, tmp_path, {"n": "37"}, name="ov2.cpp")["sc"]
+    assert not k.exact and "SR114" in _codes(k)
+
+
+# ---------------------------------------------------------------------------------------------
+# std::vector and std::array
+
+VECTORS_C = """void axpy(int n, double a, const double *x, double *y) { for (int i = 0; i < n; ++i) y[i] += a * x[i]; }
+void twice(int n, const double *src, double *dst) { for (int i = 0; i < n; ++i) dst[i] = 2.0 * src[i]; }
+void stencil3(int n, const double *w, const double *x, double *y)
+{ for (int i = 1; i < n - 1; ++i) y[i] = w[0] * x[i - 1] + w[1] * x[i] + w[2] * x[i + 1]; }
+"""
+
+
+@pytest.mark.parametrize("suffix", [".cpp", ".cc", ".cxx", ".hpp"])
+@pytest.mark.parametrize("n", SIZES)
+def test_vector_parameters(tmp_path, n, suffix):
+    # every C++ suffix is read the same way
+    got = _cpp("vectors.cpp", {"n": n, "v.size": 10}, tmp_path, suffix)
+    # axpy: `const std::vector<double> &x`: y[i] += a*x[i]: W = 2n fp64, Q = Q_access = 24n
+    assert got["axpy"].exact and got["axpy"].language == "cpp"
+    assert _counts(got["axpy"]) == (2 * n, 24 * n, 24 * n)
+    assert got["axpy"].total.by_precision["fp64"].value == 2 * n
+    # twice, through data(): d[i] = 2.0*s[i]: W = n, Q = Q_access = 16n
+    assert _counts(got["twice"]) == (n, 16 * n, 16 * n) and got["twice"].exact
+    # ends: v.front() += v.back() * x[i]: W = 2n fp32; x's n, v's 2 read and 1 written (v.size = 10):
+    # Q = 4(n + 3);
+    # v's accesses are loop-invariant: Q_access = 4n + 12 too
+    assert _counts(got["ends"]) == (2 * n, 4 * n + 12, 4 * n + 12) and got["ends"].exact
+    # stencil3 with `const std::array<double, 3> &w`: W = 5(n - 2); Q = 8(3 + n + n - 2) = 16n + 8;
+    # Q_access: w's 3 loads once, 3 loads and 1 store of x/y per i: 24 + 32(n - 2) = 32n - 40
+    assert _counts(got["stencil3"]) == (5 * (n - 2), 16 * n + 8, 32 * n - 40) and got["stencil3"].exact
+    if suffix == ".cpp":
+        path = tmp_path / "vectors.c"
+        path.write_text(VECTORS_C)
+        for name in ("axpy", "twice", "stencil3"):
+            trace_agrees(path, name, {"n": n}, got[name])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_vector_size_is_a_named_size(size):
+    # total: s += v.at(i) for i < v.size(): the size is the symbol `v.size` (-D v.size=...):
+    # W = v.size fp32, Q = Q_access = 4*v.size
+    k = _cpp("vectors.cpp", {"v.size": size})["total"]
+    assert k.exact and "v.size" in k.sizes
+    assert _counts(k) == (size, 4 * size, 4 * size)
+
+
+def test_vector_push_back_is_named_and_approximate():
+    k = _cpp("vectors.cpp", {"n": 37})["grow"]
+    assert not k.exact
+    assert any("push_back" in d.message for d in k.diagnostics)
+
+
+# ---------------------------------------------------------------------------------------------
+# Member functions
+
+MEMBERS_C = """void scale(int n_, double a, double *u_) { for (int i = 0; i < n_; ++i) u_[i] *= a; }
+double dot(int n_, const double *u_, const double *v_)
+{ double s = 0.0; for (int i = 0; i < n_; ++i) s += u_[i] * v_[i]; return s; }
+void axpy_rows(int m_, int n_, double a, const double *u_, double *v_)
+{ for (int i = 0; i < m_; ++i) for (int j = 0; j < n_; ++j) v_[i * n_ + j] += a * u_[i * n_ + j]; }
+"""
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_member_functions_over_vector_members(tmp_path, n):
+    m = 5
+    got = _cpp("members.cpp", {"n_": n, "m_": m})
+    # in the class: scale (u_[i] *= a) and damp (u_[i] * decay_, a register): W = n_, Q = 16 n_
+    for name in ("Grid::scale", "Grid::damp"):
+        assert got[name].exact and _counts(got[name]) == (n, 16 * n, 16 * n), name
+    # outside the class: dot, s += u_[i]*v_[i]: W = 2 n_, Q = 16 n_; its sizes are the members it uses
+    dot = got["Grid::dot"]
+    assert dot.exact and _counts(dot) == (2 * n, 16 * n, 16 * n)
+    assert set(dot.sizes) == {"n_"}
+    # axpy_rows calls this->row_axpy(i, a) per row (inlined on the same object): W = 2 m_ n_,
+    # Q = Q_access = 24 m_ n_
+    rows = got["Grid::axpy_rows"]
+    assert rows.exact and _counts(rows) == (2 * m * n, 24 * m * n, 24 * m * n)
+    assert rows.total.by_precision["fp64"].value == 2 * m * n
+    assert not any(name.startswith("__sr") for name in got)
+    path = tmp_path / "members.c"
+    path.write_text(MEMBERS_C)
+    trace_agrees(path, "scale", {"n_": n}, got["Grid::scale"])
+    trace_agrees(path, "dot", {"n_": n}, dot)
+    trace_agrees(path, "axpy_rows", {"n_": n, "m_": m}, rows)
+
+
+def test_class_template_member_function_is_approximate(tmp_path):
+    # the class template's T is not instantiated for the member function's own result: float, SR114
+    src = """#include <vector>
+template <typename T>
+struct Buf {
+    int n;
+    std::vector<T> a;
+    void twice() { for (int i = 0; i < n; ++i) a[i] = a[i] * 2; }
+};
+"""
+    k = analyze_source(src, tmp_path, {"n": "37"}, name="buf.cpp")["Buf::twice"]
+    assert not k.exact and "SR114" in _codes(k)
+    assert k.total.by_precision["fp32"].value == 37
+
+
+# ---------------------------------------------------------------------------------------------
+# Local references
+
+REFS_C = """void update(int n, float a, const float *x, float *y) { for (int i = 0; i < n; ++i) y[i] += a * x[i]; }
+void rowsum(int n, int m, const double *a, double *out)
+{ for (int i = 0; i < n; ++i) { out[i] = 0.0; for (int j = 0; j < m; ++j) out[i] += a[i * m + j]; } }
+double accumulate(int n, const double *x) { double total = 0.0; for (int i = 0; i < n; ++i) total += x[i]; return total; }
+"""
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_local_references(tmp_path, n):
+    m = 5
+    got = _cpp("refs.cpp", {"n": n, "m": m})
+    # float &r = y[i]; r += a*x[i]: W = 2n fp32, Q = Q_access = 12n
+    assert got["update"].exact and _counts(got["update"]) == (2 * n, 12 * n, 12 * n)
+    # double &o = out[i]: W = n*m, Q = 8(nm + n); Q_access as C's out[i] (0 stored, then accumulated
+    # in a register: one load and one store per row): 8nm + 24n
+    assert got["rowsum"].exact and _counts(got["rowsum"]) == (n * m, 8 * (n * m + n), 8 * n * m + 24 * n)
+    # double &t = total: t is the local: W = n, Q = 8n
+    assert got["accumulate"].exact and _counts(got["accumulate"]) == (n, 8 * n, 8 * n)
+    path = tmp_path / "refs.c"
+    path.write_text(REFS_C)
+    trace_agrees(path, "update", {"n": n}, got["update"])
+    trace_agrees(path, "rowsum", {"n": n, "m": m}, got["rowsum"])
+    trace_agrees(path, "accumulate", {"n": n}, got["accumulate"])
+
+
+def test_reference_to_a_call_result_is_named_and_approximate(tmp_path):
+    # a reference bound to a call's result: its statement is not counted (SR123, the reference named),
+    # the kernel approximate; the file's other kernel is unaffected
+    src = """void bad(int n, float *y) { for (int i = 0; i < n; ++i) { float &r = pick(y, i); r += 1.0f; } }
+void good(int n, float *y) { for (int i = 0; i < n; ++i) y[i] += 1.0f; }
+"""
+    got = analyze_source(src, tmp_path, {"n": "37"}, name="refs.cpp")
+    assert not got["bad"].exact and any("reference `r`" in d.message for d in got["bad"].diagnostics)
+    assert got["good"].exact and got["good"].total.flops.value == 37
