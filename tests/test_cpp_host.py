@@ -190,7 +190,8 @@ struct Buf {
 REFS_C = """void update(int n, float a, const float *x, float *y) { for (int i = 0; i < n; ++i) y[i] += a * x[i]; }
 void rowsum(int n, int m, const double *a, double *out)
 { for (int i = 0; i < n; ++i) { out[i] = 0.0; for (int j = 0; j < m; ++j) out[i] += a[i * m + j]; } }
-double accumulate(int n, const double *x) { double total = 0.0; for (int i = 0; i < n; ++i) total += x[i]; return total; }
+double accumulate(int n, const double *x)
+{ double total = 0.0; for (int i = 0; i < n; ++i) total += x[i]; return total; }
 """
 
 
