@@ -456,6 +456,8 @@ class ClassLowering(_Lowering):
         raise Unsupported(f"`{obj.cls.written}` object converted to a type it has no conversion operator for", node)
 
     def _e_FuncCall(self, node, acc):
+        if isinstance(node.name, c_ast.ID) and node.name.name == CN.EXTENT:
+            return CN.extent(self, node, acc)
         v = dispatch_call(self, node, acc)
         if v is None:
             v = CN.call(self, node, acc)  # `x.size()`, `x.data()` on a std::vector (containers.py)

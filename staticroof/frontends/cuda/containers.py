@@ -26,6 +26,7 @@ from ..c.values import Val
 from ..common.lowering import Unsupported
 from ..common.tokens import Token, match_angle, split_commas
 
+EXTENT = "__sr_extent"  # `for (double v : x)` over what is not a local array: its element count (statements.py)
 _KINDS = {"vector": "vec", "span": "span", "array": "arr", "valarray": "vec"}
 _READERS = ("data", "size", "at", "front", "back", "empty")
 _CHANGERS = ("push_back", "emplace_back", "pop_back", "resize", "reserve", "clear", "assign", "insert", "erase",
@@ -87,6 +88,20 @@ def pending() -> str:
     text = '#line 1 "<staticroof-cuda-prelude>"\n' + "".join(_DEFS.pending)
     _DEFS.pending.clear()
     return text
+
+
+def extent(low, node: c_ast.FuncCall, acc):
+    """`__sr_extent(x)`, the trip count of a range-for over x: an array's first extent, or a
+    container's size (a range-for over a pointer is no C++, so a pointer here is a container)."""
+    args = node.args.exprs if node.args is not None else []
+    base = low.expr(args[0], acc) if len(args) == 1 else None
+    if base is None or base.ctype.kind not in ("ptr", "array") or base.array is None:
+        raise Unsupported("a range-for over something that is not an array or a std::vector", node)
+    if base.ctype.kind == "array" and base.ctype.dims and not base.prefix:
+        n = low.dim_expr(base.ctype.dims[0])
+        if n is not None:
+            return Val(INT, n)
+    return Val(INT, _size(low, base))
 
 
 def call(low, node: c_ast.FuncCall, acc):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from ..common.tokens import Token, match_close, tokenize
 from . import coop, opaque, references
+from .containers import EXTENT
 from .lambdas import inline_lambdas
 from .toplevel import split_items
 
@@ -167,8 +168,9 @@ def _extent(before: list[Token], arr: list[Token]):
 
 
 def range_for(tokens: list[Token]) -> list[Token]:
-    """`for (DECL NAME : ARR) BODY` -> `for (int __sr_k = 0; __sr_k < (sizeof(ARR)/sizeof(ARR[0]));
-    __sr_k++) { DECL NAME = ARR[__sr_k]; BODY }` (a reference element: NAME stands for ARR[k])."""
+    """`for (DECL NAME : ARR) BODY` -> `for (int __sr_k = 0; __sr_k < EXTENT; __sr_k++) { DECL NAME =
+    ARR[__sr_k]; BODY }` (a reference element: NAME stands for ARR[k]); EXTENT is a local array's
+    declared extent, else `__sr_extent(ARR)`: an array's, or a container's size (containers.py)."""
     out, i, n, count = [], 0, len(tokens), 0
     while i < n:
         t = tokens[i]
@@ -184,8 +186,8 @@ def range_for(tokens: list[Token]) -> list[Token]:
                 arr = inner[colon + 1:]
                 k = f"__sr_rf{count}"
                 extent = _extent(tokens[:i], arr)
-                if extent is None:
-                    extent = _retext(t, "(int)(sizeof(") + arr + _retext(t, ") / sizeof((") + arr + _retext(t, ")[0]))")
+                if extent is None:  # an array's extent, a std::vector's size (containers.extent)
+                    extent = _retext(t, f"{EXTENT}(") + arr + _retext(t, ")")
                 head = _retext(t, f"for (int {k} = 0; {k} < (") + extent + _retext(t, f"); {k}++)")
                 # the loop body: a reference stands for the element itself, a copy is a local
                 body_start = end + 1
