@@ -581,8 +581,8 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
     type_aliases = {}
     tparam_info = {}
     for it in items:
-        if getattr(it, "class_def", None) is not None:
-            cdef = it.class_def  # its member functions' C++ statements as any function's
+        cdef = getattr(it, "class_def", None)
+        if cdef is not None:  # its member functions' C++ statements rewritten as any function's
             cdef.chunks = [CX.prepare(h, b, cxx, f"{cdef.name}::{k}") for k, (h, b) in enumerate(cdef.chunks)]
             text = CL.emit(it, lambda toks, ren: to_c(toks, templates, ren))
             chunks.append(CN.pending() + text)  # its std::vector types' typedefs first (containers.py)
