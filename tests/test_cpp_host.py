@@ -138,6 +138,7 @@ def test_vector_push_back_is_named_and_approximate():
 # Member functions
 
 MEMBERS_C = """void scale(int n_, double a, double *u_) { for (int i = 0; i < n_; ++i) u_[i] *= a; }
+void damp(int n_, double *u_, const double *decay_) { for (int i = 0; i < n_; ++i) u_[i] = u_[i] * decay_[0]; }
 double dot(int n_, const double *u_, const double *v_)
 { double s = 0.0; for (int i = 0; i < n_; ++i) s += u_[i] * v_[i]; return s; }
 void axpy_rows(int m_, int n_, double a, const double *u_, double *v_)
@@ -149,9 +150,10 @@ void axpy_rows(int m_, int n_, double a, const double *u_, double *v_)
 def test_member_functions_over_vector_members(tmp_path, n):
     m = 5
     got = _cpp("members.cpp", {"n_": n, "m_": m})
-    # in the class: scale (u_[i] *= a) and damp (u_[i] * decay_, a register): W = n_, Q = 16 n_
-    for name in ("Grid::scale", "Grid::damp"):
-        assert got[name].exact and _counts(got[name]) == (n, 16 * n, 16 * n), name
+    # in the class: scale, u_[i] *= a: W = n_, Q = 16 n_; damp, u_[i] * decay_ (the member in memory,
+    # loop-invariant: read once): W = n_, Q = Q_access = 16 n_ + 8
+    assert got["Grid::scale"].exact and _counts(got["Grid::scale"]) == (n, 16 * n, 16 * n)
+    assert got["Grid::damp"].exact and _counts(got["Grid::damp"]) == (n, 16 * n + 8, 16 * n + 8)
     # outside the class: dot, s += u_[i]*v_[i]: W = 2 n_, Q = 16 n_; its sizes are the members it uses
     dot = got["Grid::dot"]
     assert dot.exact and _counts(dot) == (2 * n, 16 * n, 16 * n)
@@ -165,8 +167,37 @@ def test_member_functions_over_vector_members(tmp_path, n):
     path = tmp_path / "members.c"
     path.write_text(MEMBERS_C)
     trace_agrees(path, "scale", {"n_": n}, got["Grid::scale"])
+    trace_agrees(path, "damp", {"n_": n}, got["Grid::damp"])
     trace_agrees(path, "dot", {"n_": n}, dot)
     trace_agrees(path, "axpy_rows", {"n_": n, "m_": m}, rows)
+
+
+ACC_CPP = """#include <vector>
+template <class T> T vsum(const std::vector<T> &v, int n) { T s = 0; for (int i = 0; i < n; ++i) s += v[i]; return s; }
+struct Acc {
+    double sum_;
+    int n_;
+    std::vector<double> u_;
+    void add() { for (int i = 0; i < n_; ++i) sum_ += u_[i]; }
+    double total(const std::vector<double> &x) { return vsum(x, n_); }
+};
+"""
+ACC_C = """void add(int n_, double *sum_, const double *u_) { for (int i = 0; i < n_; ++i) sum_[0] += u_[i]; }
+"""
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_member_accumulator_and_a_template_deduced_in_a_member(tmp_path, n):
+    # Acc::add: sum_ += u_[i]: W = n_ fp64; u_ read, sum_ read and written once (loop-invariant, kept
+    # in a register between): Q = Q_access = 8 n_ + 16
+    got = analyze_source(ACC_CPP, tmp_path, {"n_": str(n), "n": str(n)}, name="acc.cpp")
+    add = got["Acc::add"]
+    assert add.exact and _counts(add) == (n, 8 * n + 16, 8 * n + 16)
+    # vsum's T deduced from Acc::total's `const std::vector<double> &x`: vsum<double>, W = n fp64, Q = 8n
+    assert _counts(got["vsum<double>"]) == (n, 8 * n, 8 * n) and got["vsum<double>"].exact
+    path = tmp_path / "acc.c"
+    path.write_text(ACC_C)
+    trace_agrees(path, "add", {"n_": n}, add)
 
 
 def test_class_template_member_function_is_approximate(tmp_path):

@@ -7,8 +7,9 @@ lowered as a kernel (host.py) its object is bound as a struct parameter would be
 
 - an integer member (`int nx_`) is a size named after it (`nx_`), a static constant one its value;
 - a pointer, `std::vector` (containers.py) or array member is a DRAM array named after it (`u_`);
-- a floating-point member is a register (a scalar parameter's cost: none; a store to one is not
-  written back, as a by-value struct's is not);
+- a floating-point member is element 0 of a one-element array named after it, as a struct
+  member behind a pointer is (structs.py): its reads and stores are traffic (once, where loop-
+  invariant: kept in a register);
 - a struct member is a struct variable, a class-typed member an object in registers.
 
 The object is the kernel's `this`: calls of other member functions bind to it (classes.py), so
@@ -18,11 +19,12 @@ member functions are lowered with its type parameters taken as float (SR114: app
 
 from __future__ import annotations
 
+import sympy
 from pycparser import c_ast
 
 from ...ir import Guard, Loop, Stmt, walk
 from ..c import structs
-from ..c.types import FLOAT
+from ..c.types import FLOAT, CType
 from ..c.values import Var
 from . import classes as CL
 from .classdefs import registry
@@ -87,7 +89,10 @@ def _member(low, d: c_ast.Decl) -> Var:
         return structs.variable(low, d.name, t, "param")
     if CL.is_class(t):
         return Var(CL.new_object(low, t, d).ctype)
-    return Var(t)
+    # a floating-point member: element 0 of a one-element array, as a struct's behind a pointer
+    arr = low.new_array(d.name, CType("array", base=t, dims=()), "global", d)
+    low.kernel.arrays[arr].dims = (sympy.Integer(1),)
+    return Var(t, array=arr, scalar_array=True)
 
 
 def prune_sizes(kernel) -> None:

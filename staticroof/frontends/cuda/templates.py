@@ -268,11 +268,15 @@ def host_instances(items, env: dict, template_params) -> dict:
     for it in items:
         if not it.is_function and any(t.text in ("class", "struct") for t in it.tokens[:4]):
             members.update(declared_types([], _as_pointers(it.tokens)))
+    scopes = []  # (header, body) of each function, and of each member function defined in a class
     for it in items:
-        if it.is_function and it.template:
-            continue
-        body = _as_pointers(it.body if it.is_function else it.tokens)
-        types = {**members, **declared_types(_as_pointers(it.header), body)}
+        if it.is_function and not it.template:
+            scopes.append((it.header, it.body))
+        elif not it.is_function:
+            scopes += _inline_members(it.tokens)
+    for header, body in scopes:
+        body = _as_pointers(body)
+        types = {**members, **declared_types(_as_pointers(header), body)}
         for t, given, arg_tokens in _calls(body, fns):
             args = deduce(fns[t.text], [_data_of(a) for a in arg_tokens], types, given)
             found[t.text].append(Instance(tuple(args), None, Location(t.file, t.line, t.col)))
@@ -300,6 +304,30 @@ def _calls(body: list[Token], names) -> list:
     return out
 
 
+def _inline_members(tokens: list[Token]) -> list:
+    """(header, body) of each function defined inside a class (or namespace-level item) body:
+    a `{...}` after a `)` (or `) const`, `) override`, ...), its header back to the last `;`, `{`,
+    `}` or access label."""
+    out, k, n = [], 0, len(tokens)
+    start = 0
+    while k < n:
+        x = tokens[k].text
+        if x in (";", "}") or (x == ":" and k > 0 and tokens[k - 1].text in ("public", "private", "protected")):
+            start = k + 1
+        elif x == "{":
+            j = k - 1
+            while j > start and tokens[j].text in ("const", "override", "noexcept", "final", "volatile"):
+                j -= 1
+            if j > start and tokens[j].text == ")":
+                close = match_close(tokens, k)
+                out.append((tokens[start:k], tokens[k + 1:close]))
+                k, start = close + 1, close + 1
+                continue
+            start = k + 1
+        k += 1
+    return out
+
+
 def _qualified(it) -> bool:
     """A member function defined outside its class (`void Grid<T>::step()`), not a free function."""
     names = [k for k, t in enumerate(it.header) if t.text == it.name]
@@ -323,6 +351,8 @@ def _as_pointers(tokens: list[Token]) -> list[Token]:
                 elem = split_commas(tokens[i + 2:close], angles=True)
                 out += (elem[0] if elem else []) + [Token("punct", "*", t.file, t.line, t.col)]
                 i = close + 1
+                while i < n and tokens[i].text in ("&", "&&"):  # `const std::vector<T> &x`: the pointer
+                    i += 1
                 continue
         out.append(t)
         i += 1

@@ -1,10 +1,11 @@
 /* Member functions of a C++ class as kernels: the object's std::vector members are DRAM arrays,
- * its int members sizes named after them, its double member a register.
+ * its int members sizes named after them, its double member a one-element array (the object is in
+ * memory: a member read once is 8 B).
  *
  * Grid::scale(a), in the class: u_[i] *= a for i < n_: W = n_ fp64; u_ read and written:
  *   Q = Q_access = 16 n_.
- * Grid::damp(), in the class: u_[i] = u_[i] * decay_ (decay_ a member, a register): W = n_,
- *   Q = Q_access = 16 n_.
+ * Grid::damp(), in the class: u_[i] = u_[i] * decay_: W = n_; u_ read and written, decay_ read
+ *   (loop-invariant: one load): Q = Q_access = 16 n_ + 8.
  * Grid::dot() const, outside the class: s += u_[i] * v_[i] for i < n_: W = 2 n_ fp64,
  *   Q = Q_access = 16 n_.
  * Grid::axpy_rows(a), outside: for i < m_ it calls this->row_axpy(i, a), which does
