@@ -128,6 +128,32 @@ def test_vector_size_is_a_named_size(size):
     assert _counts(k) == (size, 4 * size, 4 * size)
 
 
+RANGES_CPP = """#include <span>
+#include <vector>
+double sum(const std::vector<double> &x) { double s = 0.0; for (double v : x) s += v; return s; }
+void twice(std::vector<float> &x) { for (float &v : x) v *= 2.0f; }
+struct G { std::vector<double> u_; void half() { for (auto &u : u_) u = 0.5 * u; } };
+void mat(int n, int m, std::vector<std::vector<double>> &a)
+{ for (int i = 0; i < n; ++i) for (int j = 0; j < m; ++j) a[i][j] *= 2.0; }
+void sp(std::span<const float> x, std::span<float> y) { for (size_t i = 0; i < x.size(); ++i) y[i] = 2.0f * x[i]; }
+"""
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_range_for_nested_vectors_and_spans(tmp_path, n):
+    got = analyze_source(RANGES_CPP, tmp_path, {"x.size": str(n), "u_.size": str(n), "n": str(n), "m": "5"},
+                         name="ranges.cpp")
+    # a range-for over a vector runs x.size times: sum, W = x.size, Q = 8 x.size; twice (a reference
+    # element, read and written): W = x.size fp32, Q = 8 x.size; over a member: W = u_.size, Q = 16 u_.size
+    assert _counts(got["sum"]) == (n, 8 * n, 8 * n) and got["sum"].exact
+    assert _counts(got["twice"]) == (n, 8 * n, 8 * n) and got["twice"].exact
+    assert _counts(got["G::half"]) == (n, 16 * n, 16 * n) and got["G::half"].exact
+    # vector<vector<double>> (`>>`): a[i][j] *= 2 for i < n, j < m: W = 5n, Q = 16 * 5n
+    assert _counts(got["mat"]) == (5 * n, 80 * n, 80 * n) and got["mat"].exact
+    # spans, with size_t from <span>: y[i] = 2x[i] for i < x.size(): W = x.size, Q = 8 x.size
+    assert _counts(got["sp"]) == (n, 8 * n, 8 * n) and got["sp"].exact
+
+
 def test_vector_push_back_is_named_and_approximate():
     k = _cpp("vectors.cpp", {"n": 37})["grow"]
     assert not k.exact

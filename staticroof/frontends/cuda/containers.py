@@ -60,7 +60,17 @@ def rewrite(tokens: list[Token], i: int, convert):
     close = match_angle(tokens, i + 1)
     if close < 0 or (close + 1 < n and tokens[close + 1].text in ("::", "(", "{")):
         return None  # `vector<T>::size_type`, a temporary `array<T, 3>{...}`: not a declaration's type
-    args = split_commas(tokens[i + 2:close], angles=True)
+    inner = list(tokens[i + 2:close])
+    after: list[Token] = []
+    if tokens[close].text == ">>":  # `vector<vector<double>>`: one `>` is an inner list's, or an outer one's
+        gt = Token("punct", ">", t.file, t.line, t.col)
+        opened = sum(x.text == "<" for x in inner) - sum(x.text == ">" for x in inner) - 2 * sum(
+            x.text == ">>" for x in inner)
+        if opened > 0:
+            inner.append(gt)
+        else:
+            after = [gt]
+    args = split_commas(inner, angles=True)
     if not args:
         return None
     elem = " ".join(x.text for x in convert(args[0]))
@@ -78,7 +88,7 @@ def rewrite(tokens: list[Token], i: int, convert):
         name = f"__sr_{kind}_{len(_DEFS.names) + 1}"
         _DEFS.names[key] = name
         _DEFS.pending.append(f"typedef {elem} {name}[{extent}];\n" if kind == "arr" else f"typedef {elem} *{name};\n")
-    return [Token("id", name, t.file, t.line, t.col)], close + 1
+    return [Token("id", name, t.file, t.line, t.col)] + after, close + 1
 
 
 def pending() -> str:
