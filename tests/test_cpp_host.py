@@ -226,8 +226,38 @@ def test_member_accumulator_and_a_template_deduced_in_a_member(tmp_path, n):
     trace_agrees(path, "add", {"n_": n}, add)
 
 
+GRID_CPP = """#include <vector>
+template <typename T, int B>
+class Grid {
+public:
+    void scale(T a) { for (int i = 0; i < n_ * B; ++i) u_[i] *= a; }
+    T sum() const;
+private:
+    int n_;
+    std::vector<T> u_;
+};
+template <typename T, int B>
+T Grid<T, B>::sum() const { T s = 0; for (int i = 0; i < n_; ++i) s += u_[i]; return s; }
+int main() { Grid<double, 2> g; Grid<float, 4> h; g.scale(2.0); h.scale(2.0f); return 0; }
+"""
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_class_template_member_functions_per_instantiation(tmp_path, n):
+    # main spells Grid<double, 2> and Grid<float, 4>: each member function once per instantiation.
+    # scale: u_[i] *= a for i < n_*B: W = B n_, Q = 2 * B n_ elements; sum: s += u_[i], W = n_, Q = n_
+    got = analyze_source(GRID_CPP, tmp_path, {"n_": str(n)}, name="grid.cpp")
+    assert "Grid::scale" not in got and "Grid::sum" not in got
+    d, f = got["Grid<double, 2>::scale"], got["Grid<float, 4>::scale"]
+    assert d.exact and d.total.by_precision["fp64"].value == 2 * n and _counts(d)[1:] == (32 * n, 32 * n)
+    assert f.exact and f.total.by_precision["fp32"].value == 4 * n and _counts(f)[1:] == (32 * n, 32 * n)
+    assert _counts(got["Grid<double, 2>::sum"]) == (n, 8 * n, 8 * n)
+    assert _counts(got["Grid<float, 4>::sum"]) == (n, 4 * n, 4 * n)
+    assert got["Grid<float, 4>::sum"].total.by_precision["fp32"].value == n
+
+
 def test_class_template_member_function_is_approximate(tmp_path):
-    # the class template's T is not instantiated for the member function's own result: float, SR114
+    # the file never instantiates the class template: its T is assumed float, SR114
     src = """#include <vector>
 template <typename T>
 struct Buf {

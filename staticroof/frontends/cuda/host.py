@@ -50,17 +50,18 @@ def load_cpp(path: str, defines: dict, include_dirs=(), launches: dict | None = 
             tu.types.builtin.update(types)
             held["tu"] = tu
 
-        def lowering(tu, kernel, fn, tparams=None):
+        def lowering(tu, kernel, fn, tparams=None, instance=None):
             low = CudaLowering(tu, kernel, fn, Launch((1, 1, 1), (1, 1, 1)), tparams or {}, src.constants)
-            M.bind_this(low, fn)  # a member function: its object's members (methods.py)
+            M.bind_this(low, fn, instance)  # a member function: its object's members (methods.py)
             return low
 
         res = lower_translation_unit(path, src.ctext, pp.size_macros, str(grammars_dir()), "cpp", pp.bindings,
                                      lowering, setup)
         if "tu" in held:
             _per_instance(res, held["tu"], src, path, lowering)
+            _per_class_instance(res, held["tu"], path, lowering)
         for k in res.kernels:
-            if M.kernel_name(k.name) is not None:
+            if M.is_member(k):
                 M.prune_sizes(k)
         _member_names(res, M.kernel_name)
         # the class layer's own functions (`__srf_Field2D`, the fields) are no kernels
@@ -92,38 +93,68 @@ def _per_instance(res, tu, src, path: str, lowering) -> None:
                             k.diag("SR114", f"`{name}`: template type `{p.name}` of an overloaded function "
                                    "template is not instantiated for this analysis; assuming float", k.location)
             continue
-        res.kernels = [k for k in res.kernels if k.name != name]
-        res.failed = [f for f in res.failed if f[0] != name]
-        res.drivers.discard(name)
         found = T.resolve_instances(name, it, src, params, lambda sp: T.resolve_type(sp, tu.types.builtin, tu),
                                     FLOAT["fp32"], labeled=True)
+        variants = []
         for inst in found:
-            saved = {alias: tu.types.builtin.get(alias) for alias in inst.types}
-            tu.types.builtin.update(inst.types)
-            kernel = Kernel(name, "cpp", node_location_or_file(fn.decl, path))
-            try:
-                kernel.body = lowering(tu, kernel, fn, inst.values).lower()
-            except (Unsupported, RecursionError) as e:
-                if tu.is_kernel(fn):
-                    what = f"unsupported {e}" if isinstance(e, Unsupported) else "expression nesting too deep"
-                    node = getattr(e, "node", None)
-                    res.failed.append((inst.name, kernel.location, Diagnostic(
-                        "SR002", f"`{inst.name}`: {what}", node_location(node, path) if node else kernel.location)))
-                continue
-            finally:
-                tu.types.builtin.update(saved)
-            for pname in inst.assumed:
-                kernel.diag("SR114", f"`{name}`: template type `{pname}` has no instantiation in this file (no call "
-                            "gives it or deduces it from declared types, no explicit instantiation); assuming float",
-                            kernel.location)
-            if drivers.find(FrontendResult(kernels=[kernel]), tu):
-                res.drivers.add(inst.name)
-            for pname, value in tu.pragma_sizes.items():
-                s = kernel.sizes.get(pname)
-                if s is not None:
-                    s.default, s.origin = value, "pragma"
-            kernel.name = inst.name
-            res.kernels.append(kernel)
+            why = [f"`{name}`: template type `{pname}` has no instantiation in this file (no call gives it or deduces "
+                   "it from declared types, no explicit instantiation); assuming float" for pname in inst.assumed]
+            variants.append((inst.name, inst.types, lambda tu_, k, f, v=inst.values: lowering(tu_, k, f, v), why))
+        _relower(res, tu, fn, path, variants)
+
+
+def _per_class_instance(res, tu, path: str, lowering) -> None:
+    """Each member function of a class template lowered once per instantiation of its class that
+    the file spells (`Grid<double>::step`), in place of its one result under float (SR114)."""
+    from . import methods as M
+
+    names = {k.name for k in res.kernels} | {f[0] for f in res.failed}
+    for fname in sorted(names):
+        found = M.instances(fname, tu)
+        fn = tu.funcs.get(fname)
+        if not found or fn is None:
+            continue
+        variants = [(M.kernel_name(fname, inst.label), inst.types,
+                     lambda tu_, k, f, i=inst: lowering(tu_, k, f, None, i), []) for inst in found]
+        _relower(res, tu, fn, path, variants)
+
+
+def _relower(res, tu, fn, path: str, variants) -> None:
+    """`fn`'s result (kernel, failure, driver) replaced by one per variant: (result name, alias ->
+    C type bound while it is lowered, lowering(tu, kernel, fn), SR114 messages)."""
+    name = fn.decl.name
+    res.kernels = [k for k in res.kernels if k.name != name]
+    res.failed = [f for f in res.failed if f[0] != name]
+    res.drivers.discard(name)
+    for result, types, make, why in variants:
+        saved = {alias: tu.types.builtin.get(alias) for alias in types}
+        tu.types.builtin.update(types)
+        kernel = Kernel(name, "cpp", node_location_or_file(fn.decl, path))
+        try:
+            kernel.body = make(tu, kernel, fn).lower()
+        except (Unsupported, RecursionError) as e:
+            if tu.is_kernel(fn):
+                what = f"unsupported {e}" if isinstance(e, Unsupported) else "expression nesting too deep"
+                node = getattr(e, "node", None)
+                res.failed.append((result, kernel.location, Diagnostic(
+                    "SR002", f"`{result}`: {what}", node_location(node, path) if node else kernel.location)))
+            continue
+        finally:
+            for alias, t in saved.items():
+                if t is None:
+                    tu.types.builtin.pop(alias, None)
+                else:
+                    tu.types.builtin[alias] = t
+        for message in why:
+            kernel.diag("SR114", message, kernel.location)
+        if drivers.find(FrontendResult(kernels=[kernel]), tu):
+            res.drivers.add(result)
+        for pname, value in tu.pragma_sizes.items():
+            s = kernel.sizes.get(pname)
+            if s is not None:
+                s.default, s.origin = value, "pragma"
+        kernel.name = result
+        res.kernels.append(kernel)
 
 
 def _member_names(res, name_of) -> None:

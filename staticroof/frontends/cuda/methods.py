@@ -14,17 +14,20 @@ lowered as a kernel (host.py) its object is bound as a struct parameter would be
 
 The object is the kernel's `this`: calls of other member functions bind to it (classes.py), so
 `this->swap()` or `norm()` inside `step()` are inlined on the same members.  A class template's
-member functions are lowered with its type parameters taken as float (SR114: approximate).
+member functions are lowered once per instantiation the file spells (`Grid<double>::step`), or
+with its type parameters taken as float (SR114: approximate) when it spells none.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import sympy
 from pycparser import c_ast
 
 from ...ir import Guard, Loop, Stmt, walk
 from ..c import structs
-from ..c.types import FLOAT, CType
+from ..c.types import FLOAT, INT, CType
 from ..c.values import Var
 from . import classes as CL
 from .classdefs import registry
@@ -33,8 +36,9 @@ _ORIGIN = "class member"
 _OPERATORS = {f"__sr_op_{v}": k for k, v in CL.OPS.items()}
 
 
-def kernel_name(fname: str) -> str | None:
-    """`Class::name` for the C function of a member function, None for any other function."""
+def kernel_name(fname: str, cls_name: str | None = None) -> str | None:
+    """`Class::name` for the C function of a member function (`cls_name`: the class's name to
+    write, `Grid<double>`), None for any other function."""
     m = registry().methods.get(fname)
     cls = registry().classes.get(m.owner) if m is not None else None
     if m is None or cls is None:
@@ -44,25 +48,74 @@ def kernel_name(fname: str) -> str | None:
         name = f"operator{_OPERATORS[name]}"
     elif name == "__sr_op_conv":
         name = "operator (conversion)"
-    return f"{cls.written}::{name}"
+    return f"{cls_name or cls.written}::{name}"
 
 
-def bind_this(low, fn: c_ast.FuncDef) -> None:
+@dataclass
+class Instance:
+    """A class template's instantiation the file spells (`Grid<double>`): its result's class name,
+    its type parameters' aliases' C types and its non-type parameters' values."""
+
+    label: str
+    types: dict
+    values: dict
+
+
+def instances(fname: str, tu) -> list:
+    """The instantiations of the class template whose member function `fname` is, that the file
+    spells with arguments of its own (`Grid<double> g;`, not `Grid<T>` inside another template):
+    each a result of its own.  [] for a member function of a plain class, or of a template the file
+    never instantiates."""
+    from . import templates as T
+
+    m = registry().methods.get(fname)
+    cls = registry().classes.get(m.owner) if m is not None else None
+    if cls is None or not cls.tparams:
+        return []
+    out: dict = {}
+    for mangled, (c, args) in list(registry().mangled.items()):
+        if c is not cls or mangled == cls.generic:
+            continue
+        types, values, labels = {}, {}, []
+        for k, p in enumerate(cls.tparams):
+            a = args[k] if k < len(args) else p.default
+            if p.is_type:
+                t = T.resolve_type(a, tu.types.builtin, tu) if isinstance(a, str) and "__sr_" not in a else None
+                if t is None:
+                    break
+                types[cls.alias(p.name)] = t
+                labels.append(T.normalize(a))
+            else:
+                try:
+                    values[p.name] = int(str(a), 0)
+                except (TypeError, ValueError):
+                    break
+                labels.append(str(values[p.name]))
+        else:
+            label = f"{cls.written}<{', '.join(labels)}>"
+            out.setdefault(label, Instance(label, types, values))
+    return list(out.values())
+
+
+def bind_this(low, fn: c_ast.FuncDef, inst: Instance | None = None) -> None:
     """Before `fn` (a member function's C function) is lowered as a kernel: its object's members
-    in scope below its parameters, and the object as `this` for the calls it makes."""
+    in scope below its parameters, and the object as `this` for the calls it makes.  A class
+    template's parameters are `inst`'s (its types already bound by the caller), else float (SR114)
+    and sizes."""
     m = registry().methods.get(fn.decl.name)
     cls = registry().classes.get(m.owner) if m is not None else None
     if m is None or cls is None:
         return
-    saved = {}
-    for p in cls.tparams:
-        if p.is_type:
-            alias = cls.alias(p.name)
-            saved[alias] = low.tu.types.builtin.get(alias)
-            low.tu.types.builtin[alias] = FLOAT["fp32"]
-            low.diag("SR114", f"`{cls.written}::{m.name}`: the class template's type `{p.name}` is not instantiated "
-                     "for this analysis; assuming float", fn.decl)
     members: dict = {}
+    for p in cls.tparams:
+        if p.is_type and inst is None:
+            low.tu.types.builtin[cls.alias(p.name)] = FLOAT["fp32"]
+            low.diag("SR114", f"`{cls.written}::{m.name}`: the class template's type `{p.name}` has no instantiation "
+                     "in this file; assuming float", fn.decl)
+        elif not p.is_type:
+            value = inst.values.get(p.name) if inst is not None else None
+            members[p.name] = Var(INT, value=sympy.Integer(value) if value is not None else low.size_symbol(
+                p.name, origin="template parameter"))
     if not m.static:
         fields = low.tu.funcs.get(f"__srf_{cls.name}")
         for d in (fields.body.block_items or []) if fields is not None else []:
@@ -93,6 +146,11 @@ def _member(low, d: c_ast.Decl) -> Var:
     arr = low.new_array(d.name, CType("array", base=t, dims=()), "global", d)
     low.kernel.arrays[arr].dims = (sympy.Integer(1),)
     return Var(t, array=arr, scalar_array=True)
+
+
+def is_member(kernel) -> bool:
+    """Whether a kernel is a member function's (under its C function's name, or its class instance's)."""
+    return kernel_name(kernel.name) is not None or "::" in kernel.name
 
 
 def prune_sizes(kernel) -> None:
