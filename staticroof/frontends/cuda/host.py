@@ -114,8 +114,8 @@ def _per_class_instance(res, tu, path: str, lowering) -> None:
         fn = tu.funcs.get(fname)
         if not found or fn is None:
             continue
-        variants = [(M.kernel_name(fname, inst.label), inst.types,
-                     lambda tu_, k, f, i=inst: lowering(tu_, k, f, None, i), []) for inst in found]
+        variants: list = [(M.kernel_name(fname, inst.label), inst.types,
+                           lambda tu_, k, f, i=inst: lowering(tu_, k, f, None, i), []) for inst in found]
         _relower(res, tu, fn, path, variants)
 
 
