@@ -73,6 +73,26 @@ def test_uninstantiated_template_is_approximate_and_names_its_guess(n):
     assert k.total.by_precision["fp32"].value == n - 1
 
 
+EXPLICIT_CPP = """template <typename T> T sq(T v) { return v * v; }
+template <typename T> void apply(int n, const float *x, T *y) { for (int i = 0; i < n; ++i) y[i] = sq<T>(x[i]); }
+void k(int n, const float *x, double *y) { for (int i = 0; i < n; ++i) y[i] = sq<double>(x[i]); }
+void k2(int n, const float *x, float *y) { for (int i = 0; i < n; ++i) y[i] = sq(x[i]); }
+void run(int n, const float *x, double *y) { apply<double>(n, x, y); }
+"""
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_explicit_template_arguments_of_an_inlined_call_decide(tmp_path, n):
+    # sq<double>(x[i]) with float x: v*v in double, not deduced float: W = n fp64, Q = 4n + 8n = 12n;
+    # sq<T> inside apply<double> is sq<double> too; sq(x[i]) deduces float: W = n fp32, Q = 8n
+    got = analyze_source(EXPLICIT_CPP, tmp_path, {"n": str(n)}, name="explicit.cpp")
+    for name in ("k", "apply<double>"):
+        k = got[name]
+        assert k.exact and k.total.by_precision["fp64"].value == n and "fp32" not in k.total.by_precision, name
+        assert _counts(k) == (n, 12 * n, 12 * n)
+    assert got["k2"].total.by_precision["fp32"].value == n and _counts(got["k2"]) == (n, 8 * n, 8 * n)
+
+
 def test_overloaded_function_template(tmp_path):
     # a name defined twice is lowered once, as its last definition: a plain function is exact (x[i] *=
     # 2.0, W = n fp64, Q = 16n); a template is lowered with T assumed float, approximate (SR114)

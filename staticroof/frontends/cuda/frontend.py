@@ -119,7 +119,7 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
         aliases = self.tu.template_aliases.get(name)
         if not aliases or name in self.stack or name in self.tu.recursive:
             return super()._inline(name, node, args, acc)
-        saved = T.bind_callee(self, self.tu.funcs[name], args, aliases)
+        saved = T.bind_callee(self, self.tu.funcs[name], args, aliases, T.explicit_types(self, node, name, aliases))
         try:
             v = super()._inline(name, node, args, acc)
             ret = self.tu.types.resolve(self.tu.funcs[name].decl.type.type)  # `T madd(...)` returns T
@@ -442,6 +442,7 @@ class CudaSource:
     type_aliases: dict
     constants: set
     instances: dict = field(default_factory=dict)  # template kernel -> [templates.Instance]
+    explicit: dict = field(default_factory=dict)  # call place -> its explicit template arguments
     cxx: CX.Context | None = None  # what the C++ rewrites found (unknown types)
 
 
@@ -465,6 +466,7 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
     tu.overloads = OV.collect(ext)  # name -> every definition, for names defined more than once
     types = {**builtin_types(), **CL.types()}
     tu.template_aliases, tu.template_defaults = {}, {}  # function -> {parameter: alias}; alias -> given?
+    tu.explicit_targs = src.explicit  # `sq<double>(x)`'s arguments, by the call's place
     for alias, (spelling, pname, it) in type_aliases.items():
         t = T.resolve_type(spelling, types, tu)
         tu.template_defaults[alias] = t is not None
@@ -624,7 +626,9 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
     prelude += CL.prelude() + usings
     prelude += structs.tag_typedefs(items)  # C++ names a struct by its tag: `Params p`
     ctext = '#line 1 "<staticroof-cuda-prelude>"\n' + prelude + "".join(chunks)
-    return CudaSource(ctext, kernel_items, sites, tparam_info, type_aliases, constants, instances, cxx)
+    explicit = T.explicit_calls(as_split, template_params)
+    return CudaSource(ctext, kernel_items, sites, tparam_info, type_aliases, constants, instances, cxx=cxx,
+                      explicit=explicit)
 
 
 def _prototype_name(tokens, texts: list[str]) -> str | None:

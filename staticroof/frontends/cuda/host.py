@@ -43,6 +43,7 @@ def load_cpp(path: str, defines: dict, include_dirs=(), launches: dict | None = 
             # a function template's type parameters: deduced at each inlined call (templates.bind_callee),
             # float until then (each kernel of one is lowered per instantiation below)
             tu.template_aliases, tu.template_defaults = {}, {}
+            tu.explicit_targs = src.explicit  # `sq<double>(x)`'s arguments, by the call's place
             for alias, (_spelling, pname, it) in src.type_aliases.items():
                 tu.template_aliases.setdefault(it.name, {})[pname] = alias
                 tu.template_defaults[alias] = False

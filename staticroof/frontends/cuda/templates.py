@@ -304,6 +304,44 @@ def _calls(body: list[Token], names) -> list:
     return out
 
 
+def explicit_calls(items, template_params) -> dict:
+    """{(file, line, col) of the name: [(type parameter, argument spelling)]} for each call of a
+    function template with explicit template arguments (`sq<double>(x[i])`), anywhere in the file:
+    the C the lowering reads has dropped them, and they decide, not the arguments' types."""
+    fns = {it.name: template_params(it.template) for it in items if it.is_function and it.template}
+    out: dict = {}
+    if not fns:
+        return out
+    for it in items:
+        for t, given, _args in _calls(it.tokens, fns):
+            pairs = [(p.name, a) for p, a in zip(fns[t.text], given, strict=False) if p.is_type and isinstance(a, str)]
+            if pairs:
+                out[(t.file, t.line, t.col)] = pairs
+    return out
+
+
+def explicit_types(low, node, name: str, aliases: dict) -> dict:
+    """{alias: C type} of the explicit type arguments of the call `node` of template `name` (see
+    explicit_calls); an argument naming the caller's own template parameter is that parameter's
+    type in this lowering."""
+    from .classdefs import registry
+
+    c = node.coord
+    pairs = getattr(low.tu, "explicit_targs", {}).get((c.file, c.line, c.column)) if c is not None else None
+    out: dict = {}
+    caller = low.fn.decl.name
+    m = registry().methods.get(caller)
+    cls = registry().classes.get(m.owner) if m is not None else None
+    for pname, spelling in pairs or ():
+        alias = aliases.get(pname)
+        own = [f"__sr_{caller}_{spelling}"] + ([cls.alias(spelling)] if cls is not None else [])
+        t = next((low.tu.types.builtin[a] for a in own if a in low.tu.types.builtin), None) or resolve_type(
+            spelling, low.tu.types.builtin, low.tu)
+        if alias is not None and t is not None:
+            out[alias] = t
+    return out
+
+
 def _inline_members(tokens: list[Token]) -> list:
     """(header, body) of each function defined inside a class (or namespace-level item) body:
     a `{...}` after a `)` (or `) const`, `) override`, ...), its header back to the last `;`, `{`,
@@ -480,16 +518,17 @@ def static_type(low, node):
     return None
 
 
-def bind_callee(low, callee, args, aliases: dict) -> dict:
+def bind_callee(low, callee, args, aliases: dict, given: dict | None = None) -> dict:
     """Deduce a called template function's type parameters from its arguments' declared types
-    (`mul(x[i], a)` with `double *x` makes T double) and bind their aliases for its lowering.
+    (`mul(x[i], a)` with `double *x` makes T double), after those `given` explicitly (alias ->
+    C type), and bind their aliases for its lowering.
     Returns the aliases' previous types, to restore after.  A parameter that cannot be deduced
     keeps its type, and the kernel says so (SR114)."""
     decl = callee.decl.type
     params = [p for p in (decl.args.params if decl.args is not None else [])
               if not isinstance(p, c_ast.EllipsisParam)]  # an unnamed parameter's type deduces too
     by_alias = {alias: pname for pname, alias in aliases.items()}
-    deduced: dict = {}
+    deduced: dict = dict(given or {})  # explicit arguments (explicit_types) decide first
     for p, a in zip(params, args, strict=False):  # not strict: default arguments
         t, levels = p.type, 0
         while isinstance(t, (c_ast.PtrDecl, c_ast.TypeDecl, c_ast.ArrayDecl)):
