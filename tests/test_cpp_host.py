@@ -246,6 +246,20 @@ def test_member_accumulator_and_a_template_deduced_in_a_member(tmp_path, n):
     trace_agrees(path, "add", {"n_": n}, add)
 
 
+def test_integer_member_stored_to_is_memory_not_a_size(tmp_path):
+    # set() assigns n_ and loops to it: n_ is then the object's memory (4 B written), its value
+    # unknown: the loop's trip count is not a size, approximate (never the size n_ while n_ changes)
+    src = """#include <vector>
+struct C { int n_; std::vector<double> u_;
+  void set(int m) { n_ = m; for (int i = 0; i < n_; ++i) u_[i] = 0.0; }
+  void zero() { for (int i = 0; i < n_; ++i) u_[i] = 0.0; } };
+"""
+    got = analyze_source(src, tmp_path, {"n_": "37"}, name="c.cpp")
+    assert not got["C::set"].exact and "n_" in got["C::set"].total.arrays
+    # zero() only reads n_: a size, exact: W = 0, Q = 8 n_
+    assert got["C::zero"].exact and _counts(got["C::zero"]) == (0, 8 * 37, 8 * 37)
+
+
 GRID_CPP = """#include <vector>
 template <typename T, int B>
 class Grid {

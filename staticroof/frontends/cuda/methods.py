@@ -6,6 +6,7 @@ function instead works on an object in memory whose data are its members, so whe
 lowered as a kernel (host.py) its object is bound as a struct parameter would be (structs.py):
 
 - an integer member (`int nx_`) is a size named after it (`nx_`), a static constant one its value;
+  one the function assigns is memory, as a floating-point member;
 - a pointer, `std::vector` (containers.py) or array member is a DRAM array named after it (`u_`);
 - a floating-point member is element 0 of a one-element array named after it, as a struct
   member behind a pointer is (structs.py): its reads and stores are traffic (once, where loop-
@@ -28,7 +29,7 @@ from pycparser import c_ast
 from ...ir import Guard, Loop, Stmt, walk
 from ..c import structs
 from ..c.types import FLOAT, INT, CType
-from ..c.values import Var
+from ..c.values import Var, assigned_names
 from . import classes as CL
 from .classdefs import registry
 
@@ -118,18 +119,20 @@ def bind_this(low, fn: c_ast.FuncDef, inst: Instance | None = None) -> None:
                 p.name, origin="template parameter"))
     if not m.static:
         fields = low.tu.funcs.get(f"__srf_{cls.name}")
+        assigned, declared = assigned_names(fn.body)
         for d in (fields.body.block_items or []) if fields is not None else []:
             if isinstance(d, c_ast.Decl) and d.name and not isinstance(d.type, c_ast.FuncDecl):
-                members[d.name] = _member(low, d)
+                members[d.name] = _member(low, d, d.name in assigned - declared)
     obj = CL.host_object(low, cls, members)
     low.scopes.insert(0, obj.members)
     low.this_obj = obj
     low.this_cls = cls
 
 
-def _member(low, d: c_ast.Decl) -> Var:
+def _member(low, d: c_ast.Decl, stored: bool) -> Var:
+    """`stored`: the member function assigns the member (an integer one is then memory, not a size)."""
     t = low.tu.types.resolve(d.type)
-    if t.is_int:
+    if t.is_int and not stored:
         constant = "const" in (d.quals or []) and d.init is not None
         if constant:  # `static const int N = 64;`, `const int n_ = 8;`: its value
             v = low.value(d.init, low.acc)
@@ -142,7 +145,8 @@ def _member(low, d: c_ast.Decl) -> Var:
         return structs.variable(low, d.name, t, "param")
     if CL.is_class(t):
         return Var(CL.new_object(low, t, d).ctype)
-    # a floating-point member: element 0 of a one-element array, as a struct's behind a pointer
+    # a floating-point member, or an integer one the function stores to: element 0 of a one-element
+    # array, as a struct's behind a pointer
     arr = low.new_array(d.name, CType("array", base=t, dims=()), "global", d)
     low.kernel.arrays[arr].dims = (sympy.Integer(1),)
     return Var(t, array=arr, scalar_array=True)
