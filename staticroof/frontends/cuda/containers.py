@@ -11,7 +11,8 @@ members; what decides W and Q is only the elements a loop reads and writes.  So:
   (:func:`pending`), after the declarations of the types they name;
 - in the lowering (:func:`call`), the member functions that read: `x.data()` is the pointer,
   `x[i]`, `x.at(i)`, `x.front()`, `x.back()` elements, `x.size()` the size `x.size` (a symbol
-  of its own, bindable with `-D x.size=`; an array's extent where it is a literal).  A member
+  of its own, bindable with `-D x.size=`; an array's extent where it is a literal; unknown for
+  a row of a `vector<vector<T>>`, whose rows each have their own).  A member
   function that changes the size or the elements wholesale (`push_back`, `resize`, `assign`,
   `fill`, `swap`, ...) is unsupported: its traffic and the sizes after it are not modeled.
 """
@@ -111,7 +112,9 @@ def extent(low, node: c_ast.FuncCall, acc):
         n = low.dim_expr(base.ctype.dims[0])
         if n is not None:
             return Val(INT, n)
-    return Val(INT, _size(low, base))
+    size = _size(low, base)
+    return Val(INT, size, why="" if size is not None else "a range-for over one row of a nested container "
+               "(each row has its own size)")
 
 
 def call(low, node: c_ast.FuncCall, acc):
@@ -135,23 +138,30 @@ def call(low, node: c_ast.FuncCall, acc):
     if m == "empty":
         return Val(INT, why=f"`{where}.empty()`")
     size = _size(low, base)
+    unknown = f"`{where}.size()`: the size of one row of a nested container (each row has its own)"
     if m == "size":
-        return Val(INT, size)
+        return Val(INT, size, why="" if size is not None else unknown)
     if m == "at" and len(args) == 1:
         return low._subscript(base, [low.value(args[0], acc)], node)
     if m == "front":
         return low._subscript(base, [Val(INT, sympy.Integer(0))], node)
     if m == "back":
-        return low._subscript(base, [Val(INT, size - 1)], node)
+        return low._subscript(base, [Val(INT, size - 1 if size is not None else None, why=unknown)], node)
     raise Unsupported(f"`{where}.{m}` with {len(args)} arguments", node)
 
 
 def _size(low, base: Val):
-    """The element count: an array's literal extent, else the size symbol `<array>.size`."""
+    """The element count: an array's literal extent, else the size symbol `<array>.size`; None
+    (unknown) for a row of a nested container (`rows[i].size()`: each row has its own) or a
+    container reached through pointer arithmetic."""
+    if base.prefix is None or base.offset != 0:
+        return None
     if base.ctype.kind == "array" and len(base.ctype.dims) == 1 and not base.prefix:
         extent = low.dim_expr(base.ctype.dims[0])
         if extent is not None and extent.is_Integer:
             return extent
+    if base.prefix:
+        return None
     return low.size_symbol(f"{base.array}.size", origin="container size")
 
 
