@@ -179,6 +179,23 @@ def test_range_for_nested_vectors_and_spans(tmp_path, n):
     assert not got["rowsq"].exact and "rows.size" not in got["rowsq"].sizes
 
 
+LOCALS_CPP = """#include <span>
+#include <vector>
+void cp(int n, const std::vector<double> &x, double *y)
+{ std::vector<double> t = x; for (int i = 0; i < n; ++i) y[i] = t[i] * 3.0; }
+void view(int n, std::vector<float> &v) { std::span<float> s(v); for (int i = 0; i < n; ++i) s[i] *= 2.0f; }
+"""
+
+
+def test_local_vector_is_new_storage_and_a_span_a_view(tmp_path):
+    got = analyze_source(LOCALS_CPP, tmp_path, {"n": "37"}, name="locals.cpp")
+    # `std::vector<double> t = x;` copies: t is storage of its own (not x), its copy uncounted: SR123
+    cp = got["cp"]
+    assert not cp.exact and "SR123" in _codes(cp) and "t" in cp.total.arrays and "x" not in cp.total.arrays
+    # a span views v: s[i] *= 2 is v's elements: W = n fp32, Q = 8n, exact
+    assert got["view"].exact and _counts(got["view"]) == (37, 8 * 37, 8 * 37) and "v" in got["view"].total.arrays
+
+
 def test_vector_push_back_is_named_and_approximate():
     k = _cpp("vectors.cpp", {"n": 37})["grow"]
     assert not k.exact

@@ -458,6 +458,8 @@ class ClassLowering(_Lowering):
     def _e_FuncCall(self, node, acc):
         if isinstance(node.name, c_ast.ID) and node.name.name == CN.EXTENT:
             return CN.extent(self, node, acc)
+        if isinstance(node.name, c_ast.ID) and node.name.name == CN.CONSTRUCTED:
+            return CN.construct(self, node)
         v = dispatch_call(self, node, acc)
         if v is None:
             v = CN.call(self, node, acc)  # `x.size()`, `x.data()` on a std::vector (containers.py)

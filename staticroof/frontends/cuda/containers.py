@@ -15,6 +15,9 @@ members; what decides W and Q is only the elements a loop reads and writes.  So:
   a row of a `vector<vector<T>>`, whose rows each have their own).  A member
   function that changes the size or the elements wholesale (`push_back`, `resize`, `assign`,
   `fill`, `swap`, ...) is unsupported: its traffic and the sizes after it are not modeled.
+
+A local vector constructed (`std::vector<double> t(n);`, `= x;`) is storage of its own whose
+initialization is not counted (SR123: approximate); a local span views what it is given.
 """
 
 from __future__ import annotations
@@ -25,8 +28,9 @@ from pycparser import c_ast
 from ..c.types import INT
 from ..c.values import Val
 from ..common.lowering import Unsupported
-from ..common.tokens import Token, match_angle, split_commas
+from ..common.tokens import Token, match_angle, match_close, split_commas
 
+CONSTRUCTED = "__sr_container"  # a local std::vector's construction (see _declarators)
 EXTENT = "__sr_extent"  # `for (double v : x)` over what is not a local array: its element count (statements.py)
 _KINDS = {"vector": "vec", "span": "span", "array": "arr", "valarray": "vec"}
 _READERS = ("data", "size", "at", "front", "back", "empty")
@@ -89,7 +93,68 @@ def rewrite(tokens: list[Token], i: int, convert):
         name = f"__sr_{kind}_{len(_DEFS.names) + 1}"
         _DEFS.names[key] = name
         _DEFS.pending.append(f"typedef {elem} {name}[{extent}];\n" if kind == "arr" else f"typedef {elem} *{name};\n")
-    return [Token("id", name, t.file, t.line, t.col)] + after, close + 1
+    out = [Token("id", name, t.file, t.line, t.col)] + after
+    if kind in ("vec", "span") and not after and _starts_statement(tokens, i):
+        return _declarators(tokens, close + 1, out, kind)
+    return out, close + 1
+
+
+def _starts_statement(tokens: list[Token], i: int) -> bool:
+    k = i - 1
+    if k >= 1 and tokens[k].text == "::" and tokens[k - 1].text == "std":
+        k -= 2
+    while k >= 0 and tokens[k].text in ("const", "static", "constexpr"):
+        k -= 1
+    return k < 0 or tokens[k].text in (";", "{", "}")
+
+
+def _declarators(tokens: list[Token], j: int, out: list[Token], kind: str):
+    """A local `std::vector<T> a(n), b = x;`: each declarator initialized becomes storage of its
+    own, `a = malloc(__sr_container())` (its construction, and a copy's reads, are not counted:
+    :func:`construct`); a span's `s(x)` / `s = x` views its first argument.  (tokens, index after)."""
+    n = len(tokens)
+    while j + 1 < n and tokens[j].kind == "id" and tokens[j + 1].text in ("(", "{", "=", ",", ";"):
+        name, x = tokens[j], tokens[j + 1].text
+        out.append(name)
+        if x in ("(", "{", "="):
+            if x == "=":
+                k = j + 2
+                depth = 0
+                while k < n and not (depth == 0 and tokens[k].text in (",", ";")):
+                    depth += tokens[k].text in ("(", "[", "{")
+                    depth -= tokens[k].text in (")", "]", "}")
+                    k += 1
+                init, end = tokens[j + 2:k], k
+            else:
+                end = match_close(tokens, j + 1) + 1
+                init = tokens[j + 2:end - 1]
+            first = split_commas(init)[:1] if kind == "span" and x != "{" else []
+            if first and first[0]:
+                out += [_like(name, "="), _like(name, "("), *first[0], _like(name, ")")]
+            else:
+                out += [_like(name, "="), _like(name, "malloc", "id"), _like(name, "("),
+                        _like(name, CONSTRUCTED, "id"), _like(name, "("), _like(name, ")"), _like(name, ")")]
+            j = end
+        else:
+            j += 1
+        if j < n and tokens[j].text == ",":
+            out.append(tokens[j])
+            j += 1
+            continue
+        break
+    return out, j
+
+
+def _like(t: Token, text: str, kind: str = "punct") -> Token:
+    return Token(kind, text, t.file, t.line, t.col)
+
+
+def construct(low, node: c_ast.FuncCall) -> Val:
+    """`__sr_container()`: a local std::vector constructed (sized, filled or copied): new storage,
+    whose initialization the analysis does not count (SR123, approximate)."""
+    low.diag("SR123", "a local std::vector is constructed here: its elements' initialization (a fill, or a "
+             "copy's reads and writes) is not counted", node)
+    return Val(INT, why="a std::vector's construction")
 
 
 def pending() -> str:
