@@ -365,3 +365,11 @@ void good(int n, float *y) { for (int i = 0; i < n; ++i) y[i] += 1.0f; }
     got = analyze_source(src, tmp_path, {"n": "37"}, name="refs.cpp")
     assert not got["bad"].exact and any("reference `r`" in d.message for d in got["bad"].diagnostics)
     assert got["good"].exact and got["good"].total.flops.value == 37
+
+
+def test_unknown_type_is_named_and_approximate(tmp_path):
+    # `my_real_t` is declared nowhere: an opaque 4-byte scalar, which must make the result
+    # approximate (SR141) in C++ as in CUDA; it was reported exact with W = 0
+    src = "void f(int n, const my_real_t *x, my_real_t *y) { for (int i = 0; i < n; ++i) y[i] = x[i] * 2; }\n"
+    k = analyze_source(src, tmp_path, {"n": "37"}, name="opaque.cpp")["f"]
+    assert not k.exact and "SR141" in _codes(k)

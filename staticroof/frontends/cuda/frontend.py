@@ -574,7 +574,7 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
     template_kernels = {it.name: it for it in items if it.is_function and it.template and "__global__" in it.qualifiers}
     instances = T.instances(items, env, template_kernels, template_params)
     if host:  # a C++ file's function templates: one result per instantiation (host.py)
-        instances.update(T.host_instances(as_split, env, template_params))
+        instances.update(T.host_instances(as_split, template_params))
     # the C text: context declarations that are plain C, then every device function rewritten
     chunks = []
     kernel_items = {}
@@ -585,7 +585,7 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
     for it in items:
         cdef = getattr(it, "class_def", None)
         if cdef is not None:  # its member functions' C++ statements rewritten as any function's
-            cdef.chunks = [CX.prepare(h, b, cxx, f"{cdef.name}::{k}") for k, (h, b) in enumerate(cdef.chunks)]
+            cdef.chunks = [CX.prepare(h, b, cxx, _method_name(h)) for h, b in cdef.chunks]
             text = CL.emit(it, lambda toks, ren: to_c(toks, templates, ren))
             chunks.append(CN.pending() + text)  # its std::vector types' typedefs first (containers.py)
             continue
@@ -629,6 +629,11 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
     explicit = T.explicit_calls(as_split, template_params)
     return CudaSource(ctext, kernel_items, sites, tparam_info, type_aliases, constants, instances, cxx=cxx,
                       explicit=explicit)
+
+
+def _method_name(head: list) -> str:
+    """The C function name (`__srm_Grid_scale_0`) in a member function's rewritten header."""
+    return next((t.text for t in head if t.text.startswith("__srm_")), "")
 
 
 def _prototype_name(tokens, texts: list[str]) -> str | None:

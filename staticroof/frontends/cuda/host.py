@@ -58,9 +58,12 @@ def load_cpp(path: str, defines: dict, include_dirs=(), launches: dict | None = 
 
         res = lower_translation_unit(path, src.ctext, pp.size_macros, str(grammars_dir()), "cpp", pp.bindings,
                                      lowering, setup)
+        note = src.cxx.note if src.cxx is not None else (lambda kernel, name: None)
+        for k in res.kernels:
+            note(k, k.name)  # unknown types assumed opaque (SR141), under the C function's name
         if "tu" in held:
-            _per_instance(res, held["tu"], src, path, lowering)
-            _per_class_instance(res, held["tu"], path, lowering)
+            _per_instance(res, held["tu"], src, path, lowering, note)
+            _per_class_instance(res, held["tu"], path, lowering, note)
         for k in res.kernels:
             if M.is_member(k):
                 M.prune_sizes(k)
@@ -75,7 +78,7 @@ def load_cpp(path: str, defines: dict, include_dirs=(), launches: dict | None = 
                           stub_dirs=[grammars_dir() / "cuda"])
 
 
-def _per_instance(res, tu, src, path: str, lowering) -> None:
+def _per_instance(res, tu, src, path: str, lowering, note) -> None:
     """Each function template lowered once per instantiation (its result named `f<double>`), in
     place of the one result lower_translation_unit gave it under the placeholder types."""
     from . import templates as T
@@ -101,10 +104,10 @@ def _per_instance(res, tu, src, path: str, lowering) -> None:
             why = [f"`{name}`: template type `{pname}` has no instantiation in this file (no call gives it or deduces "
                    "it from declared types, no explicit instantiation); assuming float" for pname in inst.assumed]
             variants.append((inst.name, inst.types, lambda tu_, k, f, v=inst.values: lowering(tu_, k, f, v), why))
-        _relower(res, tu, fn, path, variants)
+        _relower(res, tu, fn, path, variants, note)
 
 
-def _per_class_instance(res, tu, path: str, lowering) -> None:
+def _per_class_instance(res, tu, path: str, lowering, note) -> None:
     """Each member function of a class template lowered once per instantiation of its class that
     the file spells (`Grid<double>::step`), in place of its one result under float (SR114)."""
     from . import methods as M
@@ -117,12 +120,13 @@ def _per_class_instance(res, tu, path: str, lowering) -> None:
             continue
         variants: list = [(M.kernel_name(fname, inst.label), inst.types,
                            lambda tu_, k, f, i=inst: lowering(tu_, k, f, None, i), []) for inst in found]
-        _relower(res, tu, fn, path, variants)
+        _relower(res, tu, fn, path, variants, note)
 
 
-def _relower(res, tu, fn, path: str, variants) -> None:
+def _relower(res, tu, fn, path: str, variants, note) -> None:
     """`fn`'s result (kernel, failure, driver) replaced by one per variant: (result name, alias ->
-    C type bound while it is lowered, lowering(tu, kernel, fn), SR114 messages)."""
+    C type bound while it is lowered, lowering(tu, kernel, fn), SR114 messages).  `note(kernel,
+    name)`: the unknown types the function uses (SR141)."""
     name = fn.decl.name
     res.kernels = [k for k in res.kernels if k.name != name]
     res.failed = [f for f in res.failed if f[0] != name]
@@ -148,6 +152,7 @@ def _relower(res, tu, fn, path: str, variants) -> None:
                     tu.types.builtin[alias] = t
         for message in why:
             kernel.diag("SR114", message, kernel.location)
+        note(kernel, name)
         if drivers.find(FrontendResult(kernels=[kernel]), tu):
             res.drivers.add(result)
         for pname, value in tu.pragma_sizes.items():

@@ -254,7 +254,7 @@ def instances(items, env: dict, kernels: dict, template_params) -> dict:
     return {name: _distinct(sorted(found[name], key=_where)) for name in kernels}
 
 
-def host_instances(items, env: dict, template_params) -> dict:
+def host_instances(items, template_params) -> dict:
     """{function: [Instance]} for the template functions of a C++ host file (host.py): the calls
     that give their arguments (`axpby<double>(...)`) or whose arguments' declared types deduce them
     (`axpby(n, a, x.data(), ...)` with `std::vector<double> x`), and explicit instantiations.  The
