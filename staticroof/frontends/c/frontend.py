@@ -105,12 +105,14 @@ class TranslationUnit:
         self.callsite_sizes: dict = {}  # func -> param -> (value, Location)
         self.malformed: list = []  # function bodies without a declarator of a function
         # C++ and CUDA files (set in cuda.py): name -> every definition of a name defined more than
-        # once; function -> {template parameter: alias}; alias -> whether it has a default
+        # once; function -> {template parameter: alias}; alias -> whether it has a default; the
+        # explicit arguments of template calls
         self.overloads: dict = {}
         self.template_aliases: dict = {}
         self.template_defaults: dict = {}
         # C++ (set in cuda.py): (file, line, column) of each writable reference parameter's name
         self.references: set = set()
+        self.explicit_targs: dict = {}  # call place -> explicit template arguments (cuda/templates.py)
         for node in ext:
             if isinstance(node, c_ast.Typedef):
                 self.types.typedefs[node.name] = node.type

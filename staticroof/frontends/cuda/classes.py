@@ -34,7 +34,7 @@ from pycparser import c_ast
 from ..c.types import INT, VOID, CType
 from ..c.values import STATEMENT_GROUPS, Val, Var, basic_sizeof, named_arguments, parameters
 from ..common.lowering import Acc, Unsupported
-from . import wmma as WM
+from . import containers as CN, references as RF, wmma as WM
 from .classdefs import (
     OPS,
     ClassDef,
@@ -153,6 +153,16 @@ def new_object(low, ctype: CType, node) -> Obj:
                     sub.declaration(d)
             sub.acc = Acc()
             obj.members = sub.scopes[-1]
+    obj.members["__sr_this"] = Var(obj.ctype)
+    _objects(low.tu)[key] = obj
+    return obj
+
+
+def host_object(low, cls: ClassDef, members: dict) -> Obj:
+    """The object a host member function lowered as a kernel works on (methods.py): `members`
+    as its member variables, bound by the caller."""
+    key = f"{cls.generic or cls.name}@{next(_COUNT)}"
+    obj = Obj(cls, {}, members, CType("class", key))
     obj.members["__sr_this"] = Var(obj.ctype)
     _objects(low.tu)[key] = obj
     return obj
@@ -436,6 +446,8 @@ class ClassLowering(_Lowering):
         return super().statement(node)
 
     def declaration(self, d):
+        if d.name is not None and RF.declare(self, d):  # `float &r = y[i];` (references.py)
+            return None
         if d.name is not None and not isinstance(d.type, c_ast.FuncDecl):
             t = self.tu.types.resolve(d.type)
             if is_class(t):
@@ -443,6 +455,10 @@ class ClassLowering(_Lowering):
             if t.kind == "array" and is_class(t.element()):
                 raise Unsupported("an array of class objects (each element's members are not modeled)", d)
         return super().declaration(d)
+
+    def _e_ID(self, node, acc):
+        ref = RF.element(self, node)  # a reference to an array element (references.py)
+        return ref if ref is not None else super()._e_ID(node, acc)
 
     def class_conversion(self, v, to: CType, node):
         """An object converted to a non-class type: its conversion operator (`operator T *()`,
@@ -461,7 +477,13 @@ class ClassLowering(_Lowering):
         raise Unsupported(f"`{obj.cls.written}` object converted to a type it has no conversion operator for", node)
 
     def _e_FuncCall(self, node, acc):
+        if isinstance(node.name, c_ast.ID) and node.name.name == CN.EXTENT:
+            return CN.extent(self, node, acc)
+        if isinstance(node.name, c_ast.ID) and node.name.name == CN.CONSTRUCTED:
+            return CN.construct(self, node)
         v = dispatch_call(self, node, acc)
+        if v is None:
+            v = CN.call(self, node, acc)  # `x.size()`, `x.data()` on a std::vector (containers.py)
         return v if v is not None else super()._e_FuncCall(node, acc)
 
     def _e_ArrayRef(self, node, acc):

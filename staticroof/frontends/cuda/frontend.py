@@ -38,6 +38,7 @@ from ..common.tokens import Token, render, tokenize
 from . import (
     aliases as AL,
     classes as CL,
+    containers as CN,
     ctors as CT,
     overloads as OV,
     radix as RX,
@@ -130,7 +131,7 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
         aliases = self.tu.template_aliases.get(name)
         if not aliases or name in self.stack or name in self.tu.recursive:
             return super()._inline(name, node, args, acc)
-        saved = T.bind_callee(self, self.tu.funcs[name], args, aliases)
+        saved = T.bind_callee(self, self.tu.funcs[name], args, aliases, T.explicit_types(self, node, name, aliases))
         try:
             v = super()._inline(name, node, args, acc)
             ret = self.tu.types.resolve(self.tu.funcs[name].decl.type.type)  # `T madd(...)` returns T
@@ -493,6 +494,7 @@ class CudaSource:
     type_aliases: dict
     constants: set
     instances: dict = field(default_factory=dict)  # template kernel -> [templates.Instance]
+    explicit: dict = field(default_factory=dict)  # call place -> its explicit template arguments
     cxx: CX.Context | None = None  # what the C++ rewrites found (unknown types)
     references: set = field(default_factory=set)  # writable reference parameters (see clean_params)
 
@@ -518,6 +520,7 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
     tu.references = src.references
     types = {**builtin_types(), **CL.types()}
     tu.template_aliases, tu.template_defaults = {}, {}  # function -> {parameter: alias}; alias -> given?
+    tu.explicit_targs = src.explicit  # `sq<double>(x)`'s arguments, by the call's place
     for alias, (spelling, pname, it) in type_aliases.items():
         t = T.resolve_type(spelling, types, tu)
         tu.template_defaults[alias] = t is not None
@@ -604,6 +607,7 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
     # outside its class is no function then), and shallow copies keep them as they were
     as_split = [Item(it.tokens, it.is_function, it.name, it.header, it.body, it.template) for it in items]
     CL.begin(items)
+    CN.begin()
     CT.begin(tokens, items)
     AL.begin(items)
     templates = {it.name for it in items if it.is_function and it.template}
@@ -626,6 +630,8 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
     sites = host_sites(items, env, every)  # through host wrappers, with their callers' arguments
     template_kernels = {it.name: it for it in items if it.is_function and it.template and "__global__" in it.qualifiers}
     instances = T.instances(items, env, template_kernels, template_params, every)
+    if host:  # a C++ file's function templates: one result per instantiation (host.py)
+        instances.update(T.host_instances(as_split, template_params))
     # the C text: context declarations that are plain C, then every device function rewritten
     chunks = []
     kernel_items = {}
@@ -635,8 +641,11 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
     tparam_info = {}
     references: set = set()  # where writable reference parameters are named (see clean_params)
     for it in items:
-        if getattr(it, "class_def", None) is not None:
-            chunks.append(CL.emit(it, lambda toks, ren: to_c(toks, templates, ren)))
+        cdef = getattr(it, "class_def", None)
+        if cdef is not None:  # its member functions' C++ statements rewritten as any function's
+            cdef.chunks = [CX.prepare(h, b, cxx, _method_name(h)) for h, b in cdef.chunks]
+            text = CL.emit(it, lambda toks, ren: to_c(toks, templates, ren))
+            chunks.append(CN.pending() + text)  # its std::vector types' typedefs first (containers.py)
             continue
         if it.is_function and (host or {"__global__", "__device__"} & it.qualifiers):
             params = template_params(it.template) if it.template else []
@@ -655,17 +664,19 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
             head = clean_params(to_c(header, templates, renames), references)
             body = to_c(body, templates, renames)
             brace = _brace_of(it)
-            chunks.append(render(head + [brace] + body + [new_token(it.tokens[-1], "}")]))
+            chunks.append(CN.pending() + render(head + [brace] + body + [new_token(it.tokens[-1], "}")]))
             kernel_items[it.name] = it
         elif it.tokens and it.tokens[0].text == "using" and not it.template:  # `using real = float;`
             if it.tokens[1].text not in CL.registry().aliases:  # a class type's: CL.using_typedefs
                 tdef = [new_token(it.tokens[0], "typedef", "id"), *it.tokens[3:-1], it.tokens[1], it.tokens[-1]]
-                chunks.append(render(to_c(cxx.declaration(tdef), templates, {})))
+                text = render(to_c(cxx.declaration(tdef), templates, {}))
+                chunks.append(CN.pending() + text)
         elif not it.is_function and it.tokens and _CXX_ONLY.isdisjoint(texts := [t.text for t in it.tokens]):
             name = _prototype_name(it.tokens, texts)
             if name is not None and name not in used:
                 continue  # a library prototype no kernel calls: parsing it would only cost time
-            chunks.append(render(to_c(cxx.declaration(it.tokens), templates, {})))
+            text = render(to_c(cxx.declaration(it.tokens), templates, {}))
+            chunks.append(CN.pending() + text)
     prelude = "".join(f"typedef int {name};\n" for name in sorted(builtin_types()))
     prelude += "typedef int __sr_auto;\n" + CX.PRELUDE
     prelude += "".join(f"typedef int {alias};\n" for alias in sorted(type_aliases))
@@ -673,7 +684,14 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
     prelude += CL.prelude() + usings
     prelude += structs.tag_typedefs(items)  # C++ names a struct by its tag: `Params p`
     ctext = '#line 1 "<staticroof-cuda-prelude>"\n' + prelude + "".join(chunks)
-    return CudaSource(ctext, kernel_items, sites, tparam_info, type_aliases, constants, instances, cxx, references)
+    explicit = T.explicit_calls(as_split, template_params)
+    return CudaSource(ctext, kernel_items, sites, tparam_info, type_aliases, constants, instances, cxx=cxx,
+                      explicit=explicit, references=references)
+
+
+def _method_name(head: list) -> str:
+    """The C function name (`__srm_Grid_scale_0`) in a member function's rewritten header."""
+    return next((t.text for t in head if t.text.startswith("__srm_")), "")
 
 
 def _prototype_name(tokens, texts: list[str]) -> str | None:

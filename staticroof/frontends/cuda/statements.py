@@ -7,6 +7,7 @@ Each rewrite keeps the tokens' locations, so a diagnostic still points at the us
   __sr_asm_out(); }`: the inputs are evaluated (their reads count), the statement is SR140 (its
   own work and traffic are not counted) and each output receives an unknown value;
 - `if constexpr (c)` -> `if (c)` (a constant condition: the branch not taken is folded away);
+- local references, `float &r = y[i];` (references.py);
 - range-for over a fixed local array, `for (float &v : vals)` / `for (auto v : arr)` -> an index
   loop over the array's extent (the element a reference or copy of `arr[k]`);
 - lambdas, inlined at their calls (lambdas.py);
@@ -16,7 +17,8 @@ Each rewrite keeps the tokens' locations, so a diagnostic still points at the us
 from __future__ import annotations
 
 from ..common.tokens import Token, match_angle, match_close, retext, split_commas
-from . import asynccopy, coop, opaque
+from . import asynccopy, coop, opaque, references
+from .containers import EXTENT
 from .lambdas import inline_lambdas
 from .toplevel import split_items
 
@@ -81,6 +83,7 @@ def prepare(header: list[Token], body: list[Token], ctx: Context, name: str = ""
     body = opaque.rewrite(body, ctx.known, used, outer=lambda x: x in params or ctx.is_value(x))
     body = inline_asm(body)
     body = constexpr_if(body)
+    body = references.rewrite(body)
     body = range_for(body)
     body = inline_lambdas(body)
     return header, body
@@ -233,8 +236,9 @@ def _extent(before: list[Token], arr: list[Token]):
 
 
 def range_for(tokens: list[Token]) -> list[Token]:
-    """`for (DECL NAME : ARR) BODY` -> `for (int __sr_k = 0; __sr_k < (sizeof(ARR)/sizeof(ARR[0]));
-    __sr_k++) { DECL NAME = ARR[__sr_k]; BODY }` (a reference element: NAME stands for ARR[k])."""
+    """`for (DECL NAME : ARR) BODY` -> `for (int __sr_k = 0; __sr_k < EXTENT; __sr_k++) { DECL NAME =
+    ARR[__sr_k]; BODY }` (a reference element: NAME stands for ARR[k]); EXTENT is a local array's
+    declared extent, else `__sr_extent(ARR)`: an array's, or a container's size (containers.py)."""
     out, i, n, count = [], 0, len(tokens), 0
     while i < n:
         t = tokens[i]
@@ -250,8 +254,8 @@ def range_for(tokens: list[Token]) -> list[Token]:
                 arr = inner[colon + 1:]
                 k = f"__sr_rf{count}"
                 extent = _extent(tokens[:i], arr)
-                if extent is None:
-                    extent = retext(t, "(int)(sizeof(") + arr + retext(t, ") / sizeof((") + arr + retext(t, ")[0]))")
+                if extent is None:  # an array's extent, a std::vector's size (containers.extent)
+                    extent = retext(t, f"{EXTENT}(") + arr + retext(t, ")")
                 head = retext(t, f"for (int {k} = 0; {k} < (") + extent + retext(t, f"); {k}++)")
                 # the loop body: a reference stands for the element itself, a copy is a local
                 body_start = end + 1

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from ...diagnostics import Location
-from ..common.tokens import Token, match_angle
+from ..common.tokens import Token, match_angle, match_close, split_commas
 from .launch import LaunchSite, find_launches, fold, function_returns, scan_host, split_args
 
 # Fixed-width and other spellings that need no header to mean a type.
@@ -262,6 +262,155 @@ def instances(items, env: dict, kernels: dict, template_params, known: list | No
     return {name: _distinct(sorted(found[name], key=_where)) for name in kernels}
 
 
+def host_instances(items, template_params) -> dict:
+    """{function: [Instance]} for the template functions of a C++ host file (host.py): the calls
+    that give their arguments (`axpby<double>(...)`) or whose arguments' declared types deduce them
+    (`axpby(n, a, x.data(), ...)` with `std::vector<double> x`), and explicit instantiations.  The
+    calls in a template's own body are not read: their arguments are that template's parameters."""
+    fns = {it.name: _Fn(template_params(it.template), _fn_params(_as_pointers(it.header)))
+           for it in items if it.is_function and it.template and not _qualified(it)}
+    found: dict = {name: [] for name in fns}
+    if not fns:
+        return found
+    members: dict = {}  # the data members of the file's classes, for their member functions' calls
+    for it in items:
+        if not it.is_function and any(t.text in ("class", "struct") for t in it.tokens[:4]):
+            members.update(declared_types([], _as_pointers(it.tokens)))
+    scopes = []  # (header, body) of each function, and of each member function defined in a class
+    for it in items:
+        if it.is_function and not it.template:
+            scopes.append((it.header, it.body))
+        elif not it.is_function:
+            scopes += _inline_members(it.tokens)
+    for header, body in scopes:
+        body = _as_pointers(body)
+        types = {**members, **declared_types(_as_pointers(header), body)}
+        for t, given, arg_tokens in _calls(body, fns):
+            args = deduce(fns[t.text], [_data_of(a) for a in arg_tokens], types, given)
+            found[t.text].append(Instance(tuple(args), None, Location(t.file, t.line, t.col)))
+    for name, args, loc in explicit(items, fns):
+        found[name].append(Instance(tuple(deduce(fns[name], [], {}, args)), None, loc))
+    return {name: _distinct(sorted(found[name], key=_where)) for name in fns}
+
+
+def _calls(body: list[Token], names) -> list:
+    """(name token, explicit template arguments, argument token lists) of each call of a function
+    in `names` (`f<double>(a, b)`, `f(a, b)`; not `obj.f(...)`), wherever it stands in `body`."""
+    out, n = [], len(body)
+    for k, t in enumerate(body):
+        if t.kind != "id" or t.text not in names or (k > 0 and body[k - 1].text in (".", "->")):
+            continue
+        j, given = k + 1, []
+        if j < n and body[j].text == "<":
+            close = match_angle(body, j)
+            if close < 0:
+                continue
+            given = [_targ(a) for a in split_commas(body[j + 1:close], angles=True)]
+            j = close + 1
+        if j < n and body[j].text == "(":
+            out.append((t, given, split_commas(body[j + 1:match_close(body, j)])))
+    return out
+
+
+def explicit_calls(items, template_params) -> dict:
+    """{(file, line, col) of the name: [(type parameter, argument spelling)]} for each call of a
+    function template with explicit template arguments (`sq<double>(x[i])`), anywhere in the file:
+    the C the lowering reads has dropped them, and they decide, not the arguments' types."""
+    fns = {it.name: template_params(it.template) for it in items if it.is_function and it.template}
+    out: dict = {}
+    if not fns:
+        return out
+    for it in items:
+        for t, given, _args in _calls(it.tokens, fns):
+            pairs = [(p.name, a) for p, a in zip(fns[t.text], given, strict=False) if p.is_type and isinstance(a, str)]
+            if pairs:
+                out[(t.file, t.line, t.col)] = pairs
+    return out
+
+
+def explicit_types(low, node, name: str, aliases: dict) -> dict:
+    """{alias: C type} of the explicit type arguments of the call `node` of template `name` (see
+    explicit_calls); an argument naming the caller's own template parameter is that parameter's
+    type in this lowering."""
+    from .classdefs import registry
+
+    c = node.coord
+    pairs = getattr(low.tu, "explicit_targs", {}).get((c.file, c.line, c.column)) if c is not None else None
+    out: dict = {}
+    caller = low.fn.decl.name
+    m = registry().methods.get(caller)
+    cls = registry().classes.get(m.owner) if m is not None else None
+    for pname, spelling in pairs or ():
+        alias = aliases.get(pname)
+        own = [f"__sr_{caller}_{spelling}"] + ([cls.alias(spelling)] if cls is not None else [])
+        t = next((low.tu.types.builtin[a] for a in own if a in low.tu.types.builtin), None) or resolve_type(
+            spelling, low.tu.types.builtin, low.tu)
+        if alias is not None and t is not None:
+            out[alias] = t
+    return out
+
+
+def _inline_members(tokens: list[Token]) -> list:
+    """(header, body) of each function defined inside a class (or namespace-level item) body:
+    a `{...}` after a `)` (or `) const`, `) override`, ...), its header back to the last `;`, `{`,
+    `}` or access label."""
+    out, k, n = [], 0, len(tokens)
+    start = 0
+    while k < n:
+        x = tokens[k].text
+        if x in (";", "}") or (x == ":" and k > 0 and tokens[k - 1].text in ("public", "private", "protected")):
+            start = k + 1
+        elif x == "{":
+            j = k - 1
+            while j > start and tokens[j].text in ("const", "override", "noexcept", "final", "volatile"):
+                j -= 1
+            if j > start and tokens[j].text == ")":
+                close = match_close(tokens, k)
+                out.append((tokens[start:k], tokens[k + 1:close]))
+                k, start = close + 1, close + 1
+                continue
+            start = k + 1
+        k += 1
+    return out
+
+
+def _qualified(it) -> bool:
+    """A member function defined outside its class (`void Grid<T>::step()`), not a free function."""
+    names = [k for k, t in enumerate(it.header) if t.text == it.name]
+    return bool(names) and names[-1] > 0 and it.header[names[-1] - 1].text == "::"
+
+
+_CONTAINERS = ("vector", "span", "valarray")
+
+
+def _as_pointers(tokens: list[Token]) -> list[Token]:
+    """`std::vector<T>` (a span, a valarray) as `T *`, for deduction: it holds T as a pointer does."""
+    out: list[Token] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        t = tokens[i]
+        if t.text in _CONTAINERS and i + 1 < n and tokens[i + 1].text == "<":
+            close = match_angle(tokens, i + 1)
+            if close > 0:
+                if len(out) >= 2 and out[-1].text == "::" and out[-2].text == "std":
+                    del out[-2:]
+                elem = split_commas(tokens[i + 2:close], angles=True)
+                out += (elem[0] if elem else []) + [Token("punct", "*", t.file, t.line, t.col)]
+                i = close + 1
+                while i < n and tokens[i].text in ("&", "&&"):  # `const std::vector<T> &x`: the pointer
+                    i += 1
+                continue
+        out.append(t)
+        i += 1
+    return out
+
+
+def _data_of(arg: list[Token]) -> list[Token]:
+    """`x.data()` as `x` (the container's elements), any other argument as it is."""
+    texts = [t.text for t in arg]
+    return arg[:1] if len(arg) == 5 and arg[0].kind == "id" and texts[1:] == [".", "data", "(", ")"] else arg
+
+
 def _where(inst: Instance) -> tuple:
     loc = inst.location
     return (loc.file, loc.line, loc.col) if loc is not None else ("", 0, 0)
@@ -297,11 +446,14 @@ class Resolved:
     site: LaunchSite | None
 
 
-def resolve_instances(name: str, item, src, params: list, resolve, float_type) -> list:
+def resolve_instances(name: str, item, src, params: list, resolve, float_type, labeled: bool = False) -> list:
     """The distinct instantiations of kernel `name` (one for a plain kernel), each with its types.
-    `resolve(spelling)` gives a CType or None; `float_type` is what an unknown type becomes."""
+    `resolve(spelling)` gives a CType or None; `float_type` is what an unknown type becomes.
+    `labeled`: a single instantiation is named with its arguments too (`axpby<double>`; a C++ host
+    function template), unless an argument had to be assumed."""
     if not params:
         return [Resolved(name, {}, {}, [], src.sites.get(name))]
+    labeled = labeled and bool(src.instances.get(name))  # a name for each instantiation the file makes
     found = src.instances.get(name) or [Instance(tuple(p.default for p in params), src.sites.get(name))]
     out, seen = [], set()
     for inst in found:
@@ -327,7 +479,7 @@ def resolve_instances(name: str, item, src, params: list, resolve, float_type) -
         seen.add(tuple(key))
         out.append(Resolved(", ".join(labels), types, values, assumed, inst.site))
     for r in out:
-        r.name = name if len(out) == 1 else f"{name}<{r.name}>"
+        r.name = name if len(out) == 1 and not (labeled and not r.assumed) else f"{name}<{r.name}>"
     return out
 
 
@@ -365,6 +517,9 @@ def static_type(low, node):
         if a.is_pointer or b.is_pointer:
             return a if a.is_pointer else b
         return arith(a, b) if (a.is_float or b.is_float) else INT
+    if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.StructRef) and node.name.field.name == "data":
+        t = static_type(low, node.name.name)  # `x.data()` of a std::vector (containers.py): its pointer
+        return t if t is not None and t.kind == "ptr" else None
     if isinstance(node, c_ast.StructRef) and node.type == ".":
         t = static_type(low, node.name)
         if t is not None and t.is_vector:
@@ -372,16 +527,17 @@ def static_type(low, node):
     return None
 
 
-def bind_callee(low, callee, args, aliases: dict) -> dict:
+def bind_callee(low, callee, args, aliases: dict, given: dict | None = None) -> dict:
     """Deduce a called template function's type parameters from its arguments' declared types
-    (`mul(x[i], a)` with `double *x` makes T double) and bind their aliases for its lowering.
+    (`mul(x[i], a)` with `double *x` makes T double), after those `given` explicitly (alias ->
+    C type), and bind their aliases for its lowering.
     Returns the aliases' previous types, to restore after.  A parameter that cannot be deduced
     keeps its type, and the kernel says so (SR114)."""
     decl = callee.decl.type
     params = [p for p in (decl.args.params if decl.args is not None else [])
               if not isinstance(p, c_ast.EllipsisParam)]  # an unnamed parameter's type deduces too
     by_alias = {alias: pname for pname, alias in aliases.items()}
-    deduced: dict = {}
+    deduced: dict = dict(given or {})  # explicit arguments (explicit_types) decide first
     for p, a in zip(params, args, strict=False):  # not strict: default arguments
         t, levels = p.type, 0
         while isinstance(t, (c_ast.PtrDecl, c_ast.TypeDecl, c_ast.ArrayDecl)):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..c.types import FLOAT, CType
 from ..common.tokens import Token, match_angle, match_close
-from . import aliases as AL, classes as CL, ctors as CT, textures as TX
+from . import aliases as AL, classes as CL, containers as CN, ctors as CT, textures as TX
 from .grammar import table
 
 
@@ -69,6 +69,10 @@ def to_c(tokens: list[Token], templates: set, type_renames: dict) -> list[Token]
         cls = CL.rewrite(tokens, i, out, lambda toks: to_c(toks, templates, type_renames), type_renames)
         if cls is not None:  # classes, their constructors and static members (classes.py)
             out, i = out + cls[0], cls[1]
+            continue
+        cont = CN.rewrite(tokens, i, lambda toks: to_c(toks, templates, type_renames))
+        if cont is not None:  # `std::vector<double>` -> a typedef of `double *` (containers.py)
+            out, i = out + cont[0], cont[1]
             continue
         fetch = TX.rewrite(tokens, i, lambda toks: to_c(toks, templates, type_renames))
         if fetch is not None:  # tex1Dfetch<float>(tex, i), texture<float, 1> ref (textures.py)

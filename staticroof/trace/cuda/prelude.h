@@ -220,6 +220,8 @@ typedef int __sr_opaque; /* a type no header defines (frontends/opaque.py) */
 #define __int_as_float(x) (*(float *)&(int){(x)})
 #define __float_as_uint(x) (*(unsigned *)&(float){(x)})
 #define __uint_as_float(x) (*(float *)&(unsigned){(x)})
+/* a range-for over an array that is not a local one (frontends/cuda/statements.range_for) */
+#define __sr_extent(a) ((int)(sizeof(a) / sizeof((a)[0])))
 /* inline PTX cannot run on the CPU: a kernel that reaches an asm statement stops with a message */
 long write(int, const void *, unsigned long);
 void _exit(int);
