@@ -113,7 +113,7 @@ def test_the_cxx_context_sees_the_items_as_split():
     # cuda_source splits the items once and lends them to the C++ rewrites' context as they were
     # split: classdefs.begin then makes `Vec3::norm2` part of its class (no function item), but
     # the context, as with its own split, still sees it as a function
-    from staticroof.frontends.cuda.frontend import cuda_source
+    from staticroof.frontends.cuda.source import cuda_source
     from staticroof.frontends.cuda.toplevel import split_items
 
     src = cuda_source("vec3.cu", '# 1 "vec3.cu"\n' + VEC3, {})

@@ -5,7 +5,7 @@ pycparser parses C, not CUDA C++.  The route (measured on real files before it w
 1. preprocess in-process with CUDA's predefined macros and staticroof's stub headers;
 2. tokenize, keeping each token's file:line:col, and split the file at top level (namespaces and
    `extern "C"` blocks are transparent);
-3. rewrite each `__global__`/`__device__` function's C++ into C on tokens (qualifiers removed,
+3. rewrite (source.py) each `__global__`/`__device__` function's C++ into C on tokens (qualifiers removed,
    `__shared__` kept as a storage class, `static_cast<T>(e)`, `A::B`, references, default
    arguments, `constexpr`, `auto`, template headers) and parse it on its own, so one unsupported
    construct costs one function;
@@ -19,7 +19,7 @@ pycparser parses C, not CUDA C++.  The route (measured on real files before it w
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import sympy
 from pycparser import c_ast
@@ -34,15 +34,10 @@ from ..c.values import Val, Var, loop_step, node_location, node_location_or_file
 from ..common.launch_config import DIMS, Launch, repeats
 from ..common.lowering import Acc, FrontendResult, Unsupported, thread_loops, thread_symbols
 from ..common.predefined import CUDA_MACROS  # what nvcc predefines (its device pass for sm_80)
-from ..common.tokens import Token, render, tokenize
 from . import (
-    aliases as AL,
     classes as CL,
-    containers as CN,
-    ctors as CT,
     overloads as OV,
     radix as RX,
-    statements as CX,
     strided as ST,
     templates as T,
     textures as TX,
@@ -50,10 +45,10 @@ from . import (
 )
 from .calls import HANDLERS as CXX_CALLS, inline_call
 from .grammar import table
-from .headers import clean_params, template_params
-from .launch import LaunchSite, fold, host_sites, launch_for, launch_notes
-from .to_c import builtin_types, new_token, to_c
-from .toplevel import Item, split_items, without_alignas
+from .headers import template_params
+from .launch import LaunchSite, launch_for, launch_notes
+from .source import cuda_source
+from .to_c import builtin_types
 
 # ---------------------------------------------------------------------------------------------
 # The GPU execution model in the lowering
@@ -479,26 +474,6 @@ def _builtin_dims(fn, funcs=None, overloads=None) -> set:
 # ---------------------------------------------------------------------------------------------
 # Entry point
 
-_CXX_ONLY = {"::", "class", "template", "operator", "namespace", "using", "public", "private", "new", "delete",
-             "typename", "<<<", "std", "virtual", "this"}
-
-
-@dataclass
-class CudaSource:
-    """A .cu file rewritten as C: what the lowering and the trace executor both start from."""
-
-    ctext: str
-    kernel_items: dict
-    sites: dict
-    tparam_info: dict
-    type_aliases: dict
-    constants: set
-    instances: dict = field(default_factory=dict)  # template kernel -> [templates.Instance]
-    explicit: dict = field(default_factory=dict)  # call place -> its explicit template arguments
-    cxx: CX.Context | None = None  # what the C++ rewrites found (unknown types)
-    references: set = field(default_factory=set)  # writable reference parameters (see clean_params)
-
-
 def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindings: dict,
                launches: dict | None = None) -> FrontendResult:
     res = FrontendResult()
@@ -598,111 +573,6 @@ def _lower_instance(tu, fn, path, inst, launches: dict, constants: set, res) -> 
 
 
 
-def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> CudaSource:
-    """Tokenize, split and rewrite a preprocessed .cu file as C (see the module docstring); `host`:
-    a C++ file (host.py), whose every function is rewritten, as the C front end reads every one."""
-    tokens = CL.rename_operators(without_alignas(tokenize(text, path)))
-    items = split_items(tokens)
-    # the items as split, for the C++ rewrites' context: CL.begin marks some (a member defined
-    # outside its class is no function then), and shallow copies keep them as they were
-    as_split = [Item(it.tokens, it.is_function, it.name, it.header, it.body, it.template) for it in items]
-    CL.begin(items)
-    CN.begin()
-    CT.begin(tokens, items)
-    AL.begin(items)
-    templates = {it.name for it in items if it.is_function and it.template}
-    cxx = CX.Context(tokens, set(builtin_types()) | set(table()["types"]), as_split)
-    constants = set()
-    # launch sites: fold host code with file-scope integer constants and the user's bindings
-    env = dict(bindings)
-    for it in items:
-        if it.is_function:
-            continue
-        words = {t.text for t in it.tokens}
-        if "const" in words or "constexpr" in words:
-            toks = [t for t in it.tokens if t.text not in ("static", "const", "constexpr", "int", "unsigned",
-                                                           "long", "size_t", "auto", ";")]
-            if len(toks) >= 3 and toks[0].kind == "id" and toks[1].text == "=":
-                env.setdefault(toks[0].text, fold(toks[2:], env))
-        if "__constant__" in words:
-            constants |= {t.text for t in it.tokens if t.kind == "id"}
-    every: list = []
-    sites = host_sites(items, env, every)  # through host wrappers, with their callers' arguments
-    template_kernels = {it.name: it for it in items if it.is_function and it.template and "__global__" in it.qualifiers}
-    instances = T.instances(items, env, template_kernels, template_params, every)
-    if host:  # a C++ file's function templates: one result per instantiation (host.py)
-        instances.update(T.host_instances(as_split, template_params))
-    # the C text: context declarations that are plain C, then every device function rewritten
-    chunks = []
-    kernel_items = {}
-    used = {t.text for it in items if it.is_function and (host or {"__global__", "__device__"} & it.qualifiers)
-            for t in it.tokens if t.kind == "id"}
-    type_aliases = {}
-    tparam_info = {}
-    references: set = set()  # where writable reference parameters are named (see clean_params)
-    for it in items:
-        cdef = getattr(it, "class_def", None)
-        if cdef is not None:  # its member functions' C++ statements rewritten as any function's
-            cdef.chunks = [CX.prepare(h, b, cxx, _method_name(h)) for h, b in cdef.chunks]
-            text = CL.emit(it, lambda toks, ren: to_c(toks, templates, ren))
-            chunks.append(CN.pending() + text)  # its std::vector types' typedefs first (containers.py)
-            continue
-        if it.is_function and (host or {"__global__", "__device__"} & it.qualifiers):
-            params = template_params(it.template) if it.template else []
-            renames, tvals = {}, {}
-            site = sites.get(it.name)
-            for k, p in enumerate(params):
-                arg = site.template_args[k] if site and k < len(site.template_args) else p.default
-                if p.is_type:
-                    alias = f"__sr_{it.name}_{p.name}"
-                    renames[p.name] = alias
-                    type_aliases[alias] = (arg if isinstance(arg, str) else None, p.name, it)
-                else:
-                    tvals[p.name] = arg if isinstance(arg, int) else None
-            tparam_info[it.name] = tvals
-            header, body = CX.prepare(it.header, it.body, cxx, it.name)
-            head = clean_params(to_c(header, templates, renames), references)
-            body = to_c(body, templates, renames)
-            brace = _brace_of(it)
-            chunks.append(CN.pending() + render(head + [brace] + body + [new_token(it.tokens[-1], "}")]))
-            kernel_items[it.name] = it
-        elif it.tokens and it.tokens[0].text == "using" and not it.template:  # `using real = float;`
-            if it.tokens[1].text not in CL.registry().aliases:  # a class type's: CL.using_typedefs
-                tdef = [new_token(it.tokens[0], "typedef", "id"), *it.tokens[3:-1], it.tokens[1], it.tokens[-1]]
-                text = render(to_c(cxx.declaration(tdef), templates, {}))
-                chunks.append(CN.pending() + text)
-        elif not it.is_function and it.tokens and _CXX_ONLY.isdisjoint(texts := [t.text for t in it.tokens]):
-            name = _prototype_name(it.tokens, texts)
-            if name is not None and name not in used:
-                continue  # a library prototype no kernel calls: parsing it would only cost time
-            text = render(to_c(cxx.declaration(it.tokens), templates, {}))
-            chunks.append(CN.pending() + text)
-    prelude = "".join(f"typedef int {name};\n" for name in sorted(builtin_types()))
-    prelude += "typedef int __sr_auto;\n" + CX.PRELUDE
-    prelude += "".join(f"typedef int {alias};\n" for alias in sorted(type_aliases))
-    usings = CL.using_typedefs(lambda toks, ren: to_c(toks, templates, ren))
-    prelude += CL.prelude() + usings
-    prelude += structs.tag_typedefs(items)  # C++ names a struct by its tag: `Params p`
-    ctext = '#line 1 "<staticroof-cuda-prelude>"\n' + prelude + "".join(chunks)
-    explicit = T.explicit_calls(as_split, template_params)
-    return CudaSource(ctext, kernel_items, sites, tparam_info, type_aliases, constants, instances, cxx=cxx,
-                      explicit=explicit, references=references)
-
-
-def _method_name(head: list) -> str:
-    """The C function name (`__srm_Grid_scale_0`) in a member function's rewritten header."""
-    return next((t.text for t in head if t.text.startswith("__srm_")), "")
-
-
-def _prototype_name(tokens, texts: list[str]) -> str | None:
-    """The function a declaration item declares (`float sqrtf(float);`), or None (`texts`: the
-    tokens' texts, which the caller has)."""
-    if not texts or texts[0] in ("typedef", "struct", "union", "enum") or "(" not in texts or "=" in texts:
-        return None
-    k = texts.index("(")
-    return texts[k - 1] if k > 0 and tokens[k - 1].kind == "id" else None
-
-
 def _lower_best(tu, fn, path, launch: Launch, tparams: dict, constants: set, site) -> tuple:
     """(kernel, model): lowered with the global-index thread model, or with another model (see
     Model) when the first leaves a thread index opaque or divides it by a size and the other is
@@ -784,13 +654,6 @@ def _lower_kernel(tu, fn, path, launch: Launch, tparams: dict, constants: set, s
 
 def _param_names(fn) -> list:
     return [p.name for p in parameters(fn)]
-
-
-def _brace_of(it: Item) -> Token:
-    k = len(it.tokens) - len(it.body) - 2
-    return it.tokens[k]
-
-
 
 
 def _bind_site(kernel: Kernel, fn, tu, site: LaunchSite):

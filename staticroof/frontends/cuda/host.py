@@ -3,7 +3,7 @@
 A C++ file's kernels are plain functions (an OpenMP `parallel for` over arrays, a loop calling a
 class's methods), read as the C front end reads a `.c` file: every function lowered, those without
 loops or array accesses drivers.  The C++ (classes, templates, references, `std::` headers, lambdas)
-is rewritten to C on tokens as for CUDA (frontend.py's `cuda_source`, every function rewritten),
+is rewritten to C on tokens as for CUDA (source.py's `cuda_source`, every function rewritten),
 and lowered with the CUDA lowering's class model (no launch: no thread loops, CPU semantics).
 Kernels report the language `cpp`.  Beyond what CUDA device code has:
 
@@ -31,7 +31,9 @@ from ..common.predefined import CPP_MACROS
 def load_cpp(path: str, defines: dict, include_dirs=(), launches: dict | None = None):
     from ..c.frontend import lower_translation_unit
     from . import classes as CL, methods as M, overloads as OV
-    from .frontend import CudaLowering, builtin_types, cuda_source
+    from .frontend import CudaLowering
+    from .source import cuda_source
+    from .to_c import builtin_types
 
     def lower(pp):
         src = cuda_source(path, pp.text, pp.bindings, host=True)

@@ -16,11 +16,12 @@ import sympy
 from pycparser import c_ast, c_generator
 
 from ...frontends.c.parse import parse_translation_unit
+from ...frontends.common.predefined import CUDA_MACROS
 from ...frontends.common.preprocess import preprocess
 from ...frontends.cuda.classes import strip_for_trace
-from ...frontends.cuda.frontend import CUDA_MACROS, cuda_source
 from ...frontends.cuda.grammar import table
 from ...frontends.cuda.launch import grid_in_params
+from ...frontends.cuda.source import cuda_source
 from ...inputs import InputError, read_text
 from ...resources import grammars_dir
 from .. import Trace, TraceError, executor
