@@ -77,6 +77,13 @@ def _preprocessor(job: dict, errors: list):
                 raise OSError(str(e)) from None
             where = self.lastdirective
             file, line = (where.source, where.lineno) if where is not None else (job["path"], 0)
+            real = os.path.realpath(includepath)
+            if not any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in job["allowed"]):
+                # outside the project tree and the -I folders (confine.py): never opened
+                via = f" (a link to {real})" if os.path.abspath(includepath) != real else ""
+                raise _Stop("refused", f"#include {includepath}{via} is outside the project tree ({job['project']}) "
+                                       "and the -I folders: not read (pass -I with its folder if it belongs to the "
+                                       "project)", file, line)
             if stat.S_ISDIR(st.st_mode):
                 raise OSError(f"{includepath}: is a folder")
             if not stat.S_ISREG(st.st_mode):

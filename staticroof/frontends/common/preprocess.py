@@ -33,6 +33,7 @@ from pathlib import Path, PurePosixPath
 from ...diagnostics import Diagnostic, Location, line_name
 from ...inputs import SOURCE_LIMIT, InputError, is_regular, read_text
 from ...resources import grammar_path
+from .confine import Confinement, parse_make_deps
 from .predefined import C_MACROS, CC_BUILTINS, PREDEFINED_NAMES
 
 SIZE_MARK = "__SR_SIZE"
@@ -189,10 +190,12 @@ def _stub_name_ok(name: str) -> bool:
             and all(len(p.encode("utf-8", "surrogateescape")) <= 255 for p in parts) and len(name) <= 1024)
 
 
-def _missing_system_headers(path: Path, text: str, include_dirs, stubs, seen=None, refused=None):
+def _missing_system_headers(path: Path, text: str, include_dirs, stubs, confine: Confinement, seen=None,
+                            refused=None):
     """(header, Location) for each <...> include that neither the stubs nor -I dirs provide.
     `refused` collects (message, Location) for includes that name something that is not a regular
-    file (a device, FIFO or folder) or a header too large to read: those are never opened."""
+    file (a device, FIFO or folder), a header too large to read or one outside the allowed folders
+    (`confine`): those are never opened."""
     seen = set() if seen is None else seen
     refused = [] if refused is None else refused
     out = []
@@ -204,8 +207,17 @@ def _missing_system_headers(path: Path, text: str, include_dirs, stubs, seen=Non
         if any(os.path.lexists(Path(d) / name) and not is_regular(Path(d) / name) for d in search):
             refused.append((f"#include {name}: not a regular file (a device, FIFO or folder is never read)", loc))
             continue
+        first = next((Path(d) / name for d in search[:len(search) - len(stubs)] if os.path.lexists(Path(d) / name)),
+                     None)
+        shown = f"{kind}{name}{'>' if kind == '<' else kind}"
+        if first is not None and not confine.allows(first):
+            refused.append((confine.refusal(shown, first), loc))
+            continue
         found = next((Path(d) / name for d in search[:len(search) - len(stubs)] if is_regular(Path(d) / name)),
                      None)
+        if found is not None and not confine.allows(found):
+            refused.append((confine.refusal(shown, found), loc))
+            continue
         if found is not None:
             if found not in seen:
                 seen.add(found)
@@ -214,7 +226,7 @@ def _missing_system_headers(path: Path, text: str, include_dirs, stubs, seen=Non
                 except InputError as e:
                     refused.append((f"#include {name}: {e}", loc))
                     continue
-                out += _missing_system_headers(found, sub, include_dirs, stubs, seen, refused)
+                out += _missing_system_headers(found, sub, include_dirs, stubs, confine, seen, refused)
             continue
         if any(is_regular(Path(d) / name) for d in stubs):
             continue
@@ -223,13 +235,16 @@ def _missing_system_headers(path: Path, text: str, include_dirs, stubs, seen=Non
     return out
 
 
-def _resolve_include(includer: Path, kind: str, name: str, search, stubs):
-    """(resolved path, path as the preprocessor names it) of a user header, or None for a stub or
-    a header that is not found (the preprocessor reports that one)."""
+def _resolve_include(includer: Path, kind: str, name: str, search, stubs, confine: Confinement):
+    """(resolved path, path as the preprocessor names it) of a user header, or None for a stub, a
+    header that is not found (the preprocessor reports that one) or one outside the allowed folders
+    (never read: _missing_system_headers refuses it)."""
     dirs = ([includer.parent] if kind == '"' else []) + list(search)
     for d in dirs:
         f = Path(d) / name
         if is_regular(f):
+            if not confine.allows(f):
+                return None
             real = f.resolve()
             if any(real.is_relative_to(s.resolve()) for s in stubs):
                 return None
@@ -237,13 +252,13 @@ def _resolve_include(includer: Path, kind: str, name: str, search, stubs):
     return None
 
 
-def _user_headers(path: Path, text: str, search, stubs) -> dict:
+def _user_headers(path: Path, text: str, search, stubs, confine: Confinement) -> dict:
     """{resolved path: (display path, text)} for every user header `text` reaches."""
     found: dict = {}
 
     def visit(includer, t):
         for m in _INCLUDE.finditer(t):
-            h = _resolve_include(includer, m.group(1), m.group(2), search, stubs)
+            h = _resolve_include(includer, m.group(1), m.group(2), search, stubs, confine)
             if h is None or h[0] in found:
                 continue
             try:
@@ -263,25 +278,26 @@ def included_headers(path: str, text: str, include_dirs=(), stub_dirs=()) -> lis
     also one inside an `#if` that is false, so the list may be longer than what is compiled."""
     p = Path(path)
     stubs = [Path(d) for d in stub_dirs] + [_stub_dir()]
-    found = _user_headers(p, text, [p.parent, *map(Path, include_dirs), *stubs], stubs)
+    confine = Confinement(p, include_dirs, stubs)
+    found = _user_headers(p, text, [p.parent, *map(Path, include_dirs), *stubs], stubs, confine)
     return [found[real] for real in sorted(found)]
 
 
-def _redirect(includer: Path, text: str, search, stubs, copies: dict) -> str:
+def _redirect(includer: Path, text: str, search, stubs, copies: dict, confine: Confinement) -> str:
     """Point `#include`s of user headers at their rewritten copies."""
     def sub(m):
-        h = _resolve_include(includer, m.group(1), m.group(2), search, stubs)
+        h = _resolve_include(includer, m.group(1), m.group(2), search, stubs, confine)
         return f'#include "{copies[h[0]]}"' if h is not None and h[0] in copies else m.group(0)
 
     return _INCLUDE.sub(sub, text)
 
 
-def _with_headers(path: Path, text: str, search, stubs, root: Path):
+def _with_headers(path: Path, text: str, search, stubs, root: Path, confine: Confinement):
     """The file and the user headers it includes with their integer `#define`s rewritten as sizes
     (so `-D N=64` rebinds a size defined in a header as it does one in the file): each header is
     copied, rewritten, under a temporary folder, keeping its own name in line markers (`#line`).
     Returns (text, size macros, names the directives test)."""
-    headers = _user_headers(path, text, search, stubs)
+    headers = _user_headers(path, text, search, stubs, confine)
     texts = [text] + [t for _, t in headers.values()]
     tested = set().union(*(directive_names(t) for t in texts))
     values = set().union(*(directive_names(t, values_only=True) for t in texts))
@@ -294,8 +310,9 @@ def _with_headers(path: Path, text: str, search, stubs, root: Path):
         for name, value in found.items():
             sizes.setdefault(name, value)
         copies[real].parent.mkdir(parents=True, exist_ok=True)
-        copies[real].write_text(f'#line 1 "{line_name(shown)}"\n' + _redirect(real, body, search, stubs, copies))
-    return _redirect(path, src, search, stubs, copies), sizes, tested
+        marker = f'#line 1 "{line_name(shown)}"\n'
+        copies[real].write_text(marker + _redirect(real, body, search, stubs, copies, confine))
+    return _redirect(path, src, search, stubs, copies, confine), sizes, tested
 
 
 def system_compiler():
@@ -322,20 +339,21 @@ def preprocess(path: str, text: str, defines: dict, include_dirs=(), extra_macro
     # Everything this run writes (rewritten header copies, empty stubs, the preprocessor's input and
     # output) lives in one temporary folder, removed however the run ends (an error, Ctrl-C).
     work = Path(tempfile.mkdtemp(prefix="staticroof-pp-"))
+    confine = Confinement(p, include_dirs, [*stubs, work])
     try:
         src, out.size_macros, tested = _with_headers(p, text, [p.parent, *map(Path, include_dirs), *stubs], stubs,
-                                                     work)
+                                                     work, confine)
         macros = {**_COMPAT, **(C_MACROS if predefined is None else predefined), "__STATICROOF__": "1",
                   **(extra_macros or {})}
         _preprocess(out, path, p, text, src, tested, defines, include_dirs, stubs, macros, set(undefines),
-                    use_system, work)
+                    use_system, work, confine)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return out
 
 
 def _preprocess(out: Preprocessed, path, p: Path, text, src, tested, defines, include_dirs, stubs, macros: dict,
-                undefines: set, use_system, work: Path) -> None:
+                undefines: set, use_system, work: Path, confine: Confinement) -> None:
     for name, value in defines.items():
         as_int = None if value is None else _int_value(str(value))
         # `-D __CUDA_ARCH__=900`, `-D _LP64`: always the preprocessor's
@@ -354,7 +372,7 @@ def _preprocess(out: Preprocessed, path, p: Path, text, src, tested, defines, in
     for name in undefines:
         macros.pop(name, None)
     refused: list = []
-    missing = _missing_system_headers(p, text, include_dirs, stubs, refused=refused)
+    missing = _missing_system_headers(p, text, include_dirs, stubs, confine, refused=refused)
     if refused:
         for msg, loc in refused:
             out.diagnostics.append(Diagnostic("SR005", msg, loc))
@@ -378,9 +396,10 @@ def _preprocess(out: Preprocessed, path, p: Path, text, src, tested, defines, in
     for _ in range(MISSING_HEADERS + 1):
         before = len(out.diagnostics)
         if cc is not None:
-            _run_cc(cc, path, f'#line 1 "{line_name(path)}"\n' + src, macros, search + [str(empty)], out, work)
+            _run_cc(cc, path, f'#line 1 "{line_name(path)}"\n' + src, macros, search + [str(empty)], out, work,
+                    confine)
         else:
-            _run_pcpp(path, src, macros, search + [str(empty)], out, work)
+            _run_pcpp(path, src, macros, search + [str(empty)], out, work, confine)
         if out.ok:
             return
         _explain_missing_header(out, p, text, include_dirs)
@@ -520,7 +539,7 @@ def _limits():  # pragma: no cover - runs in the child between fork and exec
             pass
 
 
-def _run_cc(cc, path, src, macros, search, out: Preprocessed, work: Path) -> None:
+def _run_cc(cc, path, src, macros, search, out: Preprocessed, work: Path, confine: Confinement) -> None:
     import subprocess  # here, not with the module: a cached run reads its headers, never runs them
 
     # -undef: none of the host's own macros; the C standard's that it keeps are removed too, so the
@@ -535,7 +554,9 @@ def _run_cc(cc, path, src, macros, search, out: Preprocessed, work: Path) -> Non
         args.append(f"-I{d}")
     source, result, errors = work / "input.c", work / "output.i", work / "errors.txt"
     source.write_text(src, encoding="utf-8", errors="surrogateescape")
-    args.append(str(source))
+    deps = work / "deps.d"  # the files it opened, checked against `confine` after the run
+    deps.unlink(missing_ok=True)
+    args += ["-MD", "-MF", str(deps), "-MT", "x", str(source)]
     posix = os.name == "posix"
     command, preexec = _limited(args)
     try:
@@ -573,7 +594,27 @@ def _run_cc(cc, path, src, macros, search, out: Preprocessed, work: Path) -> Non
         out.diagnostics.append(Diagnostic("SR005", msg, loc))
         out.ok = False
         return
+    opened = parse_make_deps(deps.read_text(encoding="utf-8", errors="surrogateescape")) if deps.exists() else None
+    outside = _outside(opened, confine)
+    if outside is not None:
+        out.diagnostics.append(Diagnostic("SR005", outside, Location(path)))
+        out.ok = False
+        return
     out.text = result.read_text(encoding="utf-8", errors="replace")
+
+
+def _outside(opened: list[str] | None, confine: Confinement) -> str | None:
+    """The error when the preprocessor opened a file outside the allowed folders (a computed
+    `#include MACRO` the first check cannot see), or when what it opened cannot be told."""
+    if opened is None:
+        return "the C preprocessor's list of the files it opened could not be read: its output is not used"
+    for f in opened:
+        if not os.path.lexists(f):
+            return ("the C preprocessor's list of the files it opened names one that is not there: "
+                    "its output is not used")
+        if not confine.allows(f):
+            return confine.refusal(f'"{f}"', f)
+    return None
 
 
 def _wait(proc, posix: bool) -> None:
@@ -628,7 +669,7 @@ def _first_cpp_error(stderr: str, path: str):
     return m.group(4).strip(), Location(f, int(m.group(2)), int(m.group(3) or 1))
 
 
-def _run_pcpp(path, src, macros, search, out: Preprocessed, work: Path) -> None:
+def _run_pcpp(path, src, macros, search, out: Preprocessed, work: Path, confine: Confinement) -> None:
     """pcpp in a child Python process (`pcpp_child`) under the system preprocessor's limits: its
     own session, CPP_MEMORY_LIMIT of address space, CPP_OUTPUT_LIMIT of output, CPP_TIMEOUT
     seconds, then the whole group is killed.  A macro bomb or an endless include ends in SR005."""
@@ -639,7 +680,8 @@ def _run_pcpp(path, src, macros, search, out: Preprocessed, work: Path) -> None:
     (job / "input.c").write_text(src, encoding="utf-8", errors="surrogateescape")
     (job / "job.json").write_text(json.dumps({
         "path": str(path), "source": line_name(path), "search": [str(d) for d in search], "macros": macros,
-        "source_limit": SOURCE_LIMIT, "output_limit": CPP_OUTPUT_LIMIT}), encoding="utf-8")
+        "source_limit": SOURCE_LIMIT, "output_limit": CPP_OUTPUT_LIMIT,
+        "allowed": [str(r) for r in confine.roots], "project": str(confine.project)}), encoding="utf-8")
     # -P: the current folder (whatever repository we analyze) is not searched for modules; the
     # child finds staticroof.inputs where this process found it.
     boot = ("import runpy, sys; sys.path.insert(0, sys.argv[1]); sys.argv = sys.argv[2:]; "
