@@ -124,11 +124,13 @@ def _tracked(folder: Path) -> bool:
     """Does git track anything under `folder` (the cache)?  False outside a repository."""
     import subprocess
 
+    from .git import git_command, git_env
+
     if not folder.exists():
         return False
     try:
-        p = subprocess.run(["git", "ls-files", "--", str(folder)], cwd=folder.parent, capture_output=True,
-                           text=True, timeout=60, stdin=subprocess.DEVNULL)
+        p = subprocess.run([*git_command(folder.parent), "ls-files", "--", str(folder)], cwd=folder.parent,
+                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, env=git_env())
     except (OSError, subprocess.TimeoutExpired):
         return False
     return p.returncode == 0 and bool(p.stdout.strip())
