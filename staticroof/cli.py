@@ -297,13 +297,15 @@ def _launch_limit(option: str, nums: tuple):
 
 def collect_sources(paths) -> tuple[list[Path], list]:
     from .diagnostics import Diagnostic, Location
-    from .frontends import supported
+    from .frontends import HEADER_SUFFIXES, supported
 
     files, errors = [], []
     for p in paths:
         path = Path(p)
         if path.is_dir():
+            # headers are reported through the sources that include them (HEADER_SUFFIXES)
             found = sorted(f for f in path.rglob("*") if f.is_file() and supported(f)
+                           and f.suffix not in HEADER_SUFFIXES
                            and not any(part.startswith(".") for part in f.relative_to(path).parts))
             files.extend(found)
         elif path.is_file():

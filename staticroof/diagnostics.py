@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 # A file name travels through `#line "..."` directives, which cannot hold every name (`"`, `\\`, a
 # newline): such a name is replaced there by an alias, and turned back when a location is shown.
-_SAFE_NAME = re.compile(r"[^\x00-\x1f\x7f\"\\]*")
+_SAFE_NAME = re.compile(r"[^\x00-\x1f\x7f\"\\\udc80-\udcff]*")  # no control, quote, backslash or non-UTF-8 byte
 _ALIASES: dict = {}
 
 
@@ -35,6 +35,21 @@ def aliases() -> dict:
 
 def add_aliases(made: dict) -> None:
     _ALIASES.update(made)
+
+
+def printable(name: str) -> str:
+    """A file name as one line of a report: control characters escaped (`\\n`), bytes that are not UTF-8
+    (kept as surrogates by os.fsdecode) as `\\xff`."""
+    out = []
+    for ch in str(name):
+        o = ord(ch)
+        if 0xDC80 <= o <= 0xDCFF:
+            out.append(f"\\x{o - 0xDC00:02x}")
+        elif not ch.isprintable() and ch != " ":
+            out.append(ch.encode("unicode_escape").decode("ascii"))
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 def shown(file):

@@ -72,3 +72,87 @@ def test_git_runs_nothing_of_the_repository_and_writes_no_index(hostile, revisio
         assert code == 0 and "+100%" in out and "1/8" in out and "1/4" in out, out
     else:
         assert code == 0, out
+
+
+@pytest.fixture
+def plain(tmp_path, monkeypatch):
+    r = tmp_path / "repo"
+    r.mkdir()
+    git(r, "init", "-q")
+    git(r, "config", "user.email", "dev@example.com")
+    git(r, "config", "user.name", "dev")
+    monkeypatch.chdir(r)
+    monkeypatch.setenv("STATICROOF_CACHE_DIR", str(tmp_path / "cache"))
+    return r
+
+
+def commit_then_change(r, files: dict, changed: dict):
+    for name, body in files.items():
+        (r / name).write_bytes(body.encode("utf-8", "surrogateescape"))
+    git(r, "add", "-A")
+    git(r, "commit", "-q", "-m", "base")
+    for name, body in changed.items():
+        (r / name).write_bytes(body.encode("utf-8", "surrogateescape"))
+
+
+# y[i] = x[i]*2 + 1: W = 2n (a multiply and an add), Q = 8n (x read, y written): I = 1/4.
+# Without the `+ 1`: W = n, Q = 8n: I = 1/8, a 50% drop, a regression (RD101) at the default 10%.
+C_AXPB = "void k(float *x, float *y, int n) { for (int i = 0; i < n; i++) y[i] = x[i] * 2.0f + 1.0f; }\n"
+CUDA_AXPB = ("__global__ void g(float *x, float *y, int n)\n{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (i < n) y[i] = x[i] * 2.0f + 1.0f;\n}\n")
+
+
+@pytest.mark.parametrize("includer", [True, False], ids=["included-by-a-source", "header-only"])
+def test_a_header_kernel_regression_is_caught(plain, includer):
+    # §4: a kernel defined in a `.h` (C) and one in a `.h` with CUDA (read as CUDA by its content);
+    # the header changed, the including file did not
+    files = {"kern.h": C_AXPB, "gpu.h": CUDA_AXPB}
+    if includer:
+        files["main.c"] = '#include "kern.h"\nint main(void) { return 0; }\n'
+    commit_then_change(plain, files, {"kern.h": C_AXPB.replace(" + 1.0f", ""),
+                                      "gpu.h": CUDA_AXPB.replace(" + 1.0f", "")})
+    code, out = run_diff("HEAD")
+    assert code == 1, out
+    assert "kern.h:1:6: k  REGRESSED" in out and "gpu.h:1:17: g  REGRESSED" in out, out
+    assert out.count("REGRESSED") == 2  # each kernel once, though main.c reaches kern.h too
+    assert "I       1/4 = 0.25 FLOP/B  ->  1/8 = 0.125 FLOP/B  (-50%)" in out
+
+
+def test_a_cuh_change_reanalyzes_its_includers(plain):
+    # a kernel in a .cu whose constant comes from a changed .cuh: factor 2 -> factor 2 + 1 more FLOP.
+    # Before: y[i] = x[i]*S with S = 2 (W = n); after: y[i] = x[i]*S + 1.0f (W = 2n): I 1/8 -> 1/4,
+    # improved (exit 0), but the .cu kernel must be in the report
+    cu = ('#include "ops.cuh"\n__global__ void g(float *x, float *y, int n)\n{\n'
+          "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) y[i] = OP(x[i]);\n}\n")
+    commit_then_change(plain, {"ops.cuh": "#define OP(v) ((v) * 2.0f)\n", "k.cu": cu},
+                       {"ops.cuh": "#define OP(v) ((v) * 2.0f + 1.0f)\n"})
+    code, out = run_diff("HEAD")
+    assert code == 0 and "k.cu:2:17: g  improved" in out, out
+
+
+@pytest.mark.parametrize("name", ["a\nb.c", "tab\there.c", "bad\udcff.c", "x|**improved**|.c"],
+                         ids=["newline", "tab", "not-utf8", "pipes"])
+def test_odd_file_names_are_reported_on_one_line(plain, name):
+    # §5 and §10: the kernel of a file whose name has a newline, a byte that is not UTF-8 or `|` is
+    # diffed (not dropped, no traceback) and its name printed on one line, escaped; a non-UTF-8 .txt
+    # beside it is no source and changes nothing
+    commit_then_change(plain, {name: C_AXPB, "\udcfe.txt": "x"}, {name: C_AXPB.replace(" + 1.0f", ""),
+                                                                 "\udcfe.txt": "y"})
+    code, out = run_diff("HEAD")
+    assert code == 1 and "1 file, 1 kernel: 1 regressed" in out, out
+    from staticroof.diagnostics import printable
+
+    assert f"{printable(name)}:1:6: k  REGRESSED" in out
+    code, md = run_diff("HEAD", "--format", "markdown")
+    row = next(line for line in md.splitlines() if "**regressed**" in line)
+    # the row has its 5 cells whatever the name holds: every `|` that is not a cell border is escaped
+    assert len(row.replace("\\|", "").split("|")) == 7, row
+    assert f"`{printable(name).replace('|', chr(92) + '|')}`" in row, row  # on one line, escaped
+
+
+def test_markdown_escapes_report_text():
+    from staticroof.reports.markdown import code, text
+
+    assert text("<b>x</b> | *y* [a](b)") == "\\<b\\>x\\</b\\> \\| \\*y\\* \\[a\\]\\(b\\)"
+    assert code("void k<float>(float*)") == "`void k<float>(float*)`"  # HTML in a code span is text
+    assert code("a`b") == "`` a`b ``" and code("a\nb") == "`a\\nb`"

@@ -29,6 +29,7 @@ class GitError(Exception):
 _SAFE = ("-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "core.attributesFile=/dev/null",
          "-c", "core.pager=cat", "-c", "diff.external=", "-c", "core.untrackedCache=false", "--no-optional-locks")
 _FILTER_KEYS = ("clean", "smudge", "process")
+_TEXT = {"encoding": "utf-8", "errors": "surrogateescape"}
 
 
 def git_env() -> dict:
@@ -63,8 +64,9 @@ def git_command(root) -> list[str]:
 
 def _git(root, *args, text=True) -> str:
     try:
-        p = subprocess.run([*git_command(root), *args], cwd=root, capture_output=True, text=text, timeout=120,
-                           stdin=subprocess.DEVNULL, env=git_env())
+        # names as the file system has them: bytes that are not UTF-8 kept (surrogateescape), as os.fsdecode
+        p = subprocess.run([*git_command(root), *args], cwd=root, capture_output=True, timeout=120,
+                           stdin=subprocess.DEVNULL, env=git_env(), **_TEXT if text else {})
     except FileNotFoundError:
         raise GitError("git is not installed (staticroof diff reads the revisions with git)") from None
     except subprocess.TimeoutExpired:

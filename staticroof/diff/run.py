@@ -16,6 +16,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from ..diagnostics import line_name, shown
 from . import git
 from .compare import DEFAULT_FAIL_UNDER, DiffResult, compare, match, metrics
 
@@ -34,7 +35,8 @@ def pairs_to_analyze(changes: list, old: git.Tree, new: git.Tree, include_dirs: 
         new_path = c.new if _supported(c.new) else None
         if old_path or new_path:
             pairs.append((old_path, new_path))
-    headers = {p for c in changes for p in (c.old, c.new) if p and not _supported(p)}
+    # any changed file may be included (a .h, a .cuh, a .hpp): the sources that reach one are analyzed
+    headers = {p for c in changes for p in (c.old, c.new) if p}
     if headers:
         taken = {p for pair in pairs for p in pair if p}
         cache_old: dict = {}
@@ -70,8 +72,17 @@ def _analyze_side(root: Path, paths: list, options, include_dirs: list, store, c
                 k.roofline = place(k, machine, options.unit)
             except MachineError:
                 k.roofline = None
+    seen = set()
+    aliases = {line_name(p): p for p in paths}
     for k in report.kernels:
-        out.setdefault(Path(k.file).as_posix(), []).append(metrics(k))
+        # a header's kernel is reported under the header, once, however many analyzed files include it
+        m = metrics(k)
+        file = aliases.get(k.file, shown(k.file))  # an odd name's #line alias undone (also from the cache)
+        key = (Path(file).as_posix(), m.name, m.line, m.col)
+        if key not in seen:
+            seen.add(key)
+            m.file = key[0]
+            out.setdefault(key[0], []).append(m)
     for d in report.file_diagnostics:
         if d.severity == "error":
             notes.append(f"{d.location}: {d.code} {d.message}")
@@ -110,6 +121,10 @@ def run(base: str, head: str | None, options, cwd: Path, store=None, config_path
         new_tree.close()
         shutil.rmtree(work, ignore_errors=True)
     result.notes = [f"{base}: {n}" for n in old_notes] + new_notes
+    # kernels reported under a header's name (included by an analyzed file) pair under that header
+    taken = {p for pair in pairs for p in pair if p}
+    for h in sorted((set(old_kernels) | set(new_kernels)) - taken):
+        pairs.append((h if h in old_kernels else None, h if h in new_kernels else None))
     result.files = [n or o for o, n in pairs]
     for o, n in pairs:
         for old_m, new_m in match(old_kernels.get(o, []) if o else [], new_kernels.get(n, []) if n else []):

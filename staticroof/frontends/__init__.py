@@ -43,6 +43,7 @@ class Frontend:
 
 
 FRONTENDS: dict[str, Frontend] = {}
+HEADER_SUFFIXES = (".h",)
 
 
 def register(frontend: Frontend) -> Frontend:
@@ -55,6 +56,8 @@ register(Frontend("cuda", (".cu", ".cuh"), "staticroof.frontends.cuda.load:load_
                   "staticroof.trace.cuda.executor"))
 # C++ host code: the CUDA front end's C++ layer, every function read as C reads it (cuda/host.py)
 register(Frontend("cpp", (".cpp", ".cc", ".cxx", ".hpp"), "staticroof.frontends.cuda.host:load_cpp"))
+# a `.h` named on its own: C, CUDA or C++ by its content (cuda/header.py); never found by a folder walk
+register(Frontend("header", HEADER_SUFFIXES, "staticroof.frontends.cuda.header:load_header"))
 register(Frontend("python", (".py",), "staticroof.frontends.python.frontend:load", "staticroof.trace.python.executor",
                   cost_aliases(), typed_by_options=True))
 
@@ -72,6 +75,10 @@ def supported(path: Path) -> bool:
 
 def language_of(path) -> str:
     f = frontend_for(path)
+    if f is not None and f.language == "header":
+        from .cuda.header import header_file_language
+
+        return header_file_language(path)
     return f.language if f is not None else "c"
 
 

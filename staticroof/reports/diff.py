@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from ..diagnostics import printable
 from .annotation import Annotation
 from .formula import expr, number
 
@@ -83,7 +84,7 @@ def summary(result) -> str:
 
 def where(k) -> str:
     m = k.new or k.old
-    return f"{k.file}:{m.line}:{m.col or 1}" if m.line else k.file
+    return f"{printable(k.file)}:{m.line}:{m.col or 1}" if m.line else printable(k.file)
 
 
 def label(k) -> str:
@@ -99,7 +100,7 @@ def label(k) -> str:
 def render_text(result) -> str:
     lines = [title(result), summary(result)]
     for k in result.kernels:
-        renamed = f" (was {k.old_file})" if k.old_file else ""
+        renamed = f" (was {printable(k.old_file)})" if k.old_file else ""
         lines.append(f"{where(k)}: {k.name}  {label(k)}{renamed}")
         if k.status in ("new", "removed"):
             m = k.new or k.old

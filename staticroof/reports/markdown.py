@@ -7,6 +7,9 @@ code spans).
 
 from __future__ import annotations
 
+import re
+
+from ..diagnostics import printable
 from .diff import attainable, bound, bound_phrase, label, percent, summary
 
 
@@ -15,7 +18,18 @@ def cell(text: str) -> str:
 
 
 def code(text: str) -> str:
-    return f"`{text}`" if "`" not in text else f"`` {text} ``"
+    """A code span that holds `text` whatever it contains: on one line, fenced by one more backtick
+    than its longest run of them (HTML and Markdown in a code span are shown as they are)."""
+    text = printable(text)
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    pad = " " if longest else ""
+    return f"{'`' * (longest + 1)}{pad}{text}{pad}{'`' * (longest + 1)}"
+
+
+def text(s: str) -> str:
+    """Plain text from a repository or a report, shown as it is: one line, and every character that
+    Markdown or HTML would read (`<b>`, `*`, `[link](...)`, `|`) escaped."""
+    return re.sub(r"([\\`*_{}\[\]()<>#+!|~&-])", r"\\\1", printable(s))
 
 
 def _value(m, key: str) -> str:
@@ -55,6 +69,7 @@ def render_diff(result) -> str:
         lines.append("|" + "---|" * len(header))
         for k in shown:
             name = f"{code(k.name)} in {code(k.file)}" + (f" (was {code(k.old_file)})" if k.old_file else "")
+            name = name.replace("|", "\\|")  # a `|` in a name splits no cell (code spans keep backslashes)
             if k.old.failed or k.new.failed:
                 why = k.new.why if k.new.failed else "analyzed now, not in the base"
                 row = [label(k), name, cell(f"not analyzed: {why}")] + [""] * (len(header) - 3)

@@ -103,20 +103,34 @@ def render_json(validations, report) -> str:
     return json.dumps(to_json(validations, report), indent=2, default=str)
 
 
+def _markdown_title(v, report_path) -> str:
+    """The title with every name from the source or the ncu report in a code span (a kernel name
+    such as `void k<float>(float*)` is no HTML)."""
+    from ..reports.markdown import code
+
+    la = v.launch
+    where = f"{code(str(v.kernel.location))}: {code(v.kernel.name)}" if v.kernel is not None else \
+        f"{code(v.name)} (not analyzed)"
+    return (f"{where}  ←  launch {la.index} of {code(str(report_path))} (line {la.line}): {code(la.kernel)}, "
+            f"grid {_shape(la.grid)}, block {_shape(la.block)}")
+
+
 def render_markdown(validations, report_path) -> str:
+    from ..reports.markdown import text
+
     out = []
     for v in validations:
-        out.append(f"### {_title(v, report_path)}\n")
+        out.append(f"### {_markdown_title(v, report_path)}\n")
         if v.rows:
             out.append("| quantity | predicted | measured | measured/predicted | why |")
             out.append("|---|---:|---:|---:|---|")
             for r in v.rows:
-                note = r.note.replace("|", "\\|")
+                note = text(r.note)
                 out.append(f"| {r.quantity} | {_num(r.predicted)} | {_num(r.measured)} | {_ratio(r.ratio)} | {note} |")
             out.append("")
-        for label, text in _point_lines(v):
-            out.append(f"- **{label}**: {text}")
+        for label, line in _point_lines(v):
+            out.append(f"- **{label}**: {line}")
         for p in v.problems:
-            out.append(f"- note: {p}")
+            out.append(f"- note: {text(p)}")
         out.append("")
     return "\n".join(out).rstrip() + "\n"
