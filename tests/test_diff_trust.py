@@ -156,3 +156,22 @@ def test_markdown_escapes_report_text():
     assert text("<b>x</b> | *y* [a](b)") == "\\<b\\>x\\</b\\> \\| \\*y\\* \\[a\\]\\(b\\)"
     assert code("void k<float>(float*)") == "`void k<float>(float*)`"  # HTML in a code span is text
     assert code("a`b") == "`` a`b ``" and code("a\nb") == "`a\\nb`"
+
+
+def test_a_blob_larger_than_a_source_is_never_read(plain):
+    # §14: the size comes from `git ls-tree -l`; a blob past SOURCE_LIMIT is skipped before any byte of
+    # it is requested (no `cat-file --batch` process even starts for it)
+    from staticroof.diff import git as G
+    from staticroof.inputs import SOURCE_LIMIT
+
+    with open(plain / "big.c", "wb") as f:
+        f.write(b"/*" + b" " * SOURCE_LIMIT + b"*/\n")
+    (plain / "k.c").write_text(C_AXPB)
+    git(plain, "add", "-A")
+    git(plain, "commit", "-q", "-m", "big")
+    tree = G.Tree(plain, G.resolve(plain, "HEAD"))
+    try:
+        assert tree.read("big.c") is None and tree._batch is None
+        assert tree.read("k.c") == C_AXPB.encode()
+    finally:
+        tree.close()

@@ -132,20 +132,23 @@ class Tree:
     def __init__(self, root: Path, rev: str | None):
         self.root, self.rev = root, rev
         self._blobs: dict = {}
+        self._sizes: dict = {}
         self._batch: subprocess.Popen | None = None
         if rev is None:
             names = _git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard").split("\0")
             self.paths = {n for n in names if n and (root / n).is_file() and not (root / n).is_symlink()}
         else:
             self.paths = set()
-            for line in _git(root, "ls-tree", "-r", "-z", "--full-tree", rev).split("\0"):
+            # -l: each blob's size, so one larger than a source may be is never read (a 3 GB blob)
+            for line in _git(root, "ls-tree", "-r", "-z", "-l", "--full-tree", rev).split("\0"):
                 if not line:
                     continue
                 meta, _, path = line.partition("\t")
-                mode, kind, sha = meta.split()
+                mode, kind, sha, size = meta.split()
                 if kind == "blob" and mode in ("100644", "100755"):  # no links, no submodules
                     self.paths.add(path)
                     self._blobs[path] = sha
+                    self._sizes[path] = int(size)
 
     def read(self, path: str) -> bytes | None:
         """The file's bytes, or None when it is not in the tree or is larger than a source may be."""
@@ -156,6 +159,8 @@ class Tree:
                 return read_bytes(self.root / path, SOURCE_LIMIT)
             except InputError:
                 return None
+        if self._sizes.get(path, 0) > SOURCE_LIMIT:
+            return None
         if self._batch is None:
             self._batch = subprocess.Popen([*git_command(self.root), "cat-file", "--batch"], cwd=self.root,
                                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
@@ -168,9 +173,13 @@ class Tree:
         if len(header) != 3:
             raise GitError(f"git cat-file could not read {path} at {self.rev}")
         size = int(header[2])
+        if size > SOURCE_LIMIT:  # never: ls-tree gave the size (a blob changed under us ends the batch)
+            self._batch.kill()
+            self.close()
+            return None
         data = stdout.read(size)
         stdout.read(1)  # the newline after the contents
-        return data if size <= SOURCE_LIMIT else None
+        return data
 
     def close(self) -> None:
         if self._batch is not None:
