@@ -180,9 +180,9 @@ def _setup(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(),
         sys.exit(2)
     store = None
     if use_cache:
-        from .cache import Cache
+        from .cache import Cache, usable
 
-        store = Cache.beside(cfg.path)
+        store = usable(Cache.beside(cfg.path))
     return _Setup(cfg, o, files, errors, store)
 
 
@@ -297,15 +297,14 @@ def _launch_limit(option: str, nums: tuple):
 
 def collect_sources(paths) -> tuple[list[Path], list]:
     from .diagnostics import Diagnostic, Location
-    from .frontends import HEADER_SUFFIXES, supported
+    from .frontends import source_file, supported
 
     files, errors = [], []
     for p in paths:
         path = Path(p)
         if path.is_dir():
-            # headers are reported through the sources that include them (HEADER_SUFFIXES)
-            found = sorted(f for f in path.rglob("*") if f.is_file() and supported(f)
-                           and f.suffix not in HEADER_SUFFIXES
+            # headers are reported through the sources that include them (frontends.source_file)
+            found = sorted(f for f in path.rglob("*") if f.is_file() and source_file(f)
                            and not any(part.startswith(".") for part in f.relative_to(path).parts))
             files.extend(found)
         elif path.is_file():

@@ -175,3 +175,24 @@ def test_a_blob_larger_than_a_source_is_never_read(plain):
         assert tree.read("k.c") == C_AXPB.encode()
     finally:
         tree.close()
+
+
+@pytest.mark.parametrize("command", [["analyze", "--use-cache"], ["lint"]])
+def test_a_cache_committed_to_git_is_not_used(plain, monkeypatch, command):
+    # §9: a `.staticroof_cache` that git tracks could hold forged entries (a failing lint turned into a
+    # pass in a fresh clone): lint and analyze --use-cache leave it alone with a note, as diff does
+    monkeypatch.delenv("STATICROOF_CACHE_DIR")
+    (plain / "k.c").write_text(C_AXPB)
+    forged = plain / ".staticroof_cache" / "forged.json"
+    forged.parent.mkdir()
+    forged.write_text("{}\n")
+    git(plain, "add", "-f", "-A")
+    git(plain, "commit", "-q", "-m", "with a cache")
+    result = CliRunner().invoke(main, [*command, "k.c"])
+    assert "is tracked by git: not using it" in result.output, result.output
+    assert sorted(p.name for p in (plain / ".staticroof_cache").rglob("*")) == ["forged.json"]  # nothing written
+    git(plain, "rm", "-q", "-r", "--cached", ".staticroof_cache")
+    git(plain, "commit", "-q", "-m", "untracked now")
+    result = CliRunner().invoke(main, [*command, "k.c"])
+    assert "is tracked by git" not in result.output
+    assert len(list((plain / ".staticroof_cache").rglob("*.json"))) > 1  # used again: entries written

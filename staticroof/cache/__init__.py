@@ -14,6 +14,6 @@ their own results with `Cache.put(kind, file_key(...), payload)` under a kind of
 """
 
 from .keys import canonical, file_key, fingerprint
-from .store import CACHE_DIR, Cache, cache_root
+from .store import CACHE_DIR, Cache, cache_root, usable
 
-__all__ = ["CACHE_DIR", "Cache", "cache_root", "canonical", "file_key", "fingerprint"]
+__all__ = ["CACHE_DIR", "Cache", "cache_root", "canonical", "file_key", "fingerprint", "usable"]

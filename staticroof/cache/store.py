@@ -162,3 +162,19 @@ def _write_atomic(path: Path, data: bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def usable(store: Cache | None) -> Cache | None:
+    """`store`, unless git tracks its folder (issue #30 §9: a committed cache could be forged, and a
+    forged entry would turn a failing lint into a pass in a fresh clone): then None, with a note."""
+    if store is None:
+        return None
+    from ..gitcmd import tracked
+
+    if tracked(store.root):
+        import sys
+
+        print(f"staticroof: {store.root} is tracked by git: not using it (a committed cache could be forged; "
+              f"add {CACHE_DIR}/ to .gitignore)", file=sys.stderr)
+        return None
+    return store

@@ -79,7 +79,7 @@ def diff(base, head, fmt, fail_under, output, defines, include_dirs, dtypes, cos
 
     Per kernel: W, Q, I, the bound and the attainable performance before and after, with the
     change in percent; new and removed kernels are listed."""
-    from ..cache import CACHE_DIR
+    from ..cache import usable
     from ..reports import diff as diff_report
     from . import git
     from .run import run
@@ -87,10 +87,7 @@ def diff(base, head, fmt, fail_under, output, defines, include_dirs, dtypes, cos
     _cfg, options, store, config_path = _setup(config_file, defines, include_dirs, costs, grids, blocks,
                                                machine_name, unit, machine_files, cache, use_cache, dtypes, jobs)
     try:
-        if store is not None and _tracked(store.root):
-            click.echo(f"staticroof: {store.root} is tracked by git: not using it (a committed cache could be "
-                       f"forged; add {CACHE_DIR}/ to .gitignore)", err=True)
-            store = None
+        store = usable(store)
         result = run(base, head, options, Path.cwd(), store, config_path, fail_under)
     except git.GitError as e:
         click.echo(f"staticroof: {e}", err=True)
@@ -118,22 +115,6 @@ def diff(base, head, fmt, fail_under, output, defines, include_dirs, dtypes, cos
     else:
         click.echo(text, nl=not text.endswith("\n"))
     sys.exit(1 if result.regressions else 0)
-
-
-def _tracked(folder: Path) -> bool:
-    """Does git track anything under `folder` (the cache)?  False outside a repository."""
-    import subprocess
-
-    from .git import git_command, git_env
-
-    if not folder.exists():
-        return False
-    try:
-        p = subprocess.run([*git_command(folder.parent), "ls-files", "--", str(folder)], cwd=folder.parent,
-                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, env=git_env())
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return p.returncode == 0 and bool(p.stdout.strip())
 
 
 @click.command()

@@ -3,11 +3,7 @@
 Everything goes through `git` run without a shell (arguments as a list, `-z` output, so no file
 name is ever interpreted); blobs are read with one `git cat-file --batch` process per revision.
 Nothing is checked out and the repository is never written to.
-
-Git runs with nothing of the repository's configuration that executes or writes (issue #30 §2: a
-repository's `.git/config` is not to be trusted): no fsmonitor, no hooks, no clean/smudge/process
-filters (each driver the configuration names is blanked), no external diff or text conversion, no
-pager, no system configuration, and no optional locks, so the index is never refreshed on disk.
+(`gitcmd`: git runs with nothing of the repository's configuration that executes or writes.)
 """
 
 from __future__ import annotations
@@ -18,6 +14,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..gitcmd import git_command, git_env
 from ..inputs import SOURCE_LIMIT, InputError, read_bytes
 
 
@@ -25,48 +22,12 @@ class GitError(Exception):
     """git is missing, this is no repository, or a revision does not exist: a usage error."""
 
 
-# Options that turn off what a repository's configuration could run or write (see the docstring).
-_SAFE = ("-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "core.attributesFile=/dev/null",
-         "-c", "core.pager=cat", "-c", "diff.external=", "-c", "core.untrackedCache=false", "--no-optional-locks")
-_FILTER_KEYS = ("clean", "smudge", "process")
-_TEXT = {"encoding": "utf-8", "errors": "surrogateescape"}
-
-
-def git_env() -> dict:
-    """The environment git runs in: the caller's, without system configuration, prompts or pagers."""
-    env = {k: v for k, v in os.environ.items() if k not in ("GIT_EXTERNAL_DIFF", "GIT_PAGER", "PAGER")}
-    env.update(GIT_CONFIG_NOSYSTEM="1", GIT_ATTR_NOSYSTEM="1", GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0")
-    return env
-
-
-_drivers_blanked: dict = {}
-
-
-def git_command(root) -> list[str]:
-    """`git` and the options that make it safe in `root`: _SAFE, and every filter driver that the
-    configuration seen from `root` names blanked (an empty command is no filter)."""
-    key = str(root)
-    if key not in _drivers_blanked:
-        try:
-            p = subprocess.run(["git", *_SAFE, "config", "--name-only", "--get-regexp", r"^filter\."], cwd=root,
-                               capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, env=git_env())
-            names = {line.rsplit(".", 1)[0][len("filter."):] for line in p.stdout.splitlines()
-                     if line.startswith("filter.") and "." in line[len("filter."):]}
-        except (OSError, subprocess.TimeoutExpired):
-            names = set()
-        blank: list[str] = []
-        for name in sorted(names):
-            blank += [x for k in _FILTER_KEYS for x in ("-c", f"filter.{name}.{k}=")]
-            blank += ["-c", f"filter.{name}.required=false"]
-        _drivers_blanked[key] = blank
-    return ["git", *_SAFE, *_drivers_blanked[key]]
-
-
 def _git(root, *args, text=True) -> str:
     try:
         # names as the file system has them: bytes that are not UTF-8 kept (surrogateescape), as os.fsdecode
         p = subprocess.run([*git_command(root), *args], cwd=root, capture_output=True, timeout=120,
-                           stdin=subprocess.DEVNULL, env=git_env(), **_TEXT if text else {})
+                           stdin=subprocess.DEVNULL, env=git_env(), encoding="utf-8" if text else None,
+                           errors="surrogateescape" if text else None)
     except FileNotFoundError:
         raise GitError("git is not installed (staticroof diff reads the revisions with git)") from None
     except subprocess.TimeoutExpired:

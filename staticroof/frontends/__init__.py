@@ -73,6 +73,12 @@ def supported(path: Path) -> bool:
     return frontend_for(path) is not None
 
 
+def source_file(path: Path) -> bool:
+    """A file analyzed on its own by a folder walk or `lint`: a supported one that is no `.h` (a
+    header's kernels are reported through the sources that include it)."""
+    return supported(path) and Path(path).suffix not in HEADER_SUFFIXES
+
+
 def language_of(path) -> str:
     f = frontend_for(path)
     if f is not None and f.language == "header":

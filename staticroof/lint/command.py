@@ -97,22 +97,22 @@ def lint(paths, select, ignore, fmt, statistics, explain, defines, include_dirs,
     options = cli.options_from(cfg, defines, include_dirs, costs, grids, blocks, machine_name, unit, machine_files,
                                cache, dtypes, jobs=jobs)
     files, errors = cli.collect_sources(paths)
-    from ..frontends import supported
+    from ..frontends import source_file
 
     errors = [d for d in errors if "unsupported file type" not in d.message]  # a hook passes every file
     for d in errors:
         click.echo(f"{d.location}: {d.code} {d.message}", err=True)
     store = None
     if not no_cache:
-        from ..cache import Cache
+        from ..cache import Cache, usable
 
-        store = Cache.beside(cfg.path)
-    findings, usage = lint_files([f for f in files if supported(f)], options, settings, store, cfg.path)
+        store = usable(Cache.beside(cfg.path))
+    findings, usage = lint_files([f for f in files if source_file(f)], options, settings, store, cfg.path)
     if baseline:  # staticroof/diff/baseline.py: the comparison `diff` makes, against a file
         from ..diff.baseline import BaselineError, lint_findings
 
         try:
-            findings.extend(lint_findings(Path(baseline), [p for p in files if supported(p)], options, store,
+            findings.extend(lint_findings(Path(baseline), [p for p in files if source_file(p)], options, store,
                                           cfg.path))
         except BaselineError as e:
             click.echo(f"staticroof: {e}", err=True)
