@@ -196,3 +196,28 @@ def test_a_cache_committed_to_git_is_not_used(plain, monkeypatch, command):
     result = CliRunner().invoke(main, [*command, "k.c"])
     assert "is tracked by git" not in result.output
     assert len(list((plain / ".staticroof_cache").rglob("*.json"))) > 1  # used again: entries written
+
+
+def test_a_forged_baseline_formula_cannot_hang_lint(plain):
+    # §11: `I_expr = 10**(10**12)` in a baseline made `lint --baseline` evaluate it for ever; the decoder
+    # refuses integers past 1024 bits and numeric exponents past 64 (no count has them): a usage error
+    import json
+    import subprocess
+    import sys
+
+    import sympy
+
+    from staticroof.cache import codec
+
+    (plain / "k.c").write_text(C_AXPB)
+    r = CliRunner().invoke(main, ["baseline", "k.c", "-o", "b.json"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads((plain / "b.json").read_text())
+    n = sympy.Symbol("n", positive=True, integer=True)
+    huge = sympy.Pow(10, 10**12, evaluate=False)
+    doc["kernels"][0]["exact_values"] = codec.dump([None, None, None, 2 * n, 8 * n, huge, None])
+    (plain / "b.json").write_text(json.dumps(doc))
+    p = subprocess.run([sys.executable, "-m", "staticroof", "lint", "k.c", "--baseline", "b.json", "--no-cache"],
+                       capture_output=True, text=True, timeout=60, cwd=plain)
+    assert p.returncode == 2 and "kernel record 0 is malformed" in p.stdout + p.stderr, p.stdout + p.stderr
+    assert "exponent too large" in p.stdout + p.stderr

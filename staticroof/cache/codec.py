@@ -156,6 +156,10 @@ class _Encoder:
 
 # Deeper than any count's formula; a forged entry nested deeper would make printing recurse.
 MAX_DEPTH = 400
+# Larger than any count's constant or exponent: a forged entry's `10**(10**12)` would make evaluating
+# or comparing it run for ever (issue #30 §11).
+MAX_INTEGER_BITS = 1024
+MAX_EXPONENT = 64
 
 
 class _Decoder:
@@ -186,6 +190,8 @@ class _Decoder:
             if depth > MAX_DEPTH:
                 raise ValueError("an expression nested too deeply")
         self.depths.append(depth)
+        if tag in ("Integer", "Rational") and any(_is_int(v) and v.bit_length() > MAX_INTEGER_BITS for v in node[1:]):
+            raise ValueError("an integer too large for a count")
         if tag == "Integer" and len(node) == 2 and _is_int(node[1]):
             return sympy.Integer(node[1])
         if tag == "Rational" and len(node) == 3 and _is_int(node[1]) and _is_int(node[2]) and node[2] > 0:
@@ -200,6 +206,8 @@ class _Decoder:
             return {"BooleanTrue": sympy.true, "BooleanFalse": sympy.false}.get(node[1]) or getattr(sympy.S, node[1])
         if tag in _FUNCTIONS and len(node) == 2 and isinstance(node[1], list):
             args = [self._arg(i) for i in node[1]]
+            if tag == "Pow" and len(args) == 2 and args[1].is_Number and abs(args[1]) > MAX_EXPONENT:
+                raise ValueError("an exponent too large for a count")
             if tag in _NO_EVALUATE_FLAG:
                 return _function(tag)(*args)
             # the arguments are an evaluated expression's: evaluating again (Min/Max's search for
