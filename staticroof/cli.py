@@ -119,6 +119,16 @@ def options_from(cfg, defines=(), include_dirs=(), costs=(), grids=(), blocks=()
     # an option given empty (`--machine ''`, `--cache ''`) is an error, not the option left out
     machine_name = cfg.machine if machine_name is None else machine_name
     machine = _machine(machine_name, machine_files, cfg.path) if machine_name is not None else None
+    if machine is None and machine_files:  # read (a missing or broken file is an error), never silent
+        from .roofline import MachineError, load_database
+
+        try:
+            load_database(machine_files, cfg.path)
+        except MachineError as e:
+            click.echo(f"staticroof: {e}", err=True)
+            sys.exit(2)
+        click.echo("staticroof: warning: --machine-file without --machine (or `machine` in the configuration): "
+                   "no kernel is placed on a roofline", err=True)
     if cache is None and cfg.cache is not None:
         cache = str(cfg.cache)
     cache_bytes = _parse_size(cache) if cache is not None else None
@@ -297,7 +307,7 @@ def _launch_limit(option: str, nums: tuple):
 
 def collect_sources(paths) -> tuple[list[Path], list]:
     from .diagnostics import Diagnostic, Location
-    from .frontends import source_file, supported
+    from .frontends import HEADER_SUFFIXES, SUFFIXES, source_file, supported
 
     files, errors = [], []
     for p in paths:
@@ -306,6 +316,10 @@ def collect_sources(paths) -> tuple[list[Path], list]:
             # headers are reported through the sources that include them (frontends.source_file)
             found = sorted(f for f in path.rglob("*") if f.is_file() and source_file(f)
                            and not any(part.startswith(".") for part in f.relative_to(path).parts))
+            if not found:
+                errors.append(Diagnostic("SR003", "no source file in this folder (suffixes: "
+                                         f"{', '.join(s for s in SUFFIXES if s not in HEADER_SUFFIXES)})",
+                                         Location(str(path))))
             files.extend(found)
         elif path.is_file():
             if not supported(path):
@@ -314,6 +328,9 @@ def collect_sources(paths) -> tuple[list[Path], list]:
                 errors.append(Diagnostic("SR003", "cannot read: permission denied", Location(str(path))))
             else:
                 files.append(path)
+        elif path.is_symlink() and not path.exists():
+            errors.append(Diagnostic("SR003", f"a broken symbolic link (to {os.readlink(path)}, which does not exist)",
+                                     Location(str(path))))
         elif os.path.lexists(path):
             errors.append(Diagnostic("SR003", "not a regular file (a device, FIFO or socket is never read)",
                                      Location(str(path))))

@@ -46,9 +46,20 @@ def _ask(tag: bytes) -> dict | None:
             return None
 
 
+MAX_IDLE = 7 * 24 * 3600.0  # a week: past it (or inf, nan), the idle timer would overflow and the server die at once
+
+
+def _idle_seconds(ctx, param, value):
+    import math
+
+    if not math.isfinite(value) or not 0 < value <= MAX_IDLE:
+        raise click.BadParameter(f"{value:g} is not a number of seconds in (0, {MAX_IDLE:g}] (a week)")
+    return value
+
+
 @server.command()
-@click.option("--idle", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_IDLE, show_default=True,
-              metavar="SECONDS", help="Exit after this many seconds without a command.")
+@click.option("--idle", type=float, default=DEFAULT_IDLE, show_default=True, callback=_idle_seconds,
+              metavar="SECONDS", help=f"Exit after this many seconds without a command (at most {MAX_IDLE:g}).")
 def start(idle):
     """Start the server (in the background) and wait until it is ready."""
     where = address()

@@ -1,0 +1,57 @@
+"""Issue #30 §19 and §20: options and inputs that did nothing, or said the wrong thing, now say what is
+wrong and exit non-zero."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from staticroof.cli import main
+
+KERNEL = "void k(float *x, int n) { for (int i = 0; i < n; i++) x[i] *= 2.0f; }\n"
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "1e300", "0", "-1", "604801"])
+def test_server_idle_must_be_a_finite_number_of_seconds(value):
+    # `--idle inf` said "server started" and the server died at once (its timer overflowed)
+    r = CliRunner().invoke(main, ["server", "start", "--idle", value])
+    assert r.exit_code == 2 and "is not a number of seconds in (0, 604800]" in r.output, r.output
+
+
+def test_a_folder_without_sources_is_an_error(tmp_path):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "notes.txt").write_text("nothing to analyze\n")
+    (tmp_path / "docs" / "defs.h").write_text("#define N 4\n")  # a header alone is no source in a walk
+    for folder in ("empty", "docs"):
+        r = CliRunner().invoke(main, ["analyze", str(tmp_path / folder)])
+        assert r.exit_code == 2 and "SR003 no source file in this folder" in r.output, r.output
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "k.c").write_text(KERNEL)
+    r = CliRunner().invoke(main, ["analyze", str(tmp_path / "empty"), str(tmp_path / "src")])
+    assert "SR003 no source file in this folder" in r.output and "k  [c, exact]" in r.output, r.output
+
+
+@pytest.mark.parametrize("content", [None, '[machines.x]\nname = "x'], ids=["missing", "truncated"])
+def test_a_bad_machine_file_is_an_error_without_machine(tmp_path, content):
+    (tmp_path / "k.c").write_text(KERNEL)
+    mf = tmp_path / "m.toml"
+    if content is not None:
+        mf.write_text(content)
+    r = CliRunner().invoke(main, ["analyze", str(tmp_path / "k.c"), "--machine-file", str(mf)])
+    assert r.exit_code == 2 and "m.toml" in r.output, r.output
+
+
+def test_a_good_machine_file_without_machine_is_a_warning(tmp_path):
+    (tmp_path / "k.c").write_text(KERNEL)
+    r = CliRunner().invoke(main, ["analyze", str(tmp_path / "k.c"), "--machine-file", str(tmp_path / "m.toml")])
+    assert r.exit_code == 2
+    (tmp_path / "m.toml").write_text("")
+    r = CliRunner().invoke(main, ["analyze", str(tmp_path / "k.c"), "--machine-file", str(tmp_path / "m.toml")])
+    assert r.exit_code == 0 and "--machine-file without --machine" in r.output, r.output
+
+
+def test_a_dangling_link_is_called_what_it_is(tmp_path):
+    (tmp_path / "k.c").symlink_to(tmp_path / "gone.c")
+    r = CliRunner().invoke(main, ["analyze", str(tmp_path / "k.c")])
+    assert r.exit_code == 2 and f"a broken symbolic link (to {tmp_path / 'gone.c'}" in r.output, r.output
