@@ -568,7 +568,11 @@ def plot(paths, machine_name, output, defines, include_dirs, kernels, unit, cach
             sys.exit(2)
         for note in notes:
             click.echo(note, err=True)
-    pts = draw(report.kernels, machine, output, measured)
+    try:
+        pts = draw(report.kernels, machine, output, measured)
+    except OSError as e:
+        click.echo(f"staticroof: -o {output}: cannot write the plot: {e.strerror or e}", err=True)
+        sys.exit(1)
     shown_kernels = {p["kernel"] for p in pts if not p["level"].startswith("measured")}
     for k in report.kernels:  # say which kernels have no point, and why
         if k.name not in shown_kernels:

@@ -55,3 +55,36 @@ def test_a_dangling_link_is_called_what_it_is(tmp_path):
     (tmp_path / "k.c").symlink_to(tmp_path / "gone.c")
     r = CliRunner().invoke(main, ["analyze", str(tmp_path / "k.c")])
     assert r.exit_code == 2 and f"a broken symbolic link (to {tmp_path / 'gone.c'}" in r.output, r.output
+
+
+def test_plot_replaces_a_link_and_never_writes_through_it(tmp_path):
+    # §18: `-o out.png` where out.png is a symbolic link: the link is replaced by the plot, its target
+    # is left as it was
+    (tmp_path / "target.txt").write_text("precious\n")
+    (tmp_path / "out.png").symlink_to(tmp_path / "target.txt")
+    (tmp_path / "k.c").write_text(KERNEL)
+    r = CliRunner().invoke(main, ["plot", str(tmp_path / "k.c"), "--machine", "a100", "-D", "n=1000",
+                                  "-o", str(tmp_path / "out.png")])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "target.txt").read_text() == "precious\n"
+    assert not (tmp_path / "out.png").is_symlink() and (tmp_path / "out.png").read_bytes()[:4] == b"\x89PNG"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["k.c", "out.png", "target.txt"]
+
+
+def test_plot_on_a_full_disk_is_a_message(tmp_path):
+    # §18: a write that fails (here: a file-size limit of 4 KiB, which fails the write as a full disk
+    # would; Python ignores SIGXFSZ) is one line and exit 1, no traceback, no partial file left
+    import resource
+    import subprocess
+    import sys
+
+    (tmp_path / "k.c").write_text(KERNEL)
+
+    def limit():  # pragma: no cover - in the child
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    p = subprocess.run([sys.executable, "-m", "staticroof", "plot", "k.c", "--machine", "a100", "-D", "n=1000",
+                        "-o", "out.png"], cwd=tmp_path, capture_output=True, text=True, timeout=120, preexec_fn=limit)
+    assert p.returncode == 1 and "staticroof: -o out.png: cannot write the plot: File too large" in p.stderr, p.stderr
+    assert "Traceback" not in p.stderr
+    assert sorted(q.name for q in tmp_path.iterdir()) == ["k.c"]

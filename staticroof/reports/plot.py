@@ -97,6 +97,32 @@ def draw(kernels, machine, path: str, measured=()) -> list[dict]:
     ax.grid(True, which="both", lw=0.3, alpha=0.5)
     ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    try:
+        _save(fig, path)
+    finally:
+        plt.close(fig)
     return pts + measured
+
+
+def _save(fig, path: str) -> None:
+    """Write the figure to a new file beside `path`, then rename it over `path`: a symbolic link at
+    `path` is replaced, never followed (its target is not overwritten), and a failed write (a full
+    disk) leaves neither a partial file nor the old one damaged.  OSError when it cannot be written."""
+    import os
+    import tempfile
+
+    folder, name = os.path.split(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=os.path.splitext(name)[1], dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            fig.savefig(f, format=os.path.splitext(name)[1][1:].lower())
+        umask = os.umask(0o022)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # as a file created by open() would be, not mkstemp's 0600
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
