@@ -88,3 +88,19 @@ def test_plot_on_a_full_disk_is_a_message(tmp_path):
     assert p.returncode == 1 and "staticroof: -o out.png: cannot write the plot: File too large" in p.stderr, p.stderr
     assert "Traceback" not in p.stderr
     assert sorted(q.name for q in tmp_path.iterdir()) == ["k.c"]
+
+
+def test_an_unclosed_quote_in_an_ncu_csv_is_read_in_linear_time(tmp_path):
+    # §13: a quoted field left open, then 220,000 lines (2.4 MB): each line re-counted the quotes of
+    # the whole text so far (quadratic: minutes); now the quotes are counted line by line.  A hang
+    # guard (the timeout), not a timing: the run takes well under a second
+    import subprocess
+    import sys
+
+    head = ('"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size",'
+            '"Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"')
+    (tmp_path / "bad.csv").write_text("\n".join([head, '"0","1","a","h","saxpy'] + ["x" * 10] * 220000))
+    (tmp_path / "k.c").write_text(KERNEL)
+    p = subprocess.run([sys.executable, "-m", "staticroof", "validate", "k.c", "--ncu", "bad.csv"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and "bad.csv:2: truncated: a quoted field is not closed" in p.stderr, p.stderr

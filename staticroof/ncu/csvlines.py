@@ -23,13 +23,14 @@ def rows(path, lines: list[str], start: int = 0):
             i += 1
             continue
         first = i
-        text = line
-        while text.count('"') % 2 and i + 1 < n:  # a quoted field holds a line break
+        parts, quotes = [line], line.count('"')  # the quotes counted line by line: linear in the file
+        while quotes % 2 and i + 1 < n:  # a quoted field holds a line break
             i += 1
-            text += "\n" + lines[i]
-        if text.count('"') % 2:
+            parts.append(lines[i])
+            quotes += lines[i].count('"')
+        if quotes % 2:
             raise ReportError(path, "truncated: a quoted field is not closed before the end of the file", first + 1)
-        yield first + 1, _fields(path, text, first + 1)
+        yield first + 1, _fields(path, "\n".join(parts), first + 1)
         i += 1
 
 
