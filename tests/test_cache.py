@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 import staticroof
 from staticroof import pipeline
-from staticroof.cache import Cache, codec, file_key, fingerprint, runner
+from staticroof.cache import Cache, codec, file_key, runner
+from staticroof.cache.keys import code_fingerprint
 from staticroof.cache.store import CACHEDIR_TAG
 from staticroof.cli import main
 from staticroof.options import AnalysisOptions
@@ -158,12 +159,21 @@ def test_kind_file_name_config_and_version_are_in_the_key(project, monkeypatch):
     assert file_key("scale.c", "analysis", {}, config_path=cfg) == base
     with monkeypatch.context() as m:
         m.setattr(staticroof, "__version__", "99.0.0")
-        fingerprint.cache_clear()
+        code_fingerprint.cache_clear()
         try:
             assert file_key("scale.c", "analysis", {}, config_path=cfg) != base
         finally:
-            fingerprint.cache_clear()
+            code_fingerprint.cache_clear()
     assert file_key("scale.c", "analysis", {}, config_path=cfg) == base
+    # the preprocessor in use is asked on every key, not once per process (a start-up server's command
+    # may run with STATICROOF_NO_CPP=1: its pcpp result must not be stored under the cc key, #30 §7)
+    from staticroof.frontends.common.preprocess import system_compiler
+
+    if system_compiler() is not None:
+        with monkeypatch.context() as m:
+            m.setenv("STATICROOF_NO_CPP", "1")
+            assert file_key("scale.c", "analysis", {}, config_path=cfg) != base
+        assert file_key("scale.c", "analysis", {}, config_path=cfg) == base
 
 
 def test_unreadable_file_has_no_key(tmp_path):

@@ -27,19 +27,25 @@ from .store import FORMAT
 _LIBRARIES = ("sympy", "islpy-barvinok", "islpy", "pycparser", "pcpp")
 
 
-@lru_cache(maxsize=1)
 def fingerprint() -> str:
-    """staticroof's identity for the cache, computed once per process (a few milliseconds)."""
-    from .. import __version__
+    """staticroof's identity for the cache: its code and libraries (computed once per process, a few
+    milliseconds), and the preprocessor in use, asked on every call: a start-up server's forked
+    command may run with STATICROOF_NO_CPP=1 or another PATH than the server had (issue #30 §7)."""
     from ..frontends.common.preprocess import system_compiler, system_preprocessor_available
+
+    cc = system_compiler() if system_preprocessor_available() else None
+    return hashlib.sha256(f"{code_fingerprint()} preprocessor {cc or 'pcpp'}".encode()).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    from .. import __version__
     from ..resources import grammars_dir
 
     h = hashlib.sha256()
     h.update(f"staticroof {__version__} cache {FORMAT} python {sys.version_info[:2]}\n".encode())
     for name in _LIBRARIES:
         h.update(f"{name} {_library_version(name)}\n".encode())
-    cc = system_compiler() if system_preprocessor_available() else None
-    h.update(f"preprocessor {cc or 'pcpp'}\n".encode())
     package = Path(__file__).resolve().parent.parent
     for root in (package, grammars_dir()):
         for folder, dirs, files in os.walk(root):
