@@ -92,6 +92,7 @@ class Server:
             sock.close()
             return -1
         with sock:
+            assert sock.recv(1) == protocol.GREETING
             sock.sendall(b"S")
             return protocol.Reader(sock).message()["served"]
 
@@ -383,6 +384,7 @@ def test_a_server_that_fails_before_answering_leaves_the_command_here(tmp_path, 
 
     def serve():
         conn, _ = listener.accept()
+        conn.sendall(b"+")  # the greeting (server/protocol.py)
         _tag, fds, _flags, _addr = socket.recv_fds(conn, 1, 8)
         for fd in fds:
             os.close(fd)
@@ -418,3 +420,77 @@ def test_streams_that_are_not_the_interpreters_leave_the_command_here(tmp_path, 
     finally:
         listener.close()
     assert capfd.readouterr() == ("", "")
+
+
+def _raw_request(server: Server, header: bytes, trickle: float = 0.0) -> bytes:
+    """Send a request as a hostile client would (its header as given, `trickle` seconds between its
+    bytes) and return what the server answered (b"" when it hung up)."""
+    (sock_path,) = server.folder.glob("*.sock")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(30)
+    sock.connect(str(sock_path))
+    cwd = os.open(".", os.O_RDONLY)
+    try:
+        assert sock.recv(1) == b"+"  # the server's greeting
+        socket.send_fds(sock, [b"R"], [0, 1, 2, cwd])
+        try:
+            if trickle:
+                for byte in header:
+                    sock.sendall(bytes([byte]))
+                    time.sleep(trickle)
+            else:
+                sock.sendall(header)
+        except OSError:  # the server hung up on it
+            pass
+        try:
+            return sock.recv(65536)
+        except OSError:
+            return b""
+    finally:
+        os.close(cwd)
+        sock.close()
+
+
+def test_a_malformed_request_costs_only_itself(server):
+    # #30 §17: JSON nested past the parser's depth, and fields of the wrong type, killed the server
+    # (RecursionError, AttributeError); now the request is refused and the server serves on
+    before = server.served()
+    assert _raw_request(server, b"[" * 200000 + b"]" * 200000 + b"\n") == b""
+    answer = _raw_request(server, json.dumps({"op": "run", "identity": 5, "argv": "x", "env": [], "nice": "0",
+                                              "limits": 1, "streams": {}, "fingerprint": []}).encode() + b"\n")
+    assert b"decline" in answer
+    assert server.served() == before and same(server, ["analyze", SAXPY]).returncode == 0
+
+
+def test_a_trickling_client_is_dropped(server):
+    # #30 §12: a client sending a byte every second kept the server in its request for ever (each
+    # read had 5 s); the whole header now has 5 s, then the server hangs up and serves the next
+    import threading
+
+    answers: list = []
+    slow = threading.Thread(target=lambda: answers.append(_raw_request(server, b'{"op": "run"' + b" " * 30 + b"}\n",
+                                                                       trickle=0.5)))
+    t0 = time.monotonic()
+    slow.start()
+    time.sleep(1.0)
+    assert server.served() >= 0  # the server still answers (within its 5 s for the slow header)
+    slow.join(60)
+    assert answers == [b""] and time.monotonic() - t0 < 25
+
+
+@pytest.mark.slow
+def test_a_frozen_server_is_bypassed_with_a_note(tmp_path):
+    # #30 §12: a stopped (SIGSTOP) server accepted the connection and every command waited for ever;
+    # the client now waits 15 s for the first answer, then runs the command itself and says why
+    s = Server(tmp_path / "srv")
+    pid = s.status()["pid"]
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        t0 = time.monotonic()
+        out = _cli(["analyze", SAXPY], s.env, timeout=120)
+        assert out.returncode == 0 and "saxpy" in out.stdout, out.stderr
+        assert "did not answer within 15 s: running the command here" in out.stderr
+        assert time.monotonic() - t0 < 60
+    finally:
+        os.kill(pid, signal.SIGCONT)
+        s.stop()

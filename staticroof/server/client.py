@@ -142,12 +142,18 @@ def _request(sock: socket.socket, argv: list, main_package: str | None) -> int |
     try:
         try:
             header = protocol.request(argv, main_package)
+            try:
+                protocol.await_greeting(sock, FIRST_ANSWER_SECONDS)
+            except protocol.Timeout:  # a stopped or frozen server: bypassed, with a note
+                _say(f"the start-up server did not answer within {FIRST_ANSWER_SECONDS:g} s: running the command "
+                     "here (`staticroof server status` shows it; `staticroof server stop` ends it)")
+                raise
             socket.send_fds(sock, [b"R"], [0, 1, 2, cwd])
             protocol.send(sock, header)
         finally:
             os.close(cwd)
         reader = protocol.Reader(sock)
-        first = reader.message()
+        first = reader.message(FIRST_ANSWER_SECONDS)
         pid = first.get("pid")
         if not isinstance(pid, int):
             forward.restore()
@@ -157,7 +163,7 @@ def _request(sock: socket.socket, argv: list, main_package: str | None) -> int |
         return f"failed: {type(e).__name__}: {e}"
     forward.pid = pid
     try:
-        last = reader.message()
+        last = _last_message(reader, pid)
     except (OSError, ValueError, protocol.Closed):
         _say("the start-up server stopped before the command ended")
         try:
@@ -182,6 +188,30 @@ def _request(sock: socket.socket, argv: list, main_package: str | None) -> int |
         name = f"signal {number}"
     _say(f"the command was killed by {name} (signal {number}) in the start-up server's process {pid}")
     return 128 + number
+
+
+FIRST_ANSWER_SECONDS = 15.0  # the server's own wait for its forked process is 10 s
+POLL_SECONDS = 5.0
+
+
+def _last_message(reader, pid: int) -> dict:
+    """The command's end as the server reports it.  The command may run for hours, so there is no
+    limit while its process lives; once it has gone, the server has POLL_SECONDS more to say so (a
+    frozen server would otherwise hold this process for ever): protocol.Closed then."""
+    gone = 0
+    while True:
+        try:
+            return reader.message(POLL_SECONDS)
+        except protocol.Timeout:
+            pass
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            gone += 1
+            if gone > 1:
+                raise protocol.Closed("the command ended and the server did not say how") from None
+        except OSError:
+            pass
 
 
 def _say(text: str) -> None:

@@ -40,8 +40,9 @@ def _ask(tag: bytes) -> dict | None:
         return None
     with sock:
         try:
+            protocol.await_greeting(sock, 10.0)  # a stopped server answers nothing
             sock.sendall(tag)
-            return protocol.Reader(sock).message()
+            return protocol.Reader(sock).message(10.0)
         except (OSError, ValueError, protocol.Closed):
             return None
 

@@ -290,6 +290,7 @@ class Server:
             if not self._same_user(conn):
                 conn.close()
                 return
+            conn.sendall(protocol.GREETING)
             tag, fds, _flags, _addr = socket.recv_fds(conn, 1, 8)
             if tag == b"R":
                 owned, fds = fds, []  # request() closes them, however it ends
@@ -303,7 +304,7 @@ class Server:
                 self.stop("server stop")
             else:
                 conn.close()
-        except (OSError, ValueError, KeyError, TypeError, protocol.Closed) as e:
+        except Exception as e:  # a malformed or hostile request costs itself, never the server
             log(f"request failed: {type(e).__name__}: {e}")
             conn.close()
         finally:
@@ -348,8 +349,8 @@ class Server:
 
     def request(self, conn: socket.socket, fds: list) -> None:
         try:
-            header = protocol.Reader(conn).message()
-            why = self.decline(header, fds)
+            header = protocol.Reader(conn).message(REQUEST_SECONDS)
+            why = _malformed(header) or self.decline(header, fds)
         except BaseException:
             for fd in fds:
                 os.close(fd)
@@ -373,7 +374,7 @@ class Server:
         for fd in fds:
             os.close(fd)
         try:
-            mine.settimeout(30.0)
+            mine.settimeout(CHILD_READY_SECONDS)
             ready = mine.recv(4096)
         except OSError:
             ready = b""
@@ -421,7 +422,7 @@ class Server:
             self.selector.close()
             try:
                 child.become(header, fds)
-            except (OSError, ValueError, KeyError, TypeError) as e:
+            except Exception as e:
                 pair.sendall(f"the command's process could not be set up: {e}".encode())
                 os._exit(0)
             pair.sendall(b"ok")
@@ -436,6 +437,29 @@ class Server:
             code = child.run_command()
         finally:
             os._exit(code)
+
+
+REQUEST_SECONDS = 5.0  # the whole request header, however it trickles in
+CHILD_READY_SECONDS = 10.0  # the forked command's process set up (the client waits a little longer)
+
+# What a request's header holds, by type: anything else is declined before it is used (#30 §17).
+_HEADER_TYPES = {"identity": str, "argv": list, "env": dict, "umask": int, "nice": int, "limits": dict,
+                 "streams": list, "fingerprint": dict}
+
+
+def _malformed(header: dict) -> str | None:
+    for key, kind in _HEADER_TYPES.items():
+        if not isinstance(header.get(key), kind) or isinstance(header.get(key), bool):
+            return f"a malformed request ({key})"
+    if not all(isinstance(a, str) for a in header["argv"]) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in header["env"].items()):
+        return "a malformed request (argv, env)"
+    if not all(isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) for x in v)
+               for v in header["limits"].values()):
+        return "a malformed request (limits)"
+    if not all(isinstance(st, dict) for st in header["streams"]):
+        return "a malformed request (streams)"
+    return None
 
 
 def _locked(fd: int, seconds: float) -> bool:

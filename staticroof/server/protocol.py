@@ -1,5 +1,6 @@
 """The messages between a command (the client) and the server: one JSON object per line.
 
+On each connection the server first sends one byte, GREETING, and a client sends nothing before it.
 A request: one byte `R` sent with the client's descriptors (stdin, stdout, stderr and its working
 folder, `socket.send_fds`), then the header line (request()).  The server answers
 `{"pid": N}` (the process running the command: the client forwards its signals there) or
@@ -20,10 +21,30 @@ import sys
 from .address import identity
 
 MAX_LINE = 1 << 24  # a header carries the environment: far below this
+GREETING = b"+"  # the server's first byte on each connection it has accepted
+
+
+def await_greeting(sock: socket.socket, seconds: float) -> None:
+    """Wait for the server's greeting before sending anything: a client's descriptors sent to a
+    stopped server would sit in its socket, holding the client's pipes open after it has gone (its
+    caller would never see their end).  Timeout, or Closed when something else comes."""
+    sock.settimeout(seconds)
+    try:
+        first = sock.recv(1)
+    except TimeoutError:
+        raise Timeout(f"no greeting within {seconds:g} s") from None
+    finally:
+        sock.settimeout(None)
+    if first != GREETING:
+        raise Closed("no greeting")
 
 
 class Closed(Exception):
     """The other side closed the connection before a whole message."""
+
+
+class Timeout(Closed):
+    """No whole message within the time given."""
 
 
 class Reader:
@@ -31,16 +52,37 @@ class Reader:
         self.sock = sock
         self.buf = b""
 
-    def message(self) -> dict:
-        while b"\n" not in self.buf:
-            if len(self.buf) > MAX_LINE:
-                raise Closed("message too long")
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise Closed("connection closed")
-            self.buf += chunk
+    def message(self, seconds: float | None = None) -> dict:
+        """The next message; with `seconds`, the whole of it within that time (a peer that sends a
+        byte now and then cannot hold the other side for ever): Closed otherwise."""
+        import time
+
+        deadline = None if seconds is None else time.monotonic() + seconds
+        before = self.sock.gettimeout()
+        try:
+            while b"\n" not in self.buf:
+                if len(self.buf) > MAX_LINE:
+                    raise Closed("message too long")
+                if deadline is not None:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        raise Timeout(f"no whole message within {seconds:g} s")
+                    self.sock.settimeout(left)
+                try:
+                    chunk = self.sock.recv(65536)
+                except TimeoutError:
+                    raise Timeout(f"no whole message within {seconds:g} s") from None
+                if not chunk:
+                    raise Closed("connection closed")
+                self.buf += chunk
+        finally:
+            if deadline is not None:
+                self.sock.settimeout(before)
         line, _, self.buf = self.buf.partition(b"\n")
-        value = json.loads(line)
+        try:
+            value = json.loads(line)
+        except (ValueError, RecursionError):  # a nesting past the parser's depth is no message either
+            raise Closed("not a message") from None
         if not isinstance(value, dict):
             raise Closed("not a message")
         return value
