@@ -14,6 +14,7 @@ from ..common.lowering import Acc, Unsupported, affine as _affine, monotone as _
 from ..common.preprocess import SIZE_MARK
 from ..common.relations import relation, substitute
 from . import folding, inductions as IV, narrow, recovery, structs, switch
+from .nullness import pointer_test
 from .types import INT
 from .values import (
     COMPARISONS,
@@ -561,6 +562,9 @@ class StatementLowering(_Mixin):
         return cond
 
     def _condition(self, node, acc: Acc):
+        flag = pointer_test(self, node)  # `if (mean != nullptr)`: a run-time flag (nullness.py)
+        if flag is not None:
+            return flag
         if isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
             a = self.condition(node.left, acc)
             b = self.condition(node.right, acc)

@@ -46,6 +46,7 @@ from . import (
     strided as ST,
     templates as T,
     textures as TX,
+    warps as WP,
     wmma as WM,
 )
 from .calls import HANDLERS as CXX_CALLS, inline_call
@@ -87,6 +88,7 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
         self.seen: set = set()
         self.radix_bounds: list = []  # (dim, size product, "g" or "bx": what is compared with it)
         self.strided: list = []  # (Guard, owner symbol, reading holds)
+        self.warp_sizes: set = set()  # (dim, c): blocks of whole c-thread warps relied on (warps.py)
         self.active: tuple = (fn,)  # the definitions being lowered, caller first (for overloads' recursion)
         self.launching: Launch | None = None  # the launch of a kernel this one launches (device_launch)
         self.launched = False  # a kernel launched from a kernel: its body inside its own thread loops
@@ -113,6 +115,7 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
         sub.seen = self.seen
         sub.radix_bounds = self.radix_bounds
         sub.strided = self.strided
+        sub.warp_sizes = self.warp_sizes
         sub.active = self.active + (callee,)
         return sub
 
@@ -185,13 +188,8 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
         return a, b
 
     def combine(self, expr):
-        """Rewrite blockIdx*blockDim + threadIdx into the global thread index."""
-        if expr is None:
-            return None
-        for info in self.threads.values():
-            if "g" in info and expr.free_symbols & {info["bx"], info["tx"]}:
-                expr = sympy.expand(expr.subs(info["bx"] * info["B"], info["g"] - info["tx"]))
-        return expr
+        """Rewrite blockIdx*blockDim + threadIdx into the global thread index (and the warps in it)."""
+        return WP.combine(expr, self.threads, self.warp_sizes)
 
     def wrap(self, body: list) -> list:
         """Put the kernel body inside its thread loops (grid-stride loops consume their dimension)."""
@@ -773,6 +771,10 @@ def _lower_kernel(tu, fn, path, launch: Launch, tparams: dict, constants: set, s
                      "grid_expr": tuple(launch.grid_expr),
                      "model": "grid from the launch, in the kernel's parameters" if formula
                      else "grid assumed to cover the guards"}
+    whole = WP.assumption(low.warp_sizes, launch.block)
+    if whole:
+        kernel.diag("SR154", f"{whole}: the rows `blockIdx * (blockDim / 32) + threadIdx / 32` are counted for "
+                    "such blocks", kernel.location)
     if site is not None:
         _bind_site(kernel, fn, tu, site)
         kernel.launch_site = site.location
