@@ -34,7 +34,7 @@ from ..c.values import Val, Var, loop_step, node_location, node_location_or_file
 from ..common.launch_config import DIMS, Launch, repeats
 from ..common.lowering import Acc, FrontendResult, Unsupported, thread_loops, thread_symbols
 from ..common.predefined import CUDA_MACROS  # what nvcc predefines (its device pass for sm_80)
-from ..common.tokens import Token, render, tokenize
+from ..common.tokens import render, tokenize
 from . import (
     aliases as AL,
     classes as CL,
@@ -54,11 +54,10 @@ from .grammar import table
 from .headers import clean_params, template_params
 from .launch import LaunchSite, fold, host_sites, launch_for, launch_notes
 from .to_c import builtin_types, new_token, to_c
-from .toplevel import Item, split_items, without_alignas
+from .toplevel import Item, brace_of, inside, line_ranges, method_name, prototype_name, split_items, without_alignas
 
 # ---------------------------------------------------------------------------------------------
 # The GPU execution model in the lowering
-
 
 
 @dataclass(frozen=True)
@@ -504,9 +503,9 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
     ctext, kernel_items = src.ctext, src.kernel_items
     type_aliases, constants = src.type_aliases, src.constants
     ext, diags, failed = parse_translation_unit(ctext, path)
-    in_kernels = _line_ranges(kernel_items.values())
+    in_kernels = line_ranges(kernel_items.values())
     for d in diags:
-        if d.location and _inside(d.location, in_kernels):
+        if d.location and inside(d.location, in_kernels):
             res.diagnostics.append(d)
     for name, loc, d in failed:
         if name in kernel_items and "__global__" in kernel_items[name].qualifiers:
@@ -594,8 +593,6 @@ def _lower_instance(tu, fn, path, inst, launches: dict, constants: set, res) -> 
     return kernel
 
 
-
-
 def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> CudaSource:
     """Tokenize, split and rewrite a preprocessed .cu file as C (see the module docstring); `host`:
     a C++ file (host.py), whose every function is rewritten, as the C front end reads every one."""
@@ -641,7 +638,7 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
     for it in items:
         cdef = getattr(it, "class_def", None)
         if cdef is not None:  # its member functions' C++ statements rewritten as any function's
-            cdef.chunks = [CX.prepare(h, b, cxx, _method_name(h)) for h, b in cdef.chunks]
+            cdef.chunks = [CX.prepare(h, b, cxx, method_name(h)) for h, b in cdef.chunks]
             text = CL.emit(it, lambda toks, ren: to_c(toks, templates, ren))
             chunks.append(CN.pending() + text)  # its std::vector types' typedefs first (containers.py)
             continue
@@ -661,7 +658,7 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
             header, body = CX.prepare(it.header, it.body, cxx, it.name)
             head = clean_params(to_c(header, templates, renames), references)
             body = to_c(body, templates, renames)
-            brace = _brace_of(it)
+            brace = brace_of(it)
             chunks.append(CN.pending() + render(head + [brace] + body + [new_token(it.tokens[-1], "}")]))
             kernel_items[it.name] = it
         elif it.tokens and it.tokens[0].text == "using" and not it.template:  # `using real = float;`
@@ -670,7 +667,7 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
                 text = render(to_c(cxx.declaration(tdef), templates, {}))
                 chunks.append(CN.pending() + text)
         elif not it.is_function and it.tokens and _CXX_ONLY.isdisjoint(texts := [t.text for t in it.tokens]):
-            name = _prototype_name(it.tokens, texts)
+            name = prototype_name(it.tokens, texts)
             if name is not None and name not in used:
                 continue  # a library prototype no kernel calls: parsing it would only cost time
             text = render(to_c(cxx.declaration(it.tokens), templates, {}))
@@ -685,20 +682,6 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
     explicit = T.explicit_calls(as_split, template_params)
     return CudaSource(ctext, kernel_items, sites, tparam_info, type_aliases, constants, instances, cxx=cxx,
                       explicit=explicit, references=references)
-
-
-def _method_name(head: list) -> str:
-    """The C function name (`__srm_Grid_scale_0`) in a member function's rewritten header."""
-    return next((t.text for t in head if t.text.startswith("__srm_")), "")
-
-
-def _prototype_name(tokens, texts: list[str]) -> str | None:
-    """The function a declaration item declares (`float sqrtf(float);`), or None (`texts`: the
-    tokens' texts, which the caller has)."""
-    if not texts or texts[0] in ("typedef", "struct", "union", "enum") or "(" not in texts or "=" in texts:
-        return None
-    k = texts.index("(")
-    return texts[k - 1] if k > 0 and tokens[k - 1].kind == "id" else None
 
 
 def _lower_best(tu, fn, path, launch: Launch, tparams: dict, constants: set, site) -> tuple:
@@ -788,31 +771,12 @@ def _param_names(fn) -> list:
     return [p.name for p in parameters(fn)]
 
 
-def _brace_of(it: Item) -> Token:
-    k = len(it.tokens) - len(it.body) - 2
-    return it.tokens[k]
-
-
-
-
 def _bind_site(kernel: Kernel, fn, tu, site: LaunchSite):
     params = parameters(fn)
     for p, v in zip(params, site.args, strict=False):  # a launch may rely on default arguments
         s = kernel.sizes.get(p.name) if p.name is not None else None
         if s is not None and v is not None and s.default is None:
             s.default, s.origin = v, f"launch at {site.location}"
-
-
-def _line_ranges(items) -> list:
-    out = []
-    for it in items:
-        if it.tokens:
-            out.append((it.tokens[0].file, it.tokens[0].line, it.tokens[-1].line))
-    return out
-
-
-def _inside(loc: Location, ranges) -> bool:
-    return any(loc.file == f and a <= loc.line <= b for f, a, b in ranges)
 
 
 __all__ = ["lower_cuda", "CUDA_MACROS", "Array", "VOID"]
