@@ -56,9 +56,11 @@ def _warp_sizes(expr, bx, tx, B) -> list:
     if bx in expr.free_symbols:
         for e in expr.atoms(sympy.floor):
             arg = sympy.expand(e.args[0])
-            c = sympy.cancel(1 / arg.coeff(B)) if arg.coeff(B) != 0 else None
-            k = sympy.expand(arg * c - B) if c is not None else None
-            if c is not None and c.is_Integer and c > 1 and k.is_Integer and 0 <= k < c:
+            if arg.coeff(B) == 0:
+                continue
+            c = sympy.cancel(1 / arg.coeff(B))
+            k = sympy.expand(arg * c - B)
+            if c.is_Integer and c > 1 and k.is_Integer and 0 <= k < c:
                 out.setdefault(c, set()).add(e)
     return sorted(out.items(), key=lambda item: int(item[0]))
 
