@@ -298,6 +298,14 @@ _RULES = [
          "kernel's parameters. The counts take a grid that covers the kernel's guards, which a launch "
          "of the loop may not have: the result is approximate. Passing the loop's size to the kernel "
          "(`k<<<...>>>(x, s)`) makes each launch's grid a formula in it (counted per launch, SR150)."),
+    Rule("SR154", "note", False, "counted under a named run-time assumption",
+         "The counts hold under an assumption about a value only the running program knows, which the note "
+         "names: a CUDA block size that is not known is a multiple of the warp size when the kernel "
+         "splits it into warps (llm.c's one warp per row, `blockIdx.x * (blockDim.x / 32) + threadIdx.x / "
+         "32`; a partial warp would share its row with the next block's first warp), and a pointer "
+         "parameter compared with `nullptr`/`NULL`/0 (an optional output, `if (mean != nullptr)`) is not "
+         "null, as an integer parameter used as a flag is counted for a nonzero value (every size is at "
+         "least 1). The result stays exact under it."),
     Rule("SR152", "warning", True, "grid formula beyond its floating-point bound",
          "A size is given (or passed by the host) beyond the bound under which a grid formula from "
          "floating-point host code is exact (SR151): the hardware's rounded quotient may differ from the "

@@ -92,12 +92,21 @@ def test_a_false_flag_counts_nothing(tmp_path, suffix):
         assert (k.total.flops.value, k.total.compulsory.value) == (0, 0)
 
 
-@pytest.mark.xfail(strict=True, reason="a data-free guard `if (flag)` on a bound parameter: the formula "
-                   "assumes flag != 0 (W = n), the self-check catches it at flag = 0 (SR121, not exact); "
-                   "the same before the scope fix and in the C front end")
-def test_a_false_flag_is_exact(tmp_path):
-    k = analyze_source(c_source(), tmp_path, {"n": 37, "flag": 0}, name="names.c")["flagged"]
-    assert k.exact
+@pytest.mark.parametrize("suffix", ["c", "cu"])
+@pytest.mark.parametrize("n", [37, 1000])
+def test_a_false_flag_is_exact(tmp_path, suffix, n):
+    # `-D flag=0` is below 1, where no formula over the sizes reaches (every size is at least 1, so
+    # the formula for `if (flag)` is the flag != 0 one, W = n): the bound value decides the condition
+    # as a compile-time constant would (SR115), the guarded statement never runs, and W = Q = 0 is
+    # exact, formulas included; the trace agrees.
+    src = c_source() if suffix == "c" else cuda_source(n, 0)
+    k = analyze_source(src, tmp_path, {"n": n, "flag": 0}, name=f"names.{suffix}")["flagged"]
+    assert k.exact, [str(d) for d in k.diagnostics]
+    assert "SR115" in codes(k) and "SR121" not in codes(k)
+    assert (k.total.flops.value, k.total.compulsory.value, k.total.access.value) == (0, 0, 0)
+    assert (k.total.flops.expr, k.total.compulsory.expr) == (0, 0)
+    trace_agrees(Path(tmp_path) / f"names.{suffix}", "flagged", {"n": n, "flag": 0}, k,
+                 "c" if suffix == "c" else "cuda")
 
 
 FFS = """

@@ -20,7 +20,8 @@ from . import polyhedra as P
 def _split(index: sympy.Expr, loop_vars: set):
     """Group the terms of ``index`` by the size monomial multiplying loop variables.
 
-    Returns {stride monomial: affine part} or None if a term multiplies two loop variables."""
+    Returns ({stride monomial: affine part}, [(coefficient, size monomial) of the terms without a
+    loop variable]) or None if a term multiplies two loop variables."""
     index = sympy.expand(index)
     parts: dict = {}
     loose = []  # terms without loop variables
@@ -35,12 +36,25 @@ def _split(index: sympy.Expr, loop_vars: set):
             parts[stride] = parts.get(stride, 0) + coeff * vars_[0]
         else:
             loose.append((coeff, stride))
+    return parts, loose
+
+
+def _place(parts: dict, loose: list, chain) -> dict:
+    """`parts` with each term free of loop variables added to a coordinate: the largest stride of
+    the chain (every reference's strides, largest first) that divides it (a plane offset `nx*ny`
+    of a 3-D array one reference walks in k*nx*ny belongs to the plane coordinate; `-nx` to the row),
+    else the stride 1.  Any placement keeps the index equal to the sum of stride times coordinate;
+    the caller's range checks decide whether it proves injectivity."""
+    out = dict(parts)
     for coeff, mono in loose:
-        if mono in parts:
-            parts[mono] += coeff
+        for s in chain:
+            q = sympy.cancel(mono / s)
+            if s != 1 and sympy.denom(q) == 1 and (q.is_Integer or q.free_symbols):
+                out[s] = out.get(s, 0) + coeff * q
+                break
         else:
-            parts[sympy.Integer(1)] = parts.get(sympy.Integer(1), 0) + coeff * mono
-    return parts
+            out[sympy.Integer(1)] = out.get(sympy.Integer(1), 0) + coeff * mono
+    return out
 
 
 def _chain(strides):
@@ -76,8 +90,8 @@ def delinearize(refs, namer: P.Namer) -> list | None:
         if s is None:
             return None
         splits.append(s)
-        strides |= set(s)
-        if any(k != 1 for k in s):
+        strides |= set(s[0])
+        if any(k != 1 for k in s[0]):
             linear = False
     if linear:
         return [(expr,) for expr, _ in refs]
@@ -85,7 +99,8 @@ def delinearize(refs, namer: P.Namer) -> list | None:
     if chain is None:
         return None
     out = []
-    for (_expr, inst), parts in zip(refs, splits, strict=True):
+    for (_expr, inst), (found, loose) in zip(refs, splits, strict=True):
+        parts = _place(found, loose, chain)
         coords = tuple(sympy.sympify(parts.get(s, 0)) for s in chain)
         # every coordinate but the first must lie in [0, ratio)
         for coord, r in zip(coords[1:], ratios, strict=True):

@@ -14,6 +14,7 @@ from ..common.lowering import Acc, Unsupported, affine as _affine, monotone as _
 from ..common.preprocess import SIZE_MARK
 from ..common.relations import relation, substitute
 from . import folding, inductions as IV, narrow, recovery, structs, switch
+from .nullness import pointer_test
 from .types import INT
 from .values import (
     COMPARISONS,
@@ -558,9 +559,30 @@ class StatementLowering(_Mixin):
                 # folded everywhere in the kernel (SR115), so its formulas hold where the branch does
                 self.fold(cond, node, "decides a condition")
                 return folded
+            below = self._bound_below_one(folded)
+            if below and folded.subs(below) in (sympy.true, sympy.false):
+                # `-D flag=0`: no formula over sizes >= 1 holds there, so the size is folded as a
+                # compile-time one, everywhere (lower): the branch stays, its condition decided
+                for sym, value in sorted(below.items(), key=lambda kv: kv[0].name):
+                    if sym.name not in self.folded:
+                        self.folded.add(sym.name)
+                        self.diag("SR115", f"`{sym.name}` is folded to {value} where it decides a condition (a "
+                                  "size given below 1, where formulas in the sizes do not reach)", node)
         return cond
 
+    def _bound_below_one(self, cond) -> dict:
+        """{size symbol: value} for the sizes of `cond` given a value below 1 (`-D flag=0`)."""
+        out = {}
+        for sym in cond.free_symbols:
+            value = self.tu.bindings.get(sym.name) if sym.name in self.kernel.sizes else None
+            if isinstance(value, int) and value < 1:
+                out[sym] = value
+        return out
+
     def _condition(self, node, acc: Acc):
+        flag = pointer_test(self, node)  # `if (mean != nullptr)`: a run-time flag (nullness.py)
+        if flag is not None:
+            return flag
         if isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
             a = self.condition(node.left, acc)
             b = self.condition(node.right, acc)

@@ -41,6 +41,7 @@ from . import (
     strided as ST,
     templates as T,
     textures as TX,
+    warps as WP,
     wmma as WM,
 )
 from .calls import HANDLERS as CXX_CALLS, inline_call
@@ -49,10 +50,10 @@ from .headers import template_params
 from .launch import LaunchSite, launch_for, launch_notes
 from .source import cuda_source
 from .to_c import builtin_types
+from .toplevel import inside, line_ranges
 
 # ---------------------------------------------------------------------------------------------
 # The GPU execution model in the lowering
-
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,7 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
         self.seen: set = set()
         self.radix_bounds: list = []  # (dim, size product, "g" or "bx": what is compared with it)
         self.strided: list = []  # (Guard, owner symbol, reading holds)
+        self.warp_sizes: set = set()  # (dim, c): blocks of whole c-thread warps relied on (warps.py)
         self.active: tuple = (fn,)  # the definitions being lowered, caller first (for overloads' recursion)
         self.launching: Launch | None = None  # the launch of a kernel this one launches (device_launch)
         self.launched = False  # a kernel launched from a kernel: its body inside its own thread loops
@@ -108,6 +110,7 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
         sub.seen = self.seen
         sub.radix_bounds = self.radix_bounds
         sub.strided = self.strided
+        sub.warp_sizes = self.warp_sizes
         sub.active = self.active + (callee,)
         return sub
 
@@ -180,13 +183,8 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
         return a, b
 
     def combine(self, expr):
-        """Rewrite blockIdx*blockDim + threadIdx into the global thread index."""
-        if expr is None:
-            return None
-        for info in self.threads.values():
-            if "g" in info and expr.free_symbols & {info["bx"], info["tx"]}:
-                expr = sympy.expand(expr.subs(info["bx"] * info["B"], info["g"] - info["tx"]))
-        return expr
+        """Rewrite blockIdx*blockDim + threadIdx into the global thread index (and the warps in it)."""
+        return WP.combine(expr, self.threads, self.warp_sizes)
 
     def wrap(self, body: list) -> list:
         """Put the kernel body inside its thread loops (grid-stride loops consume their dimension)."""
@@ -481,9 +479,9 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
     ctext, kernel_items = src.ctext, src.kernel_items
     type_aliases, constants = src.type_aliases, src.constants
     ext, diags, failed = parse_translation_unit(ctext, path)
-    in_kernels = _line_ranges(kernel_items.values())
+    in_kernels = line_ranges(kernel_items.values())
     for d in diags:
-        if d.location and _inside(d.location, in_kernels):
+        if d.location and inside(d.location, in_kernels):
             res.diagnostics.append(d)
     for name, loc, d in failed:
         if name in kernel_items and "__global__" in kernel_items[name].qualifiers:
@@ -643,6 +641,10 @@ def _lower_kernel(tu, fn, path, launch: Launch, tparams: dict, constants: set, s
                      "grid_expr": tuple(launch.grid_expr),
                      "model": "grid from the launch, in the kernel's parameters" if formula
                      else "grid assumed to cover the guards"}
+    whole = WP.assumption(low.warp_sizes, launch.block)
+    if whole:
+        kernel.diag("SR154", f"{whole}: the rows `blockIdx * (blockDim / 32) + threadIdx / 32` are counted for "
+                    "such blocks", kernel.location)
     if site is not None:
         _bind_site(kernel, fn, tu, site)
         kernel.launch_site = site.location
@@ -662,18 +664,6 @@ def _bind_site(kernel: Kernel, fn, tu, site: LaunchSite):
         s = kernel.sizes.get(p.name) if p.name is not None else None
         if s is not None and v is not None and s.default is None:
             s.default, s.origin = v, f"launch at {site.location}"
-
-
-def _line_ranges(items) -> list:
-    out = []
-    for it in items:
-        if it.tokens:
-            out.append((it.tokens[0].file, it.tokens[0].line, it.tokens[-1].line))
-    return out
-
-
-def _inside(loc: Location, ranges) -> bool:
-    return any(loc.file == f and a <= loc.line <= b for f, a, b in ranges)
 
 
 __all__ = ["lower_cuda", "CUDA_MACROS", "Array", "VOID"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..c import structs
-from ..common.tokens import Token, render, tokenize
+from ..common.tokens import render, tokenize
 from . import (
     aliases as AL,
     classes as CL,
@@ -21,7 +21,7 @@ from .grammar import table
 from .headers import clean_params, template_params
 from .launch import fold, host_sites
 from .to_c import builtin_types, new_token, to_c
-from .toplevel import Item, split_items, without_alignas
+from .toplevel import Item, brace_of, method_name, prototype_name, split_items, without_alignas
 
 _CXX_ONLY = {"::", "class", "template", "operator", "namespace", "using", "public", "private", "new", "delete",
              "typename", "<<<", "std", "virtual", "this"}
@@ -88,7 +88,7 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
     for it in items:
         cdef = getattr(it, "class_def", None)
         if cdef is not None:  # its member functions' C++ statements rewritten as any function's
-            cdef.chunks = [CX.prepare(h, b, cxx, _method_name(h)) for h, b in cdef.chunks]
+            cdef.chunks = [CX.prepare(h, b, cxx, method_name(h)) for h, b in cdef.chunks]
             text = CL.emit(it, lambda toks, ren: to_c(toks, templates, ren))
             chunks.append(CN.pending() + text)  # its std::vector types' typedefs first (containers.py)
             continue
@@ -108,7 +108,7 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
             header, body = CX.prepare(it.header, it.body, cxx, it.name)
             head = clean_params(to_c(header, templates, renames), references)
             body = to_c(body, templates, renames)
-            brace = _brace_of(it)
+            brace = brace_of(it)
             chunks.append(CN.pending() + render(head + [brace] + body + [new_token(it.tokens[-1], "}")]))
             kernel_items[it.name] = it
         elif it.tokens and it.tokens[0].text == "using" and not it.template:  # `using real = float;`
@@ -117,7 +117,7 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
                 text = render(to_c(cxx.declaration(tdef), templates, {}))
                 chunks.append(CN.pending() + text)
         elif not it.is_function and it.tokens and _CXX_ONLY.isdisjoint(texts := [t.text for t in it.tokens]):
-            name = _prototype_name(it.tokens, texts)
+            name = prototype_name(it.tokens, texts)
             if name is not None and name not in used:
                 continue  # a library prototype no kernel calls: parsing it would only cost time
             text = render(to_c(cxx.declaration(it.tokens), templates, {}))
@@ -132,25 +132,3 @@ def cuda_source(path: str, text: str, bindings: dict, host: bool = False) -> Cud
     explicit = T.explicit_calls(as_split, template_params)
     return CudaSource(ctext, kernel_items, sites, tparam_info, type_aliases, constants, instances, cxx=cxx,
                       explicit=explicit, references=references)
-
-
-def _method_name(head: list) -> str:
-    """The C function name (`__srm_Grid_scale_0`) in a member function's rewritten header."""
-    return next((t.text for t in head if t.text.startswith("__srm_")), "")
-
-
-def _prototype_name(tokens, texts: list[str]) -> str | None:
-    """The function a declaration item declares (`float sqrtf(float);`), or None (`texts`: the
-    tokens' texts, which the caller has)."""
-    if not texts or texts[0] in ("typedef", "struct", "union", "enum") or "(" not in texts or "=" in texts:
-        return None
-    k = texts.index("(")
-    return texts[k - 1] if k > 0 and tokens[k - 1].kind == "id" else None
-
-
-def _brace_of(it: Item) -> Token:
-    k = len(it.tokens) - len(it.body) - 2
-    return it.tokens[k]
-
-
-

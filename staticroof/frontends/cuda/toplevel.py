@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ...diagnostics import Location
 from ..common.tokens import Token, match_angle, match_close, match_close_texts
 
 
@@ -167,3 +168,37 @@ def _func_name(head: list[Token]) -> str:
             if depth == 0 and k > 0 and head[k - 1].kind == "id":
                 return head[k - 1].text
     return ""
+
+
+def method_name(head: list) -> str:
+    """The C function name (`__srm_Grid_scale_0`) in a member function's rewritten header."""
+    return next((t.text for t in head if t.text.startswith("__srm_")), "")
+
+
+def prototype_name(tokens, texts: list[str]) -> str | None:
+    """The function a declaration item declares (`float sqrtf(float);`), or None (`texts`: the
+    tokens' texts, which the caller has)."""
+    if not texts or texts[0] in ("typedef", "struct", "union", "enum") or "(" not in texts or "=" in texts:
+        return None
+    k = texts.index("(")
+    return texts[k - 1] if k > 0 and tokens[k - 1].kind == "id" else None
+
+
+def brace_of(it: Item) -> Token:
+    """The `{` that opens a function item's body."""
+    k = len(it.tokens) - len(it.body) - 2
+    return it.tokens[k]
+
+
+def line_ranges(items) -> list:
+    """(file, first line, last line) of each item, for diagnostics inside the kernels."""
+    out = []
+    for it in items:
+        if it.tokens:
+            out.append((it.tokens[0].file, it.tokens[0].line, it.tokens[-1].line))
+    return out
+
+
+def inside(loc: Location, ranges) -> bool:
+    """Whether `loc` lies in one of `line_ranges`' ranges."""
+    return any(loc.file == f and a <= loc.line <= b for f, a, b in ranges)

@@ -18,9 +18,10 @@
  *   W = N*(8*C + 190) (fp32), special = 32*N (rsqrtf).
  *   Q: inp read N*C, out written N*C, mean and rstd written N each (lane 0), weight and bias read
  *      C each: Q = 8*N*C + 8*N + 8*C -- when mean and rstd are not null.  The stores are guarded by
- *      `mean != nullptr` (callers may skip the statistics): a condition on a pointer's value, which
- *      the kernel does not state, so the traffic is APPROXIMATE (SR104), an upper bound; W does not
- *      depend on it (the guarded statements do no arithmetic).
+ *      `mean != nullptr` (callers may skip the statistics): a run-time flag the caller sets, not
+ *      data; counted for the pointers not null (the note SR154 names it), as `if (flag)` on an int
+ *      parameter is counted for flag != 0.  (Null pointers would drop the 8*N of mean and rstd; W
+ *      does not depend on it: the guarded statements do no arithmetic.)
  *
  * rmsnorm_forward<<<ceil_div(N, 4), 128>>>(out, inp, weight, N, C): one warp per row (4 per
  *   block: row = blockIdx.x*4 + threadIdx.x/32), x128 chunks at c = 4*lane, 4*lane + 128, ...
@@ -52,7 +53,6 @@
  *   Q       = 8*N*C + 8*N + 8*C
  *   fp32    = N*(8*C + 190)
  *   special = 32*N
- *   exact   = false
  *
  * staticroof:expect rmsnorm_forward
  *   W       = N*(16*ceiling(C/4) + 256)
