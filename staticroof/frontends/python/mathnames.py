@@ -9,8 +9,8 @@ MATH = ("sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
         "gamma", "lgamma", "hypot", "fmod", "fma")
 RENAMES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2", "arcsinh": "asinh",
             "arccosh": "acosh", "arctanh": "atanh", "power": "pow", "gamma": "tgamma", "remainder": "fmod"}
-FREE = {"abs", "fabs", "absolute", "min", "max", "minimum", "maximum", "fmin", "fmax", "floor", "ceil", "trunc",
-        "round", "rint", "copysign", "sign", "isnan", "isinf", "isfinite"}
+FREE = {"abs", "fabs", "absolute", "real", "imag", "conj", "conjugate", "min", "max", "minimum", "maximum", "fmin",
+        "fmax", "floor", "ceil", "trunc", "round", "rint", "copysign", "sign", "isnan", "isinf", "isfinite"}
 CASTS = {"int": "int64", "float": "fp64", "bool": "bool"}
 
 

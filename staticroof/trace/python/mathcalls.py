@@ -21,10 +21,10 @@ class DType:
         self.dtype = dtype
 
     def __call__(self, v=0):
-        from ...frontends.python.numba_types import is_float
+        from ...frontends.python.numba_types import is_complex, is_float
 
         x = value(v)
-        return Num(float(x) if is_float(self.dtype) else int(x), self.dtype)
+        return Num(complex(x) if is_complex(self.dtype) else float(x) if is_float(self.dtype) else int(x), self.dtype)
 
     def __getitem__(self, _):  # `float32[:]` written in a kernel: a type, never a value
         return self
@@ -107,6 +107,8 @@ def module(real, made: Made | None):
                 def fn(*args):
                     if any(isinstance(a, ArrayLike) for a in args):
                         return Expr(fn, args)  # element by element
+                    if any(isinstance(value(a), complex) for a in args):
+                        return _complex_call(name, args)
                     floats = [dtype_of(a) for a in args if is_float(dtype_of(a))]
                     t = floats[0] if floats else "fp64"
                     for d in floats[1:]:
@@ -131,6 +133,19 @@ def module(real, made: Made | None):
             return getattr(real, name)
 
     return Proxy()
+
+
+def _complex_call(name: str, args):
+    """A NumPy function of a complex value: abs a hypot (Num.__abs__), the parts and the conjugate
+    free (as the analysis counts them)."""
+    z = args[0] if isinstance(args[0], Num) else Num(complex(args[0]), "complex128")
+    if name in ("abs", "absolute"):
+        return abs(z)
+    if name in ("real", "imag"):
+        return getattr(z, name)
+    if name in ("conj", "conjugate"):
+        return z.conjugate()
+    raise TraceError(f"`np.{name}` of a complex value is not traced")
 
 
 def _construct(made: Made | None, name: str, *args, _sr_loc=None, **kwargs):

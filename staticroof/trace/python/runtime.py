@@ -29,7 +29,7 @@ from typing import Any
 from .. import ArrayTrace, TraceError
 
 BYTES = {"fp64": 8, "fp32": 4, "fp16": 2, "int64": 8, "int32": 4, "int16": 2, "int8": 1, "uint64": 8,
-         "uint32": 4, "uint16": 2, "uint8": 1, "bool": 1}
+         "uint32": 4, "uint16": 2, "uint8": 1, "bool": 1, "complex128": 16, "complex64": 8}
 FLOATS = ("fp16", "fp32", "fp64")
 # the extent of a dimension the sizes do not give: large enough for any index (only touched
 # elements are stored), and marked unknown so that a whole-array expression takes its operand's
@@ -123,6 +123,8 @@ def dtype_of(v) -> str:
         return "bool"
     if isinstance(v, int):
         return "int64"
+    if isinstance(v, complex):
+        return "complex128"
     return "fp64"
 
 
@@ -142,45 +144,73 @@ class Num:
     def __init__(self, v, dtype: str):
         self.v, self.dtype = v, dtype
 
-    def _op(self, other, fn, reverse=False, divide=False, power=False):
-        from ...frontends.python.numba_types import is_float, promote, true_divide
+    def _op(self, other, fn, reverse=False, divide=False, power=False, op=""):
+        """`self op other` counted as Numba compiles it (frontends.python.arithmetic): a plain
+        Python number operand is a literal of the source (a power's exponent the source fixes);
+        a run-time exponent (a Num) costs what the analysis counts for it, one pow call."""
+        from ...frontends.python import arithmetic
+        from ...frontends.python.numba_types import is_inexact, promote, true_divide
 
         if isinstance(other, ArrayLike):
             return NotImplemented
         a, b = (other, self) if reverse else (self, other)
         da, db = dtype_of(a), dtype_of(b)
-        if power and is_float(da) and not is_float(db):
-            t = da
+        va, vb = value(a), value(b)
+        if power:
+            cost = arithmetic.power(da, db, None if isinstance(b, Num) else vb,
+                                    None if isinstance(a, Num) else va)
         else:
             t = true_divide(da, db) if divide else promote(da, db)
-        va, vb = value(a), value(b)
-        if is_float(t):
-            counter = STATE.counter
-            if power and not is_float(db) and isinstance(vb, int) and 1 <= vb <= 4:
-                counter.flop(t, vb - 1)
-            elif power:
-                counter.call(("sqrt" if vb == 0.5 else "pow") + ("f" if t == "fp32" else ""), t)
-            else:
-                counter.flop(t)
-        return Num(fn(va, vb), t)
+            cost = arithmetic.binary(op, da, db, t, None if isinstance(a, Num) else va,
+                                     None if isinstance(b, Num) else vb)
+        counter = STATE.counter
+        if is_inexact(cost.dtype) and cost.flops:
+            counter.flop(cost.prec, cost.flops)
+        if cost.special:
+            counter.call(cost.special + ("f" if cost.prec == "fp32" else ""), cost.prec)
+        out = fn(va, vb)
+        if isinstance(out, complex) and not is_inexact(cost.dtype):
+            out = 0
+        return Num(out, cost.dtype)
 
-    def __add__(self, o): return self._op(o, lambda a, b: a + b)
-    def __radd__(self, o): return self._op(o, lambda a, b: a + b, True)
-    def __sub__(self, o): return self._op(o, lambda a, b: a - b)
-    def __rsub__(self, o): return self._op(o, lambda a, b: a - b, True)
-    def __mul__(self, o): return self._op(o, lambda a, b: a * b)
-    def __rmul__(self, o): return self._op(o, lambda a, b: a * b, True)
-    def __truediv__(self, o): return self._op(o, lambda a, b: a / b if b else 0.0, divide=True)
-    def __rtruediv__(self, o): return self._op(o, lambda a, b: a / b if b else 0.0, True, divide=True)
-    def __floordiv__(self, o): return self._op(o, lambda a, b: a // b if b else 0)
-    def __rfloordiv__(self, o): return self._op(o, lambda a, b: a // b if b else 0, True)
-    def __mod__(self, o): return self._op(o, lambda a, b: a % b if b else 0)
-    def __rmod__(self, o): return self._op(o, lambda a, b: a % b if b else 0, True)
+    @property
+    def real(self):
+        return Num(self.v.real, _part(self.dtype))
+
+    @property
+    def imag(self):
+        return Num(self.v.imag if isinstance(self.v, complex) else 0.0, _part(self.dtype))
+
+    def conjugate(self):
+        return Num(self.v.conjugate(), self.dtype)
+
+    conj = conjugate
+
+    def __add__(self, o): return self._op(o, lambda a, b: a + b, op="+")
+    def __radd__(self, o): return self._op(o, lambda a, b: a + b, True, op="+")
+    def __sub__(self, o): return self._op(o, lambda a, b: a - b, op="-")
+    def __rsub__(self, o): return self._op(o, lambda a, b: a - b, True, op="-")
+    def __mul__(self, o): return self._op(o, lambda a, b: a * b, op="*")
+    def __rmul__(self, o): return self._op(o, lambda a, b: a * b, True, op="*")
+    def __truediv__(self, o): return self._op(o, lambda a, b: a / b if b else 0.0, divide=True, op="/")
+    def __rtruediv__(self, o): return self._op(o, lambda a, b: a / b if b else 0.0, True, divide=True, op="/")
+    def __floordiv__(self, o): return self._op(o, lambda a, b: a // b if b else 0, op="//")
+    def __rfloordiv__(self, o): return self._op(o, lambda a, b: a // b if b else 0, True, op="//")
+    def __mod__(self, o): return self._op(o, lambda a, b: a % b if b else 0, op="%")
+    def __rmod__(self, o): return self._op(o, lambda a, b: a % b if b else 0, True, op="%")
     def __pow__(self, o): return self._op(o, lambda a, b: _power(a, b), power=True)
     def __rpow__(self, o): return self._op(o, lambda a, b: _power(a, b), True, power=True)
     def __neg__(self): return Num(-self.v, self.dtype)
     def __pos__(self): return self
-    def __abs__(self): return Num(abs(self.v), self.dtype)
+
+    def __abs__(self):
+        if isinstance(self.v, complex) or self.dtype in ("complex128", "complex64"):
+            t = _part(self.dtype)  # |z| is a hypot of its parts
+            STATE.counter.call("hypot" + ("f" if t == "fp32" else ""), t)
+            return Num(abs(self.v), t)
+        return Num(abs(self.v), self.dtype)
+
+    def __complex__(self): return complex(self.v)
     def __lt__(self, o): return self.v < value(o)
     def __le__(self, o): return self.v <= value(o)
     def __gt__(self, o): return self.v > value(o)
@@ -194,7 +224,18 @@ class Num:
     def __index__(self): return int(self.v)
 
 
+def _part(dtype: str) -> str:
+    from ...frontends.python.numba_types import part
+
+    return part(dtype)
+
+
 def _power(a, b):
+    if isinstance(a, complex) or isinstance(b, complex):
+        try:
+            return a ** b
+        except (OverflowError, ZeroDivisionError):
+            return 0j
     try:
         out = abs(a) ** b
     except (OverflowError, ZeroDivisionError):
