@@ -14,7 +14,7 @@ from ...ir import Ref
 from ..common.lowering import Acc, Unsupported, affine, branch_refs, int_op
 from . import arithmetic, arrays as AR, cuda as CU
 from .kernels import qualified
-from .mathnames import CASTS, FREE, MATH, RENAMES, cost_name
+from .mathnames import CASTS, FREE, MATH, OPERATORS, RENAMES, cost_name
 from .numba_types import is_complex, is_inexact, part, promote, true_divide
 from .values import PVal, float_val, int_val
 
@@ -445,6 +445,8 @@ class ExpressionLowering(_Mixin):
                 t = promote(t, d)
             if q in ("min", "max", "abs", "round") and not floats:
                 return int_val(None, f"`{q}` of integers")
+            if short in OPERATORS and len(vals) == 2 and q.startswith("numpy."):
+                return self.binary(OPERATORS[short], vals[0], vals[1], acc, node)
             if is_complex(t):
                 return self.complex_call(q, short, t, vals, acc, node)
             if short in FREE:

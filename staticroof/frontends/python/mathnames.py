@@ -11,6 +11,8 @@ RENAMES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "ata
             "arccosh": "acosh", "arctanh": "atanh", "power": "pow", "gamma": "tgamma", "remainder": "fmod"}
 FREE = {"abs", "fabs", "absolute", "real", "imag", "conj", "conjugate", "min", "max", "minimum", "maximum", "fmin",
         "fmax", "floor", "ceil", "trunc", "round", "rint", "copysign", "sign", "isnan", "isinf", "isfinite"}
+# NumPy's arithmetic ufuncs: `np.add(a, b, out=c)` is `c[...] = a + b`
+OPERATORS = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "true_divide": "/"}
 CASTS = {"int": "int64", "float": "fp64", "bool": "bool"}
 
 

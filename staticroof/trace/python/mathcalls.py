@@ -90,9 +90,9 @@ def _merge(old: Array, new: Array) -> None:
 
 def module(real, made: Made | None):
     """`math` or `numpy` for the kernel."""
-    from ...frontends.python.mathnames import FREE, MATH, RENAMES, cost_name
+    from ...frontends.python.mathnames import FREE, MATH, OPERATORS, RENAMES, cost_name
     from ...frontends.python.numba_types import dtype_name, is_float
-    from .runtime import REDUCTIONS, Expr, reduce
+    from .runtime import OPS, REDUCTIONS, Expr, reduce
 
     class Proxy:
         def __getattr__(self, name):
@@ -103,8 +103,20 @@ def module(real, made: Made | None):
                 return lambda *a, **k: _construct(made, name, *a, **k)
             if name in REDUCTIONS:
                 return lambda *a, **k: reduce(name, list(a))
+            if name == "linalg":
+                return _Linalg()
+            if name in OPERATORS:
+                op = OPS[OPERATORS[name]]
+
+                def ufunc(a, b, out=None):
+                    if out is not None or isinstance(a, ArrayLike) or isinstance(b, ArrayLike):
+                        return _into(out, Expr(op, (a, b)))
+                    return op(a, b)
+                return ufunc
             if name in MATH or name in RENAMES or name in FREE:
-                def fn(*args):
+                def fn(*args, out=None):
+                    if out is not None:
+                        return _into(out, Expr(fn, args))
                     if any(isinstance(a, ArrayLike) for a in args):
                         return Expr(fn, args)  # element by element
                     if any(isinstance(value(a), complex) for a in args):
@@ -133,6 +145,29 @@ def module(real, made: Made | None):
             return getattr(real, name)
 
     return Proxy()
+
+
+class _Linalg:
+    """`np.linalg` in a kernel: its norm (the others are not traced)."""
+
+    def norm(self, x, *args):
+        from .runtime import reduce
+
+        if args:
+            raise TraceError("`np.linalg.norm` with an `ord` is not traced")
+        return reduce("norm", [x])
+
+
+def _into(out, v):
+    """A ufunc's `out=`: the values stored into that array (or section), which is returned."""
+    from .runtime import store
+
+    if out is None:
+        return v
+    if not isinstance(out, ArrayLike):
+        raise TraceError("a ufunc's `out=` that is not an array")
+    store(out.section(), v)
+    return out
 
 
 def _complex_call(name: str, args):

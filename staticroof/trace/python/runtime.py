@@ -410,9 +410,10 @@ def sub(base, key: int):
 # ---------------------------------------------------------------------------------------------
 # Whole-array and slice expressions
 
-REDUCTIONS = {"sum": 1, "prod": 1, "dot": 2, "vdot": 2, "max": 0, "min": 0, "amax": 0, "amin": 0, "mean": 1}
+REDUCTIONS = {"sum": 1, "prod": 1, "dot": 2, "vdot": 2, "max": 0, "min": 0, "amax": 0, "amin": 0, "mean": 1,
+              "norm": 1}
 
-_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
         "//": operator.floordiv, "%": operator.mod, "**": operator.pow, "neg": operator.neg, "abs": abs}
 
 
@@ -552,7 +553,7 @@ def at(v, e: tuple, shape: tuple):
         return v.array.read(v.flat_at(idx), v.key)
     if isinstance(v, Expr):
         vals = [at(o, e, shape) for o in v.operands]
-        op: Any = v.op if callable(v.op) else _OPS[v.op]
+        op: Any = v.op if callable(v.op) else OPS[v.op]
         return op(*vals)
     return v
 
@@ -611,8 +612,10 @@ def reduce(name: str, args: list):
     """`np.sum(x)`, `x.max()`, `np.dot(a, b)`: a loop over the elements with one add (a multiply and
     an add for a dot product; nothing for max/min) per element at the type the elements promote to
     (the first array operand's, widened by the floats among the values), as Numba's implementation
-    starting from zero; `mean` divides once more."""
-    from ...frontends.python.numba_types import is_float
+    starting from zero; `mean` divides once more; `norm` (np.linalg.norm, BLAS nrm2) is x*x and
+    an add per element (re*re + im*im and an add for a complex) and a sqrt."""
+    from ...frontends.python import arithmetic
+    from ...frontends.python.numba_types import is_complex, is_inexact, part, promote
 
     operands = list(args[:2] if name in ("dot", "vdot") else args[:1])
     if not any(isinstance(a, ArrayLike) for a in operands):
@@ -624,18 +627,23 @@ def reduce(name: str, args: list):
     for _e, _epoch, vals in evaluate(_Tuple(operands), shape, known):
         for v in vals:
             d = dtype_of(v)
-            if is_float(d):
-                t = d if not is_float(t) else wider(t, d)
+            if is_inexact(d):
+                t = d if not is_inexact(t) else promote(t, d)
         if name in ("dot", "vdot"):
             x = vals[0] * vals[1]
+        elif name == "norm":
+            x = abs(value(vals[0])) ** 2
+            if is_inexact(t):
+                counter.flop(part(t), 3 if is_complex(t) else 1)
         else:
             x = vals[0]
-        if REDUCTIONS[name] and is_float(t):
-            counter.flop(t)
+        if REDUCTIONS[name] and is_inexact(t):
+            add = arithmetic.binary("+", t, t, t) if name != "norm" else arithmetic.Cost(part(t), 1)
+            counter.flop(add.prec, add.flops)
         xv = value(x)
         if acc is None:
             acc = xv
-        elif name in ("sum", "dot", "vdot", "mean"):
+        elif name in ("sum", "dot", "vdot", "mean", "norm"):
             acc = acc + xv
         elif name == "prod":
             acc = acc * xv
@@ -646,13 +654,18 @@ def reduce(name: str, args: list):
     if acc is None:
         acc = 0 if name != "prod" else 1
     if name == "mean":
-        if is_float(t):
-            counter.flop(t)
+        if is_inexact(t):
+            div = arithmetic.binary("/", t, "int64", t)
+            counter.flop(div.prec, div.flops)
         n = 1
         for s in shape:
             n *= s
-        return Num(acc / n if n else 0.0, t if is_float(t) else "fp64")
-    return Num(acc, t if is_float(t) else ("fp64" if name == "mean" else t))
+        return Num(acc / n if n else 0.0, t if is_inexact(t) else "fp64")
+    if name == "norm":
+        t = part(t) if is_inexact(t) else "fp64"
+        counter.call("sqrt" + ("f" if t == "fp32" else ""), t)
+        return Num(abs(acc) ** 0.5, t)
+    return Num(acc, t)
 
 
 class _Tuple:
