@@ -11,15 +11,17 @@ except the ones LLVM rewrites: 2.0 (one multiply), 0.5 (sqrt), -1.0 (one divisio
 (nothing); a base 2 (`2.0 ** x`) is exp2.  An integer exponent known only at run time runs Numba's
 loop, two multiplies per bit of |n| (and a division if n < 0): the count depends on the value, so
 it is counted as one pow call and said to be approximate.  An integer to an integer power is
-integer arithmetic (no FLOP), except a negative literal exponent, which makes a float64.
+integer arithmetic (no FLOP), except a negative literal exponent: 1.0 / k**|e| in float64 (one
+division), truncated back to an int64.
 
 Complex values (complex128: two float64; complex64: two float32) count in their parts' precision:
-a multiply is 4 multiplies and 2 adds (6), an add 2, a division 9 (CPython's algorithm: a ratio,
+a multiply is 4 multiplies and 2 adds (6; 5 for a square `z * z` of one local, whose two cross
+products LLVM computes once: the same product of array elements read twice is counted 6), an add 2, a division 9 (CPython's algorithm: a ratio,
 then 3 multiplies, 3 adds and 2 more divisions, on either branch), abs a hypot, .real/.imag and
 conjugate free.  A real operand is promoted to a complex with imaginary part 0.0, and LLVM folds
 what IEEE arithmetic allows: `z - r` is 1 subtraction (z.imag - 0.0 is z.imag), `z / r` 8 (the
 ratio's 0.0 * ratio is folded), a literal part of exactly 1.0 or -1.0 saves its two multiplies
-(`1j * z` is 4).  `z ** 2` is one complex multiply; other complex powers call numba_cpow, whose
+(`1j * z` is 4).  `z ** 2` is a square (5); other complex powers call numba_cpow, whose
 work is not counted (approximate).
 """
 
@@ -42,10 +44,11 @@ class Cost:
     flops: int = 0
     special: str | None = None
     why: str = ""
+    at: str = ""  # the precision the FLOPs count in, where it is not the result's
 
     @property
     def prec(self) -> str:
-        return part(self.dtype)
+        return self.at or part(self.dtype)
 
 
 def powi_multiplies(k: int) -> int:
@@ -59,13 +62,13 @@ def power(base: str, exp: str, exponent=None, base_value=None) -> Cost:
     exponent's value when the source fixes it (a literal or a module constant), `base_value` the
     base's when it is a literal."""
     if not is_inexact(base) and not is_inexact(exp):
-        if isinstance(exponent, int) and exponent < 0:  # int ** -k: 1.0 / x**k in float64
-            return Cost("fp64", powi_multiplies(-exponent) + 1)
+        if isinstance(exponent, int) and exponent < 0:  # int ** -k: int(1.0 / k**|e|), one fp64 division
+            return Cost("int64", 1, at="fp64")
         return Cost(promote(base, exp))
     if is_complex(base) or is_complex(exp):
         t = promote(base, exp)
         if not is_inexact(exp) and exponent == 2:
-            return Cost(t, 6)  # z * z
+            return Cost(t, 5)  # z * z: re*im is one product (complex_op's `same`)
         return Cost(t, 0, None, "a complex power calls numba_cpow, whose work is not counted")
     if not is_inexact(exp):  # an integer exponent: the result keeps the base's float type
         if exponent is None:
@@ -88,9 +91,10 @@ def power(base: str, exp: str, exponent=None, base_value=None) -> Cost:
     return Cost(t, 0, "pow")
 
 
-def complex_op(op: str, a: str, b: str, a_value=None, b_value=None) -> Cost:
+def complex_op(op: str, a: str, b: str, a_value=None, b_value=None, same: bool = False) -> Cost:
     """`a op b` (+ - * /) where a or b is complex; `a_value`/`b_value` are literal operands'
-    values (a literal part of exactly +-1.0 saves its multiplies)."""
+    values (a literal part of exactly +-1.0 saves its multiplies); `same`: both operands are one
+    value (`z * z` of a local z), whose re*im and im*re LLVM computes once (5 FLOPs)."""
     t = promote(a, b)
     ca, cb = is_complex(a), is_complex(b)
     if op == "+":
@@ -100,15 +104,15 @@ def complex_op(op: str, a: str, b: str, a_value=None, b_value=None) -> Cost:
     if op == "*":
         saved = sum(2 for v in (a_value, b_value) if v is not None
                     for p in (complex(v).real, complex(v).imag) if p in (1.0, -1.0))
-        return Cost(t, max(6 - saved, 2))
+        return Cost(t, max(6 - saved - (1 if same and not saved else 0), 2))
     if op == "/":
         return Cost(t, 9 if cb or not ca else 8)
     raise ValueError(f"`{op}` on complex values")
 
 
-def binary(op: str, a: str, b: str, t: str, a_value=None, b_value=None) -> Cost:
+def binary(op: str, a: str, b: str, t: str, a_value=None, b_value=None, same: bool = False) -> Cost:
     """One arithmetic operator (+ - * / // %) on scalars of dtypes a and b whose result is `t`:
     one FLOP on floats, the complex rules on complex values, nothing on integers."""
     if is_complex(a) or is_complex(b):
-        return complex_op(op, a, b, a_value, b_value)
+        return complex_op(op, a, b, a_value, b_value, same)
     return Cost(t, 1 if is_float(t) else 0)

@@ -250,14 +250,23 @@ def assign(low, target, value_node, node, op=None, into: bool = False) -> None:
 
 
 def out_call(low, call, node) -> bool:
-    """`np.sqrt(x, out=y)`, `np.add(a, b, out=c)`: the ufunc's values stored into `out`, element by
-    element (the out array is written; no temporary is made).  False if `call` has no `out=`."""
+    """`np.sqrt(x, y)`, `np.add(a, b, c)` (the output array one positional argument after the
+    inputs, as Numba takes it) or NumPy's `np.sqrt(x, out=y)`: the ufunc's values stored into the
+    output, element by element (it is written; no temporary is made).  False for other calls."""
     from .kernels import qualified
+    from .mathnames import MATH, OPERATORS, RENAMES, ufunc_inputs
 
     if not isinstance(call, cst.Call) or not isinstance(call.func, (cst.Name, cst.Attribute)):
         return False
+    q = qualified(call.func, low.ctx.names)
+    short = q.rsplit(".", 1)[-1]
+    if not q.startswith("numpy.") or not (short in MATH or short in RENAMES or short in OPERATORS):
+        return False
     out = next((a for a in call.args if a.keyword is not None and a.keyword.value == "out"), None)
-    if out is None or not qualified(call.func, low.ctx.names).startswith("numpy."):
+    positional = [a for a in call.args if a.keyword is None]
+    if out is None and len(positional) == ufunc_inputs(short) + 1:
+        out = positional[-1]
+    if out is None:
         return False
     value = call.with_changes(args=[a for a in call.args if a is not out])
     low.positions_alias(value, call)

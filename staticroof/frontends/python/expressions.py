@@ -225,7 +225,7 @@ class ExpressionLowering(_Mixin):
         if not literal:
             if op in ("+", "-", "*", "/", "//", "%"):  # a floored division (or remainder) of floats: one division
                 cost = arithmetic.binary(op, a.dtype, b.dtype, t, self.constant_of(a) if a.literal else None,
-                                         self.constant_of(b) if b.literal else None)
+                                         self.constant_of(b) if b.literal else None, a.key is not None and a.key == b.key)
                 acc.flop(cost.prec, cost.flops)
             if t == "fp64":
                 self.promoted(op, a, b, node)
@@ -257,11 +257,11 @@ class ExpressionLowering(_Mixin):
         exponent = self.constant_of(b) if b.literal or b.kind == "int" else None
         if a.kind != "float" and b.kind != "float":
             e = self.constant_of(b)
-            if e is not None and e < 0:
+            if e is not None and e < 0:  # int(1.0 / k**|e|): one fp64 division
                 cost = arithmetic.power(a.dtype or "int64", b.dtype or "int64", e)
                 if not (a.literal and b.literal):
                     acc.flop(cost.prec, cost.flops)
-                return float_val(cost.dtype, a.literal and b.literal)
+                return int_val(None, "`**` with a negative exponent", a.literal and b.literal, cost.dtype)
             if a.expr is not None and e is not None and 0 <= e < 64:
                 return int_val(a.expr ** e, literal=a.literal)
             return int_val(None, "`**` on integers")

@@ -90,8 +90,8 @@ def _merge(old: Array, new: Array) -> None:
 
 def module(real, made: Made | None):
     """`math` or `numpy` for the kernel."""
-    from ...frontends.python.mathnames import FREE, MATH, OPERATORS, RENAMES, cost_name
-    from ...frontends.python.numba_types import dtype_name, is_float
+    from ...frontends.python.mathnames import FREE, MATH, OPERATORS, RENAMES, cost_name, ufunc_inputs
+    from ...frontends.python.numba_types import dtype_name, is_complex, is_float
     from .runtime import OPS, REDUCTIONS, Expr, reduce
 
     class Proxy:
@@ -115,11 +115,13 @@ def module(real, made: Made | None):
                 return ufunc
             if name in MATH or name in RENAMES or name in FREE:
                 def fn(*args, out=None):
+                    if out is None and len(args) == ufunc_inputs(name) + 1 and isinstance(args[-1], ArrayLike):
+                        args, out = args[:-1], args[-1]  # `np.sqrt(x, y)`: y is the output
                     if out is not None:
                         return _into(out, Expr(fn, args))
                     if any(isinstance(a, ArrayLike) for a in args):
                         return Expr(fn, args)  # element by element
-                    if any(isinstance(value(a), complex) for a in args):
+                    if any(isinstance(value(a), complex) or is_complex(dtype_of(a)) for a in args):
                         return _complex_call(name, args)
                     floats = [dtype_of(a) for a in args if is_float(dtype_of(a))]
                     t = floats[0] if floats else "fp64"
@@ -174,6 +176,8 @@ def _complex_call(name: str, args):
     """A NumPy function of a complex value: abs a hypot (Num.__abs__), the parts and the conjugate
     free (as the analysis counts them)."""
     z = args[0] if isinstance(args[0], Num) else Num(complex(args[0]), "complex128")
+    if not isinstance(z.v, complex):  # an element never written holds 1: as a complex, 1+0j
+        z = Num(complex(z.v), z.dtype)
     if name in ("abs", "absolute"):
         return abs(z)
     if name in ("real", "imag"):

@@ -162,15 +162,15 @@ class Num:
         else:
             t = true_divide(da, db) if divide else promote(da, db)
             cost = arithmetic.binary(op, da, db, t, None if isinstance(a, Num) else va,
-                                     None if isinstance(b, Num) else vb)
+                                     None if isinstance(b, Num) else vb, a is b)
         counter = STATE.counter
-        if is_inexact(cost.dtype) and cost.flops:
+        if is_inexact(cost.prec) and cost.flops:
             counter.flop(cost.prec, cost.flops)
         if cost.special:
             counter.call(cost.special + ("f" if cost.prec == "fp32" else ""), cost.prec)
         out = fn(va, vb)
-        if isinstance(out, complex) and not is_inexact(cost.dtype):
-            out = 0
+        if isinstance(out, (complex, float)) and not is_inexact(cost.dtype):
+            out = int(out.real) if isinstance(out, float) else 0
         return Num(out, cost.dtype)
 
     @property
