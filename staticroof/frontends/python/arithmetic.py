@@ -15,14 +15,14 @@ integer arithmetic (no FLOP), except a negative literal exponent: 1.0 / k**|e| i
 division), truncated back to an int64.
 
 Complex values (complex128: two float64; complex64: two float32) count in their parts' precision:
-a multiply is 4 multiplies and 2 adds (6; 5 for a square `z * z` of one local, whose two cross
-products LLVM computes once: the same product of array elements read twice is counted 6), an add 2, a division 9 (CPython's algorithm: a ratio,
-then 3 multiplies, 3 adds and 2 more divisions, on either branch), abs a hypot, .real/.imag and
-conjugate free.  A real operand is promoted to a complex with imaginary part 0.0, and LLVM folds
-what IEEE arithmetic allows: `z - r` is 1 subtraction (z.imag - 0.0 is z.imag), `z / r` 8 (the
-ratio's 0.0 * ratio is folded), a literal part of exactly 1.0 or -1.0 saves its two multiplies
-(`1j * z` is 4).  `z ** 2` is a square (5); other complex powers call numba_cpow, whose
-work is not counted (approximate).
+a multiply is 4 multiplies and 2 adds (6; a square `z * z` of one local 5, as LLVM computes its two
+cross products once; the same product of an array element read twice is counted 6), an add 2, a
+division 9 (CPython's algorithm: a ratio, then 3 multiplies, 3 adds and 2 more divisions, on
+either branch), abs a hypot, .real/.imag and conjugate free.  A real operand is promoted to a
+complex with imaginary part 0.0, and LLVM folds what IEEE arithmetic allows: `z - r` is 1
+subtraction (z.imag - 0.0 is z.imag), `z / r` 8 (the ratio's 0.0 * ratio is folded), a literal
+part of exactly 1.0 or -1.0 saves its two multiplies (`1j * z` is 4).  `z ** 2` is a square (5);
+other complex powers call numba_cpow, whose work is not counted (approximate).
 """
 
 from __future__ import annotations

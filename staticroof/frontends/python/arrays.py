@@ -18,8 +18,8 @@ import sympy
 
 from ...ir import Loop, Ref, Stmt
 from ..common.lowering import Acc, Unsupported
-from .mathnames import cost_name
 from . import arithmetic
+from .mathnames import cost_name
 from .numba_types import is_complex, is_inexact, part, promote
 from .values import PVal, float_val, int_val
 

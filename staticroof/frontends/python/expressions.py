@@ -224,8 +224,9 @@ class ExpressionLowering(_Mixin):
             raise Unsupported(f"`{op}` on complex values", node)
         if not literal:
             if op in ("+", "-", "*", "/", "//", "%"):  # a floored division (or remainder) of floats: one division
+                same = a.key is not None and a.key == b.key  # `z * z` of one local
                 cost = arithmetic.binary(op, a.dtype, b.dtype, t, self.constant_of(a) if a.literal else None,
-                                         self.constant_of(b) if b.literal else None, a.key is not None and a.key == b.key)
+                                         self.constant_of(b) if b.literal else None, same)
                 acc.flop(cost.prec, cost.flops)
             if t == "fp64":
                 self.promoted(op, a, b, node)

@@ -6,6 +6,7 @@ analysis names them, by where they are made), and the reductions (`np.sum`, `np.
 from __future__ import annotations
 
 import math as _math
+from typing import Any
 
 from .. import TraceError
 from .runtime import STATE, UNKNOWN_EXTENT, Array, ArrayLike, Num, dtype_of, value, wider
@@ -106,7 +107,7 @@ def module(real, made: Made | None):
             if name == "linalg":
                 return _Linalg()
             if name in OPERATORS:
-                op = OPS[OPERATORS[name]]
+                op: Any = OPS[OPERATORS[name]]
 
                 def ufunc(a, b, out=None):
                     if out is not None or isinstance(a, ArrayLike) or isinstance(b, ArrayLike):
