@@ -280,6 +280,12 @@ _RULES = [
          "the configuration's `[dtypes]` tables: it is counted as "
          "float64, the type NumPy gives `np.ones(n)` and Python floats (arrays of other types compile to "
          "other code, which this count does not describe)."),
+    Rule("SR170", "warning", True, "power counted without its exponent",
+         "A `**` in a Python kernel whose work depends on a value staticroof does not know: an integer "
+         "exponent known only at run time (`x ** n`: Numba's loop multiplies twice per bit of |n|, and "
+         "calls pow beyond 65536), counted as one pow call; or a complex power other than `z ** 2` "
+         "(Numba calls numba_cpow, whose work is not counted). The result is approximate; a literal "
+         "exponent or a module constant (`ORDER = 3`) makes it exact."),
     Rule("SR150", "note", False, "kernel launched in a host loop",
          "The launch site the kernel's configuration comes from sits inside a host `for`/`while` loop "
          "(a time-stepping loop: `for (t = 0; t < steps; t++) k<<<g, b>>>(...)`). W and Q are per "

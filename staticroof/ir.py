@@ -36,6 +36,7 @@ DTYPE_BYTES = {
     "fp64": 8, "fp32": 4, "fp16": 2, "bf16": 2, "fp8": 1,
     "int64": 8, "int32": 4, "int16": 2, "int8": 1,
     "uint64": 8, "uint32": 4, "uint16": 2, "uint8": 1, "bool": 1,
+    "complex128": 16, "complex64": 8,  # NumPy's complex: two floats (its arithmetic counts in theirs)
 }
 
 # Memory spaces: only global and constant arrays cross DRAM.

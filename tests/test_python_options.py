@@ -165,7 +165,7 @@ def test_bad_dtype_option_is_a_usage_error(tmp_path, args, message):
 @pytest.mark.parametrize("body, message", [
     ('[dtypes]\nx = "quad"\n', "dtypes.x must be a type name"),
     ('[dtypes]\nx = 32\n', "dtypes.x must be a type name"),
-    ('[dtypes.scale]\nx = "complex"\n', "dtypes.scale.x must be a type name"),
+    ('[dtypes.scale]\nx = "quaternion"\n', "dtypes.scale.x must be a type name"),
     ('dtypes = "float32"\n', "dtypes] must be a table"),
     ('all_functions = true\n', "did you mean `all-functions`"),
 ])

@@ -52,6 +52,10 @@ POINTS = {
     "misc.py": [{"n": 1, "deg": 1, "h": 1, "w": 1, "m": 1, "nx": 1, "ny": 1, "nz": 1},
                 {"n": 3, "deg": 4, "h": 3, "w": 5, "m": 4, "nx": 2, "ny": 3, "nz": 4}],
     "pairsum.py": [{"n": 1}, {"n": 4}],
+    # mandelbrot: its 4.0 bound is data, not a size; fft_butterfly: x holds 2*half values
+    "numba_arith.py": [{"x_shape0": a, "m_shape0": a, "S_shape0": a, "X_shape0": a, "z_shape0": a, "sq_shape0": a,
+                        "im_shape0": b, "re_shape0": c, "max_iter": d, "half": h, "tw_shape0": h}
+                       for a, b, c, d, h in ((1, 1, 1, 1, 1), (5, 2, 3, 4, 3))],
     # blur3 and lap2d: interiors from 1 to n - 2
     "stencils.py": [{"n": 2, "m": 2, "nt": 1}, {"n": 3, "m": 5, "nt": 2}, {"n": 8, "m": 3, "nt": 3}],
     # neighborhoods (-1, 1) (smooth3, laplacian, heat_step) and (-2, 2) (window5): extents with no

@@ -18,10 +18,13 @@ import sympy
 
 from ...ir import Loop, Ref, Stmt
 from ..common.lowering import Acc, Unsupported
-from .numba_types import is_float
+from . import arithmetic
+from .mathnames import cost_name
+from .numba_types import is_complex, is_inexact, part, promote
 from .values import PVal, float_val, int_val
 
-REDUCTIONS = {"sum": 1, "prod": 1, "dot": 2, "vdot": 2, "max": 0, "min": 0, "amax": 0, "amin": 0, "mean": 1}
+REDUCTIONS = {"sum": 1, "prod": 1, "dot": 2, "vdot": 2, "max": 0, "min": 0, "amax": 0, "amin": 0, "mean": 1,
+              "norm": 1}
 
 
 def section(low, base: PVal, elems, node, acc: Acc) -> PVal:
@@ -209,10 +212,11 @@ def loops(low, extents_: list, body_fn, node) -> list:
     return body
 
 
-def assign(low, target, value_node, node, op=None) -> None:
-    """`y[:] = expr`, `y[1:-1] += expr`, `z = x * y` (a new array z)."""
+def assign(low, target, value_node, node, op=None, into: bool = False) -> None:
+    """`y[:] = expr`, `y[1:-1] += expr`, `z = x * y` (a new array z; with `into`, the array y
+    that `target` names is stored into, as a ufunc's `out=` is)."""
     probe = Acc()
-    if isinstance(target, cst.Name):
+    if isinstance(target, cst.Name) and not into:
         src = first_array(low, value_node, probe)
         if src is None:
             raise Unsupported("an array expression without an array", node)
@@ -245,6 +249,31 @@ def assign(low, target, value_node, node, op=None) -> None:
         low.env[target.value] = new
 
 
+def out_call(low, call, node) -> bool:
+    """`np.sqrt(x, y)`, `np.add(a, b, c)` (the output array one positional argument after the
+    inputs, as Numba takes it) or NumPy's `np.sqrt(x, out=y)`: the ufunc's values stored into the
+    output, element by element (it is written; no temporary is made).  False for other calls."""
+    from .kernels import qualified
+    from .mathnames import MATH, OPERATORS, RENAMES, ufunc_inputs
+
+    if not isinstance(call, cst.Call) or not isinstance(call.func, (cst.Name, cst.Attribute)):
+        return False
+    q = qualified(call.func, low.ctx.names)
+    short = q.rsplit(".", 1)[-1]
+    if not q.startswith("numpy.") or not (short in MATH or short in RENAMES or short in OPERATORS):
+        return False
+    out = next((a for a in call.args if a.keyword is not None and a.keyword.value == "out"), None)
+    positional = [a for a in call.args if a.keyword is None]
+    if out is None and len(positional) == ufunc_inputs(short) + 1:
+        out = positional[-1]
+    if out is None:
+        return False
+    value = call.with_changes(args=[a for a in call.args if a is not out])
+    low.positions_alias(value, call)
+    assign(low, out.value, value, node, into=True)
+    return True
+
+
 def _stores_after(nest: list) -> list:
     """NumPy evaluates the right-hand side in full before it stores.  Where the target's own
     elements are read at other indices (`y[1:] = y[:-1] * 2.0`), the stores are a second loop nest
@@ -272,9 +301,11 @@ def _stores_after(nest: list) -> list:
 
 
 def reduction(low, name: str, args, node, acc: Acc) -> PVal:
-    """`np.sum(x)`, `x.sum()`, `np.dot(a, b)`: a loop over the elements, one add per element (two
-    FLOPs for a dot product's multiply-add; none for max/min, as fmax in C).  Numba's sum starts from
-    zero, so n elements cost n adds."""
+    """`np.sum(x)`, `x.sum()`, `np.dot(a, b)`, `np.linalg.norm(x)`: a loop over the elements, one
+    add per element (a dot product's multiply and add; none for max/min, as fmax in C; complex
+    values as arithmetic.py counts them).  Numba's sum starts from zero (its LLVM IR accumulates
+    from a 0.0 phi), so n elements cost n adds.  The norm is BLAS nrm2 in Numba, counted as its
+    conventional 2n FLOPs (x*x and an add per element; 4 per complex element) and one sqrt."""
     probe = Acc()
     src = first_array(low, args[0], probe)
     if src is None:
@@ -288,15 +319,23 @@ def reduction(low, name: str, args, node, acc: Acc) -> PVal:
         t = result["dtype"]
         for v in vals:
             if v.kind == "float":
-                t = v.dtype if not is_float(t) else max(t, v.dtype, key=("fp16", "fp32", "fp64").index)
+                t = v.dtype if not is_inexact(t) else promote(t, v.dtype)
         if name in ("dot", "vdot"):
             low.binary("*", vals[0], vals[1], low.acc, node)
-        if REDUCTIONS[name] and is_float(t):
-            low.acc.flop(t)
+        elif name == "norm" and is_inexact(t):
+            low.acc.flop(part(t), 3 if is_complex(t) else 1)  # |x|**2: x*x, or re*re + im*im
+        if REDUCTIONS[name] and is_inexact(t):
+            add = arithmetic.binary("+", t, t, t) if name != "norm" else arithmetic.Cost(part(t), 1)
+            low.acc.flop(add.prec, add.flops)
         result["dtype"] = t
 
     low.out.extend(loops(low, ext, body, node))
     t = result["dtype"]
-    if name == "mean" and is_float(t):
-        acc.flop(t)  # the division by the count
-    return float_val(t if is_float(t) else "fp64") if is_float(t) or name == "mean" else int_val(None, f"`{name}`")
+    if name == "mean" and is_inexact(t):
+        div = arithmetic.binary("/", t, "int64", t)  # the division by the count
+        acc.flop(div.prec, div.flops)
+    if name == "norm":
+        t = part(t) if is_inexact(t) else "fp64"
+        low.special(cost_name("sqrt", t), t, acc)
+        return float_val(t)
+    return float_val(t if is_inexact(t) else "fp64") if is_inexact(t) or name == "mean" else int_val(None, f"`{name}`")

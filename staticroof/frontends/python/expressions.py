@@ -12,10 +12,10 @@ import sympy
 from ... import costs
 from ...ir import Ref
 from ..common.lowering import Acc, Unsupported, affine, branch_refs, int_op
-from . import arrays as AR, cuda as CU
+from . import arithmetic, arrays as AR, cuda as CU
 from .kernels import qualified
-from .mathnames import CASTS, FREE, MATH, RENAMES, cost_name
-from .numba_types import is_float, promote, true_divide
+from .mathnames import CASTS, FREE, MATH, OPERATORS, RENAMES, cost_name
+from .numba_types import is_complex, is_inexact, part, promote, true_divide
 from .values import PVal, float_val, int_val
 
 if TYPE_CHECKING:  # a mixin: its attributes and methods are PythonLowering's
@@ -42,7 +42,8 @@ class ExpressionLowering(_Mixin):
         if v.element is not None:
             array, index, why = v.element
             acc.refs.append(Ref(array, index, "read", self.ctx.loc(node), why))
-            return float_val(v.dtype) if is_float(v.dtype) else int_val(None, f"read from `{array}`", dtype=v.dtype)
+            return float_val(v.dtype) if is_inexact(v.dtype) else int_val(None, f"read from `{array}`",
+                                                                            dtype=v.dtype)
         if v.key is not None:
             acc.use_scalar(v, "read")
         return v
@@ -63,7 +64,9 @@ class ExpressionLowering(_Mixin):
         return v
 
     def _e_Imaginary(self, node, acc):
-        raise Unsupported("complex numbers", node)
+        v = float_val("complex128", literal=True)  # `1j`: a complex128 constant
+        v.number = complex(node.value.replace("_", ""))
+        return v
 
     def _e_SimpleString(self, node, acc):
         return PVal("unknown", why="a string")
@@ -107,8 +110,11 @@ class ExpressionLowering(_Mixin):
                 return int_val(self.rank(base.array), literal=True)
             if attr in ("T", "flat", "real", "imag"):
                 raise Unsupported(f"`.{attr}` of an array", node)
-        if attr in ("real",) and base.is_number:
-            return base
+        if attr in ("real", "imag") and base.is_number:  # a part of a complex value: free
+            base = self.load(base, acc, node)
+            if not is_complex(base.dtype):
+                return base if attr == "real" else float_val(part(base.dtype) or "fp64", True)
+            return float_val(part(base.dtype), base.literal)
         raise Unsupported(f"attribute `.{attr}`", node)
 
     # -- subscripts ----------------------------------------------------------------------
@@ -186,7 +192,7 @@ class ExpressionLowering(_Mixin):
                     break
         if index is None:
             self.diag("SR101", f"`{base.array}`: {why}; each access counts as a new element", node)
-        return PVal("float" if is_float(base.dtype) else "int", base.dtype, element=(base.array, index, why))
+        return PVal("float" if is_inexact(base.dtype) else "int", base.dtype, element=(base.array, index, why))
 
     # -- operators -----------------------------------------------------------------------
     def _e_BinaryOperation(self, node, acc):
@@ -214,11 +220,14 @@ class ExpressionLowering(_Mixin):
         if op == "**":
             return self.power(a, b, acc, node)
         t = true_divide(a.dtype, b.dtype) if op == "/" else promote(a.dtype, b.dtype)
+        if is_complex(t) and op not in ("+", "-", "*", "/"):
+            raise Unsupported(f"`{op}` on complex values", node)
         if not literal:
-            if op in ("+", "-", "*", "/"):
-                acc.flop(t)
-            elif op in ("//", "%"):
-                acc.flop(t)  # a floored division (or remainder) of floats: one division
+            if op in ("+", "-", "*", "/", "//", "%"):  # a floored division (or remainder) of floats: one division
+                same = a.key is not None and a.key == b.key  # `z * z` of one local
+                cost = arithmetic.binary(op, a.dtype, b.dtype, t, self.constant_of(a) if a.literal else None,
+                                         self.constant_of(b) if b.literal else None, same)
+                acc.flop(cost.prec, cost.flops)
             if t == "fp64":
                 self.promoted(op, a, b, node)
         return float_val(t, literal)
@@ -244,26 +253,32 @@ class ExpressionLowering(_Mixin):
             return
 
     def power(self, a: PVal, b: PVal, acc: Acc, node) -> PVal:
-        """`x ** 2` is one multiplication, `x ** 3` two, `x ** 0.5` a sqrt; other powers call pow."""
+        """`x ** k` as Numba compiles it (arithmetic.power): binary exponentiation for an integer
+        exponent the source fixes, pow for a float one (2.0, 0.5, -1.0 rewritten)."""
+        exponent = self.constant_of(b) if b.literal or b.kind == "int" else None
         if a.kind != "float" and b.kind != "float":
             e = self.constant_of(b)
+            if e is not None and e < 0:  # int(1.0 / k**|e|): one fp64 division
+                cost = arithmetic.power(a.dtype or "int64", b.dtype or "int64", e)
+                if not (a.literal and b.literal):
+                    acc.flop(cost.prec, cost.flops)
+                return int_val(None, "`**` with a negative exponent", a.literal and b.literal, cost.dtype)
             if a.expr is not None and e is not None and 0 <= e < 64:
                 return int_val(a.expr ** e, literal=a.literal)
             return int_val(None, "`**` on integers")
-        # Numba specializes an integer exponent: float32 ** 2 stays float32
-        t = a.dtype if a.kind == "float" and b.kind != "float" else promote(a.dtype, b.dtype)
+        base_value = self.constant_of(a) if a.literal else None
+        cost = arithmetic.power(a.dtype or "int64", b.dtype or "int64", exponent, base_value)
         if a.literal and b.literal:
-            return float_val(t, True)
-        if t == "fp64" and (a.kind == "float" or b.kind == "float"):
+            return float_val(cost.dtype, True)
+        if cost.dtype == "fp64" and (a.kind == "float" or b.kind == "float"):  # float32 ** 2.0 is fp64
             self.promoted("**", a, b, node)
-        exponent = self.constant_of(b)
-        if exponent is not None and exponent == int(exponent) and 1 <= exponent <= 4:
-            if exponent > 1:
-                acc.flop(t, int(exponent) - 1)
-            return float_val(t)
-        name = "sqrt" if exponent == 0.5 else "pow"
-        self.special(cost_name(name, t), t, acc)
-        return float_val(t)
+        if cost.flops:
+            acc.flop(cost.prec, cost.flops)
+        if cost.special:
+            self.special(cost_name(cost.special, cost.prec), cost.prec, acc)
+        if cost.why:
+            self.diag("SR170", f"`**`: {cost.why}", node)
+        return float_val(cost.dtype)
 
     def constant_of(self, v: PVal):
         """The number a literal stands for (ints; floats written in the source), else None."""
@@ -397,10 +412,17 @@ class ExpressionLowering(_Mixin):
             raise Unsupported("`len` of something that is not an array", node)
         if q in ("range", "numba.prange", "prange"):
             raise Unsupported("`range` outside a `for` loop", node)
+        if q == "complex":  # complex(re, im): its parts, no arithmetic
+            vals = [self.value(a, acc) for a in args]
+            return float_val("complex128", all(v.literal for v in vals))
+        if isinstance(func, cst.Attribute) and func.attr.value in ("conjugate", "conj") and not args:
+            v = self.value(func.value, acc)  # z.conjugate(): a sign change, no FLOP
+            if v.is_number:
+                return v if v.kind != "float" else float_val(v.dtype, v.literal)
         dtype = _cast_dtype(q)
         if dtype is not None:
             v = self.value(args[0], acc) if args else int_val(0, literal=True)
-            if dtype in ("fp16", "fp32", "fp64"):
+            if is_inexact(dtype):
                 return float_val(dtype, v.literal)
             return int_val(v.expr if v.kind == "int" else None, v.why or "converted from a float", v.literal, dtype)
         if q.startswith(("numpy.", "math.")) or q in ("abs", "min", "max", "round"):
@@ -424,6 +446,10 @@ class ExpressionLowering(_Mixin):
                 t = promote(t, d)
             if q in ("min", "max", "abs", "round") and not floats:
                 return int_val(None, f"`{q}` of integers")
+            if short in OPERATORS and len(vals) == 2 and q.startswith("numpy."):
+                return self.binary(OPERATORS[short], vals[0], vals[1], acc, node)
+            if is_complex(t):
+                return self.complex_call(q, short, t, vals, acc, node)
             if short in FREE:
                 return float_val(t, all(v.literal for v in vals))
             if short == "fma":
@@ -439,6 +465,20 @@ class ExpressionLowering(_Mixin):
         self.diag("SR105", f"call to `{q or 'an expression'}`, which is not a known Numba or math function: its work "
                   "is not counted", node)
         return float_val("fp64")
+
+    def complex_call(self, q: str, short: str, t: str, vals: list, acc: Acc, node) -> PVal:
+        """A NumPy or math function of a complex value: abs is a hypot of its parts, the parts and
+        the conjugate are free; the others (np.exp of a complex, ...) are not modeled."""
+        if all(v.literal for v in vals):
+            return float_val(t, True)
+        if short in ("abs", "absolute"):
+            self.special(cost_name("hypot", part(t)), part(t), acc)
+            return float_val(part(t))
+        if short in ("real", "imag"):
+            return float_val(part(t))
+        if short in ("conj", "conjugate"):
+            return float_val(t)
+        raise Unsupported(f"`{q}` of a complex value", node)
 
     def stencil_call(self, sdef, node, args, acc: Acc) -> PVal:
         """`out = kernel(a)`, `kernel(a, out=b)`: a `@stencil` applied where it is called."""

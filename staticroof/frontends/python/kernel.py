@@ -13,7 +13,7 @@ from ..common.lowering import Unsupported
 from . import cuda as CU
 from .arrays import REDUCTIONS
 from .kernels import qualified
-from .numba_types import PyType, dtype_name, is_float, parse_signature, parse_type
+from .numba_types import PyType, dtype_name, is_inexact, parse_signature, parse_type
 from .statements import PythonLowering
 from .values import PVal, int_val
 
@@ -259,7 +259,7 @@ def _bind_params(low, types: dict, vectorize: bool = False) -> dict:
         if t.is_array and not vectorize:
             arr = low.new_array(name, t.dtype, (None,) * t.rank, "global", None)
             env[name] = PVal("array", t.dtype, array=arr)
-        elif is_float(t.dtype):
+        elif is_inexact(t.dtype):
             env[name] = PVal("float", t.dtype, key=f"{name}#param")
         else:
             env[name] = int_val(low.size_symbol(name) if not vectorize else None, "an element of an input",

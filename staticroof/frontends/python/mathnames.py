@@ -9,8 +9,20 @@ MATH = ("sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
         "gamma", "lgamma", "hypot", "fmod", "fma")
 RENAMES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2", "arcsinh": "asinh",
             "arccosh": "acosh", "arctanh": "atanh", "power": "pow", "gamma": "tgamma", "remainder": "fmod"}
-FREE = {"abs", "fabs", "absolute", "min", "max", "minimum", "maximum", "fmin", "fmax", "floor", "ceil", "trunc",
-        "round", "rint", "copysign", "sign", "isnan", "isinf", "isfinite"}
+FREE = {"abs", "fabs", "absolute", "real", "imag", "conj", "conjugate", "min", "max", "minimum", "maximum", "fmin",
+        "fmax", "floor", "ceil", "trunc", "round", "rint", "copysign", "sign", "isnan", "isinf", "isfinite"}
+# NumPy's arithmetic ufuncs: `np.add(a, b, out=c)` is `c[...] = a + b`
+OPERATORS = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "true_divide": "/"}
+_TWO_INPUTS = {"atan2", "arctan2", "hypot", "pow", "power", "fmod", "remainder", "copysign", "maximum", "minimum",
+               "fmax", "fmin"}
+
+
+def ufunc_inputs(name: str) -> int:
+    """How many inputs the NumPy ufunc `name` takes: one more positional argument is its output
+    array (`np.sqrt(x, y)`, `np.add(a, b, c)`: Numba accepts `out` only so, not as a keyword)."""
+    return 2 if name in OPERATORS or name in _TWO_INPUTS else 1
+
+
 CASTS = {"int": "int64", "float": "fp64", "bool": "bool"}
 
 

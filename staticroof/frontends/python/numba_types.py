@@ -22,8 +22,11 @@ DTYPES = {
     "uint64": "uint64", "u8": "uint64", "uintp": "uint64", "uint32": "uint32", "u4": "uint32",
     "uint16": "uint16", "u2": "uint16", "uint8": "uint8", "u1": "uint8", "byte": "uint8",
     "boolean": "bool", "b1": "bool", "bool_": "bool", "bool": "bool",
+    "complex128": "complex128", "c16": "complex128", "complex_": "complex128", "complex": "complex128",
+    "cdouble": "complex128", "complex64": "complex64", "c8": "complex64", "csingle": "complex64",
 }
-COMPLEX = {"complex64", "complex128", "c8", "c16", "complex_", "complex"}
+# a complex dtype -> the precision of its two parts (the precision its arithmetic counts in)
+COMPLEX_PARTS = {"complex128": "fp64", "complex64": "fp32"}
 
 FLOATS = ("fp16", "fp32", "fp64")
 _INT_BITS = {"int8": 8, "int16": 16, "int32": 32, "int64": 64, "uint8": 8, "uint16": 16, "uint32": 32,
@@ -46,6 +49,20 @@ def is_float(dtype: str) -> bool:
     return dtype in FLOATS
 
 
+def is_complex(dtype: str) -> bool:
+    return dtype in COMPLEX_PARTS
+
+
+def is_inexact(dtype: str) -> bool:
+    """A float or a complex: a value whose arithmetic is FLOPs (a PVal of kind "float")."""
+    return dtype in FLOATS or dtype in COMPLEX_PARTS
+
+
+def part(dtype: str) -> str:
+    """The precision a value's arithmetic counts in: a complex's part, else the dtype itself."""
+    return COMPLEX_PARTS.get(dtype, dtype)
+
+
 def is_int(dtype: str) -> bool:
     return dtype in _INT_BITS
 
@@ -61,6 +78,8 @@ def promote(a: str, b: str) -> str:
     which Numba uses for scalars)."""
     if a == b:
         return "int64" if a == "bool" else a
+    if is_complex(a) or is_complex(b):  # complex64 with a float64 or an int32/int64 is complex128
+        return "complex128" if promote(part(a), part(b)) == "fp64" else "complex64"
     fa, fb = is_float(a), is_float(b)
     if fa and fb:
         return max(a, b, key=FLOATS.index)
@@ -81,9 +100,9 @@ def promote(a: str, b: str) -> str:
 
 
 def true_divide(a: str, b: str) -> str:
-    """`/`: integers divide as float64; floats as their promotion."""
+    """`/`: integers divide as float64; floats and complex values as their promotion."""
     t = promote(a, b)
-    return "fp64" if not is_float(t) else t
+    return "fp64" if not is_inexact(t) else t
 
 
 def unify(a: str | None, b: str | None) -> str | None:
@@ -116,7 +135,7 @@ def parse_type(text: str):
 
 def parse_signature(text: str):
     """(argument types, return type) of a signature string, or None if it is not one.  An argument
-    whose type is unknown (complex, a record) is None in the list."""
+    whose type is unknown (a record) is None in the list."""
     text = text.strip().strip("'\"").strip()
     m = re.fullmatch(r"([\w.\[\]:, ]*?)\s*\((.*)\)\s*", text, re.S)
     if not m:

@@ -18,7 +18,7 @@ from ..common.lowering import Acc, BodyBuilder, Unsupported, monotone
 from . import arrays as AR, cuda as CU
 from .expressions import ExpressionLowering
 from .kernels import qualified
-from .numba_types import PyType, dtype_name, is_float, unify
+from .numba_types import PyType, dtype_name, is_inexact, unify
 from .syntax import names_of, shape_names, statement_list
 from .values import FileContext, PVal, float_val, int_val
 
@@ -162,7 +162,7 @@ class PythonLowering(ExpressionLowering, BodyBuilder):
                 v = self.value(s.value, self.acc)
                 t = dtype_name(qualified(s.annotation.annotation, self.ctx.names))
                 if t is not None and v.is_number:
-                    v = float_val(t) if is_float(t) else int_val(v.expr, v.why, dtype=t)
+                    v = float_val(t) if is_inexact(t) else int_val(v.expr, v.why, dtype=t)
                 self.assign(s.target, v, s)
         elif isinstance(s, cst.AugAssign):
             op = _AUGOPS[type(s.operator)]
@@ -173,6 +173,8 @@ class PythonLowering(ExpressionLowering, BodyBuilder):
             rhs = self.value(s.value, self.acc)
             self.assign(s.target, self.binary(op, old, rhs, self.acc, s), s, target)
         elif isinstance(s, cst.Expr):
+            if AR.out_call(self, s.value, s):  # np.sqrt(x, out=y)
+                return
             if not isinstance(s.value, (cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis)):
                 self.value(s.value, self.acc)
         elif isinstance(s, cst.Return):

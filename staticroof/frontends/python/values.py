@@ -23,7 +23,7 @@ class PVal:
     items: tuple = ()  # tuples: their items (PVal)
     key: str | None = None  # floating-point locals: a name unique in the kernel (ir.Stmt.scalars)
     name: str = ""  # modules and their attributes: the qualified name (`numpy.sqrt`)
-    number: float | None = None  # float constants written in the source (`x ** 0.5`)
+    number: float | complex | None = None  # float and imaginary constants written in the source (`x ** 0.5`, `1j`)
 
     @property
     def is_number(self) -> bool:

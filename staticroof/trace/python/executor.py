@@ -19,6 +19,11 @@ from .. import Trace, TraceError, executor
 from .runtime import STATE, UNKNOWN_EXTENT, Array, Counter, Num, Range, Sites, sub
 
 
+def _complex(re=0.0, im=0.0) -> Num:
+    """`complex(re, im)` in a kernel: a complex128 of the run (not a literal), no arithmetic."""
+    return Num(complex(float(re), float(im)), "complex128")
+
+
 @executor("python")
 class PythonExecutor:
     def run(self, path, kernel, sizes, defines, include_dirs, weights, launch):
@@ -30,7 +35,7 @@ class PythonExecutor:
 
         from ...frontends.python.frontend import load
         from ...frontends.python.kernels import imports, kernel_of
-        from ...frontends.python.numba_types import is_float
+        from ...frontends.python.numba_types import is_complex, is_float
         from ...frontends.python.syntax import shape_names as named_shapes
         from ...inputs import read_text
         from .cuda import Cuda, configuration, launch as run_launch
@@ -88,11 +93,11 @@ class PythonExecutor:
                     args.append(int(sizes[name]))
                 else:
                     dt = getattr(k, "scalar_types", {}).get(name, "fp64")
-                    args.append(Num(1.5, dt) if is_float(dt) else 1)
+                    args.append(Num(1.5, dt) if is_float(dt) else Num(1.5 + 0.5j, dt) if is_complex(dt) else 1)
         np_proxy = math_module(numpy, made)
         cuda = Cuda()
         scope: dict = {"np": np_proxy, "numpy": np_proxy, "math": math_module(_math, made), "prange": range,
-                       "_sr_range": Range, "_sr_sub": sub, "_sr_bind": made.bind}
+                       "_sr_range": Range, "_sr_sub": sub, "_sr_bind": made.bind, "complex": _complex}
         for local, q in names.items():
             short = q.rsplit(".", 1)[-1]
             if q == "numba.prange" or q.endswith(".prange"):

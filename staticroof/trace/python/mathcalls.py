@@ -6,6 +6,7 @@ analysis names them, by where they are made), and the reductions (`np.sum`, `np.
 from __future__ import annotations
 
 import math as _math
+from typing import Any
 
 from .. import TraceError
 from .runtime import STATE, UNKNOWN_EXTENT, Array, ArrayLike, Num, dtype_of, value, wider
@@ -21,10 +22,10 @@ class DType:
         self.dtype = dtype
 
     def __call__(self, v=0):
-        from ...frontends.python.numba_types import is_float
+        from ...frontends.python.numba_types import is_complex, is_float
 
         x = value(v)
-        return Num(float(x) if is_float(self.dtype) else int(x), self.dtype)
+        return Num(complex(x) if is_complex(self.dtype) else float(x) if is_float(self.dtype) else int(x), self.dtype)
 
     def __getitem__(self, _):  # `float32[:]` written in a kernel: a type, never a value
         return self
@@ -90,9 +91,9 @@ def _merge(old: Array, new: Array) -> None:
 
 def module(real, made: Made | None):
     """`math` or `numpy` for the kernel."""
-    from ...frontends.python.mathnames import FREE, MATH, RENAMES, cost_name
-    from ...frontends.python.numba_types import dtype_name, is_float
-    from .runtime import REDUCTIONS, Expr, reduce
+    from ...frontends.python.mathnames import FREE, MATH, OPERATORS, RENAMES, cost_name, ufunc_inputs
+    from ...frontends.python.numba_types import dtype_name, is_complex, is_float
+    from .runtime import OPS, REDUCTIONS, Expr, reduce
 
     class Proxy:
         def __getattr__(self, name):
@@ -103,10 +104,26 @@ def module(real, made: Made | None):
                 return lambda *a, **k: _construct(made, name, *a, **k)
             if name in REDUCTIONS:
                 return lambda *a, **k: reduce(name, list(a))
+            if name == "linalg":
+                return _Linalg()
+            if name in OPERATORS:
+                op: Any = OPS[OPERATORS[name]]
+
+                def ufunc(a, b, out=None):
+                    if out is not None or isinstance(a, ArrayLike) or isinstance(b, ArrayLike):
+                        return _into(out, Expr(op, (a, b)))
+                    return op(a, b)
+                return ufunc
             if name in MATH or name in RENAMES or name in FREE:
-                def fn(*args):
+                def fn(*args, out=None):
+                    if out is None and len(args) == ufunc_inputs(name) + 1 and isinstance(args[-1], ArrayLike):
+                        args, out = args[:-1], args[-1]  # `np.sqrt(x, y)`: y is the output
+                    if out is not None:
+                        return _into(out, Expr(fn, args))
                     if any(isinstance(a, ArrayLike) for a in args):
                         return Expr(fn, args)  # element by element
+                    if any(isinstance(value(a), complex) or is_complex(dtype_of(a)) for a in args):
+                        return _complex_call(name, args)
                     floats = [dtype_of(a) for a in args if is_float(dtype_of(a))]
                     t = floats[0] if floats else "fp64"
                     for d in floats[1:]:
@@ -131,6 +148,44 @@ def module(real, made: Made | None):
             return getattr(real, name)
 
     return Proxy()
+
+
+class _Linalg:
+    """`np.linalg` in a kernel: its norm (the others are not traced)."""
+
+    def norm(self, x, *args):
+        from .runtime import reduce
+
+        if args:
+            raise TraceError("`np.linalg.norm` with an `ord` is not traced")
+        return reduce("norm", [x])
+
+
+def _into(out, v):
+    """A ufunc's `out=`: the values stored into that array (or section), which is returned."""
+    from .runtime import store
+
+    if out is None:
+        return v
+    if not isinstance(out, ArrayLike):
+        raise TraceError("a ufunc's `out=` that is not an array")
+    store(out.section(), v)
+    return out
+
+
+def _complex_call(name: str, args):
+    """A NumPy function of a complex value: abs a hypot (Num.__abs__), the parts and the conjugate
+    free (as the analysis counts them)."""
+    z = args[0] if isinstance(args[0], Num) else Num(complex(args[0]), "complex128")
+    if not isinstance(z.v, complex):  # an element never written holds 1: as a complex, 1+0j
+        z = Num(complex(z.v), z.dtype)
+    if name in ("abs", "absolute"):
+        return abs(z)
+    if name in ("real", "imag"):
+        return getattr(z, name)
+    if name in ("conj", "conjugate"):
+        return z.conjugate()
+    raise TraceError(f"`np.{name}` of a complex value is not traced")
 
 
 def _construct(made: Made | None, name: str, *args, _sr_loc=None, **kwargs):

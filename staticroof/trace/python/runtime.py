@@ -29,7 +29,7 @@ from typing import Any
 from .. import ArrayTrace, TraceError
 
 BYTES = {"fp64": 8, "fp32": 4, "fp16": 2, "int64": 8, "int32": 4, "int16": 2, "int8": 1, "uint64": 8,
-         "uint32": 4, "uint16": 2, "uint8": 1, "bool": 1}
+         "uint32": 4, "uint16": 2, "uint8": 1, "bool": 1, "complex128": 16, "complex64": 8}
 FLOATS = ("fp16", "fp32", "fp64")
 # the extent of a dimension the sizes do not give: large enough for any index (only touched
 # elements are stored), and marked unknown so that a whole-array expression takes its operand's
@@ -123,6 +123,8 @@ def dtype_of(v) -> str:
         return "bool"
     if isinstance(v, int):
         return "int64"
+    if isinstance(v, complex):
+        return "complex128"
     return "fp64"
 
 
@@ -142,45 +144,73 @@ class Num:
     def __init__(self, v, dtype: str):
         self.v, self.dtype = v, dtype
 
-    def _op(self, other, fn, reverse=False, divide=False, power=False):
-        from ...frontends.python.numba_types import is_float, promote, true_divide
+    def _op(self, other, fn, reverse=False, divide=False, power=False, op=""):
+        """`self op other` counted as Numba compiles it (frontends.python.arithmetic): a plain
+        Python number operand is a literal of the source (a power's exponent the source fixes);
+        a run-time exponent (a Num) costs what the analysis counts for it, one pow call."""
+        from ...frontends.python import arithmetic
+        from ...frontends.python.numba_types import is_inexact, promote, true_divide
 
         if isinstance(other, ArrayLike):
             return NotImplemented
         a, b = (other, self) if reverse else (self, other)
         da, db = dtype_of(a), dtype_of(b)
-        if power and is_float(da) and not is_float(db):
-            t = da
+        va, vb = value(a), value(b)
+        if power:
+            cost = arithmetic.power(da, db, None if isinstance(b, Num) else vb,
+                                    None if isinstance(a, Num) else va)
         else:
             t = true_divide(da, db) if divide else promote(da, db)
-        va, vb = value(a), value(b)
-        if is_float(t):
-            counter = STATE.counter
-            if power and not is_float(db) and isinstance(vb, int) and 1 <= vb <= 4:
-                counter.flop(t, vb - 1)
-            elif power:
-                counter.call(("sqrt" if vb == 0.5 else "pow") + ("f" if t == "fp32" else ""), t)
-            else:
-                counter.flop(t)
-        return Num(fn(va, vb), t)
+            cost = arithmetic.binary(op, da, db, t, None if isinstance(a, Num) else va,
+                                     None if isinstance(b, Num) else vb, a is b)
+        counter = STATE.counter
+        if is_inexact(cost.prec) and cost.flops:
+            counter.flop(cost.prec, cost.flops)
+        if cost.special:
+            counter.call(cost.special + ("f" if cost.prec == "fp32" else ""), cost.prec)
+        out = fn(va, vb)
+        if isinstance(out, (complex, float)) and not is_inexact(cost.dtype):
+            out = int(out.real) if isinstance(out, float) else 0
+        return Num(out, cost.dtype)
 
-    def __add__(self, o): return self._op(o, lambda a, b: a + b)
-    def __radd__(self, o): return self._op(o, lambda a, b: a + b, True)
-    def __sub__(self, o): return self._op(o, lambda a, b: a - b)
-    def __rsub__(self, o): return self._op(o, lambda a, b: a - b, True)
-    def __mul__(self, o): return self._op(o, lambda a, b: a * b)
-    def __rmul__(self, o): return self._op(o, lambda a, b: a * b, True)
-    def __truediv__(self, o): return self._op(o, lambda a, b: a / b if b else 0.0, divide=True)
-    def __rtruediv__(self, o): return self._op(o, lambda a, b: a / b if b else 0.0, True, divide=True)
-    def __floordiv__(self, o): return self._op(o, lambda a, b: a // b if b else 0)
-    def __rfloordiv__(self, o): return self._op(o, lambda a, b: a // b if b else 0, True)
-    def __mod__(self, o): return self._op(o, lambda a, b: a % b if b else 0)
-    def __rmod__(self, o): return self._op(o, lambda a, b: a % b if b else 0, True)
+    @property
+    def real(self):
+        return Num(self.v.real, _part(self.dtype))
+
+    @property
+    def imag(self):
+        return Num(self.v.imag if isinstance(self.v, complex) else 0.0, _part(self.dtype))
+
+    def conjugate(self):
+        return Num(self.v.conjugate(), self.dtype)
+
+    conj = conjugate
+
+    def __add__(self, o): return self._op(o, lambda a, b: a + b, op="+")
+    def __radd__(self, o): return self._op(o, lambda a, b: a + b, True, op="+")
+    def __sub__(self, o): return self._op(o, lambda a, b: a - b, op="-")
+    def __rsub__(self, o): return self._op(o, lambda a, b: a - b, True, op="-")
+    def __mul__(self, o): return self._op(o, lambda a, b: a * b, op="*")
+    def __rmul__(self, o): return self._op(o, lambda a, b: a * b, True, op="*")
+    def __truediv__(self, o): return self._op(o, lambda a, b: a / b if b else 0.0, divide=True, op="/")
+    def __rtruediv__(self, o): return self._op(o, lambda a, b: a / b if b else 0.0, True, divide=True, op="/")
+    def __floordiv__(self, o): return self._op(o, lambda a, b: a // b if b else 0, op="//")
+    def __rfloordiv__(self, o): return self._op(o, lambda a, b: a // b if b else 0, True, op="//")
+    def __mod__(self, o): return self._op(o, lambda a, b: a % b if b else 0, op="%")
+    def __rmod__(self, o): return self._op(o, lambda a, b: a % b if b else 0, True, op="%")
     def __pow__(self, o): return self._op(o, lambda a, b: _power(a, b), power=True)
     def __rpow__(self, o): return self._op(o, lambda a, b: _power(a, b), True, power=True)
     def __neg__(self): return Num(-self.v, self.dtype)
     def __pos__(self): return self
-    def __abs__(self): return Num(abs(self.v), self.dtype)
+
+    def __abs__(self):
+        if isinstance(self.v, complex) or self.dtype in ("complex128", "complex64"):
+            t = _part(self.dtype)  # |z| is a hypot of its parts
+            STATE.counter.call("hypot" + ("f" if t == "fp32" else ""), t)
+            return Num(abs(self.v), t)
+        return Num(abs(self.v), self.dtype)
+
+    def __complex__(self): return complex(self.v)
     def __lt__(self, o): return self.v < value(o)
     def __le__(self, o): return self.v <= value(o)
     def __gt__(self, o): return self.v > value(o)
@@ -194,7 +224,18 @@ class Num:
     def __index__(self): return int(self.v)
 
 
+def _part(dtype: str) -> str:
+    from ...frontends.python.numba_types import part
+
+    return part(dtype)
+
+
 def _power(a, b):
+    if isinstance(a, complex) or isinstance(b, complex):
+        try:
+            return a ** b
+        except (OverflowError, ZeroDivisionError):
+            return 0j
     try:
         out = abs(a) ** b
     except (OverflowError, ZeroDivisionError):
@@ -369,9 +410,10 @@ def sub(base, key: int):
 # ---------------------------------------------------------------------------------------------
 # Whole-array and slice expressions
 
-REDUCTIONS = {"sum": 1, "prod": 1, "dot": 2, "vdot": 2, "max": 0, "min": 0, "amax": 0, "amin": 0, "mean": 1}
+REDUCTIONS = {"sum": 1, "prod": 1, "dot": 2, "vdot": 2, "max": 0, "min": 0, "amax": 0, "amin": 0, "mean": 1,
+              "norm": 1}
 
-_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
         "//": operator.floordiv, "%": operator.mod, "**": operator.pow, "neg": operator.neg, "abs": abs}
 
 
@@ -511,7 +553,7 @@ def at(v, e: tuple, shape: tuple):
         return v.array.read(v.flat_at(idx), v.key)
     if isinstance(v, Expr):
         vals = [at(o, e, shape) for o in v.operands]
-        op: Any = v.op if callable(v.op) else _OPS[v.op]
+        op: Any = v.op if callable(v.op) else OPS[v.op]
         return op(*vals)
     return v
 
@@ -570,8 +612,10 @@ def reduce(name: str, args: list):
     """`np.sum(x)`, `x.max()`, `np.dot(a, b)`: a loop over the elements with one add (a multiply and
     an add for a dot product; nothing for max/min) per element at the type the elements promote to
     (the first array operand's, widened by the floats among the values), as Numba's implementation
-    starting from zero; `mean` divides once more."""
-    from ...frontends.python.numba_types import is_float
+    starting from zero; `mean` divides once more; `norm` (np.linalg.norm, BLAS nrm2) is x*x and
+    an add per element (re*re + im*im and an add for a complex) and a sqrt."""
+    from ...frontends.python import arithmetic
+    from ...frontends.python.numba_types import is_complex, is_inexact, part, promote
 
     operands = list(args[:2] if name in ("dot", "vdot") else args[:1])
     if not any(isinstance(a, ArrayLike) for a in operands):
@@ -583,18 +627,23 @@ def reduce(name: str, args: list):
     for _e, _epoch, vals in evaluate(_Tuple(operands), shape, known):
         for v in vals:
             d = dtype_of(v)
-            if is_float(d):
-                t = d if not is_float(t) else wider(t, d)
+            if is_inexact(d):
+                t = d if not is_inexact(t) else promote(t, d)
         if name in ("dot", "vdot"):
             x = vals[0] * vals[1]
+        elif name == "norm":
+            x = abs(value(vals[0])) ** 2
+            if is_inexact(t):
+                counter.flop(part(t), 3 if is_complex(t) else 1)
         else:
             x = vals[0]
-        if REDUCTIONS[name] and is_float(t):
-            counter.flop(t)
+        if REDUCTIONS[name] and is_inexact(t):
+            add = arithmetic.binary("+", t, t, t) if name != "norm" else arithmetic.Cost(part(t), 1)
+            counter.flop(add.prec, add.flops)
         xv = value(x)
         if acc is None:
             acc = xv
-        elif name in ("sum", "dot", "vdot", "mean"):
+        elif name in ("sum", "dot", "vdot", "mean", "norm"):
             acc = acc + xv
         elif name == "prod":
             acc = acc * xv
@@ -605,13 +654,18 @@ def reduce(name: str, args: list):
     if acc is None:
         acc = 0 if name != "prod" else 1
     if name == "mean":
-        if is_float(t):
-            counter.flop(t)
+        if is_inexact(t):
+            div = arithmetic.binary("/", t, "int64", t)
+            counter.flop(div.prec, div.flops)
         n = 1
         for s in shape:
             n *= s
-        return Num(acc / n if n else 0.0, t if is_float(t) else "fp64")
-    return Num(acc, t if is_float(t) else ("fp64" if name == "mean" else t))
+        return Num(acc / n if n else 0.0, t if is_inexact(t) else "fp64")
+    if name == "norm":
+        t = part(t) if is_inexact(t) else "fp64"
+        counter.call("sqrt" + ("f" if t == "fp32" else ""), t)
+        return Num(abs(acc) ** 0.5, t)
+    return Num(acc, t)
 
 
 class _Tuple:
