@@ -348,7 +348,7 @@ def test_module_float_constants_folded_from_expressions(tmp_path, n):
     (they were SR002, "unsupported `*` on a module"): b[i] = a[i] * THIRD + a[i] * W is 3 fp64 FLOP
     per element (2 multiplies, an add), a read 8n B and b written 8n B; the trace agrees."""
     path = tmp_path / "k.py"
-    path.write_text("from numba import njit\n\nTHIRD = 1.0 / 3.0\nW = 2 * THIRD - 0.5\n\n\n@njit\ndef f(a, b):\n"
+    path.write_text("from numba import njit\n\nTHIRD = 1.0 / 3.0\nW = 2 * THIRD - 0.5\n\n\n@njit(\"void(float64[:], float64[:])\")\ndef f(a, b):\n"
                     "    for i in range(a.shape[0]):\n        b[i] = a[i] * THIRD + a[i] * W\n")
     sizes = {"a_shape0": str(n), "b_shape0": str(n)}
     (k,) = run([path], AnalysisOptions(defines=sizes)).kernels

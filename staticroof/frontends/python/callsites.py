@@ -251,10 +251,15 @@ class _Walker:
             return HostVal("scalar", d)
         if q in ("float", "int", "bool"):
             return HostVal("scalar", {"float": "fp64", "int": "int64", "bool": "bool"}[q])
+        if q in ("numpy.random.rand", "numpy.random.randn"):  # rand(512, 512): one argument per dimension
+            return HostVal("array", "fp64", len(args)) if args else HostVal("scalar", "fp64")
         if q.startswith("numpy.random.") and short in _FLOAT_MAKERS:
-            rank = self.shape_rank(args, kw, env, depth) if short not in ("uniform", "normal", "lognormal") \
-                else self.shape_rank([kw["size"]] if "size" in kw else args[2:3], {}, env, depth)
-            return HostVal("array", "fp64", rank)
+            size = kw.get("size", args[2] if short in ("uniform", "normal", "lognormal", "gamma", "beta") and
+                          len(args) > 2 else args[0] if short not in ("uniform", "normal", "lognormal", "gamma",
+                                                                      "beta") and args else None)
+            if size is None:
+                return HostVal("scalar", "fp64")
+            return HostVal("array", "fp64", _rank(self.typeof(size, env, depth + 1)))
         if q.startswith("numpy.random.") and short in _INT_MAKERS:
             size = kw.get("size", args[2] if len(args) > 2 else None)
             return HostVal("array", "int64", self.shape_rank([size] if size is not None else [], {}, env, depth))

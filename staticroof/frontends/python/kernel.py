@@ -159,6 +159,8 @@ def instances(ctx, kdef, calls: list) -> list:
                     guessed.append(name)
             if t.rank < 0 or (t.rank == 0 and name in arrays):
                 t = PyType(t.dtype, arrays.get(name, 1))
+            elif t.rank < arrays.get(name, 0) and sig is None:  # the kernel's own subscripts say more
+                t = PyType(t.dtype, arrays[name])
             if kdef.kind == "vectorize":
                 t = PyType(t.dtype)  # the ufunc's function sees elements
             types[name] = t
