@@ -74,8 +74,8 @@ class _Walker:
     def statement(self, stmt, env: dict, scope: tuple) -> None:
         if isinstance(stmt, cst.FunctionDef):
             inner = dict(env)
-            for p in stmt.params.params:
-                inner[p.name.value] = None
+            for p in stmt.params.params:  # `def main(n=1000)`: the default's type (what a bare call runs)
+                inner[p.name.value] = self.typeof(p.default, env) if p.default is not None else None
             self.body(block_of(stmt), inner, scope + (stmt,))
             return
         if isinstance(stmt, cst.ClassDef):
@@ -264,6 +264,11 @@ class _Walker:
             size = kw.get("size", args[2] if len(args) > 2 else None)
             return HostVal("array", "int64", self.shape_rank([size] if size is not None else [], {}, env, depth))
         if q.startswith("numpy.") and short in ("zeros", "ones", "empty", "full"):
+            k = 2 if short == "full" else 1  # np.zeros(n, np.float32): the dtype as a positional argument
+            if dtype is None and len(args) > k:
+                dtype = self.dtype_arg(args[k], env, depth)
+                if dtype is None:
+                    return None
             if short == "full" and dtype is None and len(args) > 1:
                 fill = self.typeof(args[1], env, depth + 1)
                 dtype = fill.dtype if fill is not None and fill.kind == "scalar" else None
@@ -278,7 +283,7 @@ class _Walker:
                     types = [self.typeof(a, env, depth + 1) for a in args]
                     if any(t is None for t in types):
                         return None
-                    dtype = "fp64" if any(t.dtype == "fp64" for t in types) else "int64"  # type: ignore[union-attr]
+                    dtype = "fp64" if any(t.dtype == "fp64" for t in types) else "int64"
             return HostVal("array", dtype, 1)
         if q.startswith("numpy.") and short in _LIKE and args:
             base = self.typeof(args[0], env, depth + 1)
@@ -294,9 +299,9 @@ class _Walker:
             base = self.typeof(args[0], env, depth + 1)
             return base if base is not None and base.kind == "array" else None
         if q in ("numba.cuda.device_array", "numba.cuda.pinned_array", "numba.cuda.mapped_array"):
-            shape = args[:1] or ([kw["shape"]] if "shape" in kw else [])
+            dims = args[:1] or ([kw["shape"]] if "shape" in kw else [])
             d = dtype if dtype is not None else self.dtype_arg(args[1], env, depth) if len(args) > 1 else "fp64"
-            return HostVal("array", d, self.shape_rank(shape, {}, env, depth)) if d is not None else None
+            return HostVal("array", d, self.shape_rank(dims, {}, env, depth)) if d is not None else None
         if isinstance(f, cst.Name) and f.value in self.functions and depth < 4:
             return self.returned(self.functions[f.value], node, env, depth)
         return None
@@ -391,7 +396,7 @@ def _arith(op, a, b):
         if divide and not d.startswith("fp"):
             d = "fp64"
         ranks = [x.rank for x in (a, b) if x.kind == "array"]
-        rank = None if any(r is None for r in ranks) else max(ranks)  # type: ignore[type-var]
+        rank = None if any(r is None for r in ranks) else max(ranks)
         return HostVal("array", d, rank)
     if a.weak and not b.weak:
         a, b = b, a

@@ -1,10 +1,12 @@
 """The Python/Numba front end: `.py` files parsed with libcst (never imported, never run) and
 lowered to the same loop IR as C and CUDA.
 
-A kernel is a function decorated with a Numba decorator (python_kernels.py); other functions with
-loops over array subscripts are drivers, shown with `--all-functions`.  Element types come from the
-decorator's signature, annotations, a `# staticroof: x=float32` pragma or `--dtype`, else float64
-(NumPy's default, said with SR160).  A syntax error costs only the function it is in.
+A kernel is a function decorated with a Numba decorator, or made by `f = njit(g)`, wherever it is
+defined (kernels.py); other top-level functions with loops over array subscripts are drivers, shown
+with `--all-functions`.  Element types come from the decorator's signature, annotations, a
+`# staticroof: x=float32` pragma or `--dtype`, the file's calls of the kernel (callsites.py), else
+float64, a guess (SR160, approximate); one result per signature or per type set the calls pass.
+A syntax error costs only the function it is in.
 """
 
 from __future__ import annotations

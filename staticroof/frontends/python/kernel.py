@@ -139,14 +139,15 @@ def instances(ctx, kdef, calls: list) -> list:
             sets = [(None, [None] * len(params), [])]
     out: list = []
     for sig, given, locations in sets:
-        types, guessed = {}, []
+        ptypes: dict = {}
+        guessed: list = []
         for k, p in enumerate(fn.params.params):
             name = p.name.value
             t = given[k] if sig is not None and k < len(given) else None
             if t is None and p.annotation is not None:
                 t = _annotation_type(p.annotation.annotation, ctx)
-            option = ctx.pragma_type(name, fn) or ctx.kernel_dtypes.get(kdef.name, ctx.kernel_dtypes.get(kdef.bound, {})).get(name) \
-                or ctx.dtypes.get(name)
+            table = ctx.kernel_dtypes.get(kdef.name, ctx.kernel_dtypes.get(kdef.bound, {}))
+            option = ctx.pragma_type(name, fn) or table.get(name) or ctx.dtypes.get(name)
             if t is None and option is not None:
                 t = PyType(option, arrays.get(name, 0))
             if t is None and sig is None and k < len(given):
@@ -163,8 +164,8 @@ def instances(ctx, kdef, calls: list) -> list:
                 t = PyType(t.dtype, arrays[name])
             if kdef.kind == "vectorize":
                 t = PyType(t.dtype)  # the ufunc's function sees elements
-            types[name] = t
-        inst = Instance(kdef.name, types, guessed, sig, locations)
+            ptypes[name] = t
+        inst = Instance(kdef.name, ptypes, guessed, sig, locations)
         if not any(o.types == inst.types and o.signature == inst.signature for o in out):
             out.append(inst)
     if len(out) > 1:

@@ -162,7 +162,7 @@ def kernel_defs(module: cst.Module, names: dict) -> list:
                         found = wrapped_call(small.value, names)
                         fn = local.get(found[3]) if found is not None else None
                         if fn is not None:
-                            kind, sigs, options, _ = found  # type: ignore[misc]
+                            kind, sigs, options, _ = found
                             out.append(KernelDef(small.targets[0].target.value, fn, kind, sigs, options, scope,
                                                  small.value))
             else:
