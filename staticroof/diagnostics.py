@@ -274,12 +274,15 @@ _RULES = [
          "A `cg::reduce` whose operator staticroof does not know (not `cg::plus`, `cg::less`, "
          "`cg::greater` or a bitwise one), or over a group whose size the declaration does not say (a "
          "coalesced group, a `thread_group`): its N - 1 operations per group are not counted."),
-    Rule("SR160", "note", False, "Python element type assumed float64",
-         "A parameter of a Python kernel has no type from a signature (`@njit(\"void(float32[:], ...)\")`), "
-         "an annotation, a `# staticroof: x=float32` pragma, `--dtype x=float32` (or `-D x=float32`) or "
-         "the configuration's `[dtypes]` tables: it is counted as "
-         "float64, the type NumPy gives `np.ones(n)` and Python floats (arrays of other types compile to "
-         "other code, which this count does not describe)."),
+    Rule("SR160", "warning", True, "Python element type guessed",
+         "A parameter of a Python kernel has no type from a call of the kernel in the same file "
+         "(`saxpy(a, x, y)` after `x = np.zeros(n, dtype=np.float32)`, a launch `k[g, b](d_x)` after "
+         "`d_x = cuda.to_device(x)`), a signature (`@njit(\"void(float32[:], ...)\")`), an annotation, a "
+         "`# staticroof: x=float32` pragma, `--dtype x=float32` (or `-D x=float32`) or the configuration's "
+         "`[dtypes]` tables: it is counted as float64, the type NumPy gives `np.ones(n)` and Python floats. "
+         "That is a guess (an array of another type compiles to other code, with other bytes per element "
+         "and another precision), so the result is approximate; the message lists the `--dtype` flags "
+         "that would type every parameter."),
     Rule("SR170", "warning", True, "power counted without its exponent",
          "A `**` in a Python kernel whose work depends on a value staticroof does not know: an integer "
          "exponent known only at run time (`x ** n`: Numba's loop multiplies twice per bit of |n|, and "

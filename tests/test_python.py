@@ -50,18 +50,30 @@ def test_saxpy_fp32_by_signature(tmp_path):
     _check(k, "2*N", "12*N", "1/6", "fp32")
 
 
-def test_daxpy_fp64_by_default(tmp_path):
-    # no signature: float64 (SR160 note); W = 2N fp64, Q = 3 * 8N = 24N, I = 1/12
-    k = _one('''
+def test_daxpy_fp64_from_its_call_and_guessed_without_one(tmp_path):
+    # main calls daxpy with np.random.rand arrays and a Python float: float64 all through, as Numba's
+    # dispatch types them; W = 2N fp64, Q = 3 * 8N = 24N, I = 1/12, exact
+    src = '''
         import numba as nb
+        import numpy as np
 
         @nb.njit
         def daxpy(a, x, y):
             for i in range(len(x)):
                 y[i] = a * x[i] + y[i]
+    '''
+    k = _one(src + '''
+        def main(n=1000):
+            x, y = np.random.rand(n), np.random.rand(n)
+            daxpy(2.5, x, y)
     ''', tmp_path, "daxpy")
     _check(k, "2*x_shape0", "24*x_shape0", "1/12", "fp64")
-    assert any(d.code == "SR160" for d in k.diagnostics)
+    assert not any(d.code == "SR160" for d in k.diagnostics)
+    # no call, no signature: the same numbers rest on a guess (float64, SR160, a warning): approximate
+    k = _one(src, tmp_path, "daxpy")
+    assert not k.exact and same(k.total.flops.expr, S("2*x_shape0"))
+    [d] = [d for d in k.diagnostics if d.code == "SR160"]
+    assert d.severity == "warning" and "--dtype a=float64 --dtype x=float64 --dtype y=float64" in d.message
 
 
 def test_vmul_fp32(tmp_path):
@@ -128,6 +140,7 @@ def test_linearized_and_chained_subscripts(tmp_path):
     # elements of 8 bytes, and y[i] += reads then writes n elements: Q = 8n**2 + 16n;
     # W = n**2 fp64 adds; I = n**2 / (8n**2 + 16n) = n/(8(n + 2))
     kernels = analyze_source(textwrap.dedent('''
+        import numpy as np
         from numba import njit
 
         @njit
@@ -147,6 +160,14 @@ def test_linearized_and_chained_subscripts(tmp_path):
             for i in range(n):
                 for j in range(n):
                     y[i] += A[i, j]
+
+        if __name__ == "__main__":
+            n = 100
+            y = np.zeros(n)
+            A = np.random.rand(n * n)
+            rowsum_flat(A, y, n)
+            rowsum_chained(A.reshape(n, n), y, n)
+            rowsum_tuple(A.reshape(n, n), y, n)
     '''), tmp_path, name="kernels.py")
     for name in ("rowsum_flat", "rowsum_chained", "rowsum_tuple"):
         _check(kernels[name], "n**2", "8*n**2 + 16*n", "n/(8*(n + 2))", "fp64")
@@ -160,7 +181,7 @@ def test_negative_step_and_offsets(tmp_path):
     p.write_text(textwrap.dedent('''
         from numba import njit
 
-        @njit
+        @njit("void(float64[:], float64[:], int64)")
         def diff_down(x, y, n):
             for i in range(n - 1, 0, -1):
                 y[i] = x[i] - x[i - 1]
@@ -239,7 +260,7 @@ def test_syntax_error_costs_only_its_function(tmp_path):
     p.write_text(textwrap.dedent('''\
         from numba import njit
 
-        @njit
+        @njit("void(float64[:], float64[:])")
         def good(x, y):
             for i in range(x.shape[0]):
                 y[i] = 2.0 * x[i]
@@ -258,6 +279,7 @@ def test_syntax_error_costs_only_its_function(tmp_path):
 def test_unsupported_construct_beside_a_good_kernel(tmp_path):
     p = tmp_path / "mixed.py"
     p.write_text(textwrap.dedent('''\
+        import numpy as np
         from numba import njit
 
         @njit
@@ -269,11 +291,13 @@ def test_unsupported_construct_beside_a_good_kernel(tmp_path):
         def scales(x):
             for i in range(x.shape[0]):
                 x[i] *= 3.0
+
+        scales(np.ones(10))
     '''))
     kernels, report = analyze_file(p)
     assert kernels["walks"].failed
     d = kernels["walks"].diagnostics[0]
-    assert d.code == "SR002" and d.location.line == 5 and d.location.col == 5
+    assert d.code == "SR002" and d.location.line == 6 and d.location.col == 5
     _check(kernels["scales"], "x_shape0", "16*x_shape0", "1/16", "fp64")
     assert report.failed
 

@@ -66,6 +66,10 @@ SOURCE = textwrap.dedent('''\
         t = time.perf_counter()
         step(u)
         print("step", time.perf_counter() - t)
+        x = np.linspace(0.0, 1.0, n)
+        print(laplace(u).sum(), window(x).sum(), forward(x).sum(), backward(x).sum())
+        print(weighted(x, np.array([0.25, 0.75])).sum())
+        into(x, np.empty_like(x))
 ''')
 
 

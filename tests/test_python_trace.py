@@ -63,6 +63,12 @@ POINTS = {
     "stencil_kernels.py": [{"a_shape0": s, "u_shape0": s, "u_shape1": t, "x_shape0": s, "n": s, "m": t}
                            for s, t in ((1, 2), (2, 3), (3, 3), (4, 5), (6, 4))],
     "ufuncs_and_helpers.py": [{"n": 1, "x_shape0": 1}, {"n": 5, "x_shape0": 4}],
+    # nested kernels and their instances (axpy[float32], mean[float64], ...); the CUDA kernels at
+    # their launches' grids (4096 and 1024 threads), below and at them
+    "nested_and_typed.py": [{"n": 1, "x_shape0": 1, "u_shape0": 1, "u_shape1": 2, "A_shape0": 2, "A_shape1": 1,
+                             "out_shape0": 3},
+                            {"n": 6, "x_shape0": 5, "u_shape0": 4, "u_shape1": 3, "A_shape0": 3, "A_shape1": 4,
+                             "out_shape0": 1000}],
 }
 # (file, kernel) -> its own points, where it needs a launch the file does not give, or a smaller
 # grid than the file's (1024 and 64 blocks of threads that find no work)
@@ -74,8 +80,11 @@ OWN = {
     ("ufuncs_and_helpers.py", "fma_kernel"): [{"out_shape0": 10, "blockDim_x": 16, "gridDim_x": 2},
                                               {"out_shape0": 32, "blockDim_x": 16, "gridDim_x": 2}],
 }
-# Kernels not traced, and why (none at present).
-UNTRACED: dict = {}
+# Kernels not traced, and why.
+UNTRACED: dict = {
+    # approximate by design (SR113, SR160): no launch and no type anywhere in the file
+    ("nested_and_typed.py", "reset_counter"): "no launch configuration to run it under",
+}
 
 
 def _path(name: str) -> Path:
@@ -352,7 +361,8 @@ def test_module_float_constants_folded_from_expressions(tmp_path, n):
     (they were SR002, "unsupported `*` on a module"): b[i] = a[i] * THIRD + a[i] * W is 3 fp64 FLOP
     per element (2 multiplies, an add), a read 8n B and b written 8n B; the trace agrees."""
     path = tmp_path / "k.py"
-    path.write_text("from numba import njit\n\nTHIRD = 1.0 / 3.0\nW = 2 * THIRD - 0.5\n\n\n@njit\ndef f(a, b):\n"
+    path.write_text("from numba import njit\n\nTHIRD = 1.0 / 3.0\nW = 2 * THIRD - 0.5\n\n\n"
+                    "@njit(\"void(float64[:], float64[:])\")\ndef f(a, b):\n"
                     "    for i in range(a.shape[0]):\n        b[i] = a[i] * THIRD + a[i] * W\n")
     sizes = {"a_shape0": str(n), "b_shape0": str(n)}
     (k,) = run([path], AnalysisOptions(defines=sizes)).kernels

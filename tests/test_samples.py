@@ -9,7 +9,7 @@ import pytest
 
 from helpers import SAMPLES, S, analyze_file, formula_agrees
 
-_BLOCK = re.compile(r"staticroof:expect\s+(\w+)\s*\n((?:\s*\*?\s+\w+\s*=.*\n)+)")
+_BLOCK = re.compile(r"staticroof:expect[ \t]+(\S[^\n]*?)[ \t]*\n((?:\s*\*?\s+\w+\s*=.*\n)+)")
 
 
 CUDA_TESTS = SAMPLES.parent / "tests" / "data" / "cuda"

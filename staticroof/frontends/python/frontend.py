@@ -1,10 +1,12 @@
 """The Python/Numba front end: `.py` files parsed with libcst (never imported, never run) and
 lowered to the same loop IR as C and CUDA.
 
-A kernel is a function decorated with a Numba decorator (python_kernels.py); other functions with
-loops over array subscripts are drivers, shown with `--all-functions`.  Element types come from the
-decorator's signature, annotations, a `# staticroof: x=float32` pragma or `--dtype`, else float64
-(NumPy's default, said with SR160).  A syntax error costs only the function it is in.
+A kernel is a function decorated with a Numba decorator, or made by `f = njit(g)`, wherever it is
+defined (kernels.py); other top-level functions with loops over array subscripts are drivers, shown
+with `--all-functions`.  Element types come from the decorator's signature, annotations, a
+`# staticroof: x=float32` pragma or `--dtype`, the file's calls of the kernel (callsites.py), else
+float64, a guess (SR160, approximate); one result per signature or per type set the calls pass.
+A syntax error costs only the function it is in.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None
     from ...diagnostics import Diagnostic, Location
     from ...inputs import InputError, read_text
     from ..common.lowering import FrontendResult
-    from .kernels import functions, has_loops_or_subscripts, imports, kernel_of
+    from .kernels import functions, has_loops_or_subscripts, imports, kernel_defs, kernel_of, nested_functions
     from .numba_types import dtype_name
     from .values import FileContext
 
@@ -70,30 +72,49 @@ def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None
         for fn in functions(w.module):
             fns.append(fn)
             ctx.functions[fn.name.value] = fn
+        for fn, _ in nested_functions(w.module):
+            ctx.functions.setdefault(fn.name.value, fn)
         _constants(w.module, ctx)
+    from .callsites import call_types
     from .cuda import launch_sites
-    from .kernel import lower_kernel
+    from .kernel import instances, lower_kernel
 
-    defs = []
+    defs = [k for w in wrapped for k in kernel_defs(w.module, ctx.names) if not _device_function(k)]
+    kernel_nodes = {id(k.node) for k in defs}
     for fn in fns:
-        kdef = kernel_of(fn, ctx.names)
-        if kdef is not None and _device_function(kdef):
+        if id(fn) in kernel_nodes or kernel_of(fn, ctx.names) is not None or not has_loops_or_subscripts(fn):
             continue
-        if kdef is None:
-            if not has_loops_or_subscripts(fn):
-                continue
-            from .kernels import KernelDef
+        from .kernels import KernelDef
 
-            kdef = KernelDef(fn.name.value, fn, "plain")
-            res.drivers.add(kdef.name)
+        kdef = KernelDef(fn.name.value, fn, "plain", site=fn)
+        res.drivers.add(kdef.name)
         defs.append(kdef)
-    kernel_names = {k.name for k in defs if k.kind != "plain"}
+    _unique_names(defs)
+    kernel_names = {k.bound for k in defs if k.kind != "plain"}
     for w in wrapped:
         ctx.launches.update({k: v for k, v in launch_sites(w.module, ctx, kernel_names).items()
                              if k not in ctx.launches})
-    for kdef in defs:
-        lower_kernel(ctx, kdef, res)
+    calls = call_types([w.module for w in wrapped], ctx, [k for k in defs if k.kind != "plain"])
+    for kdef in sorted(defs, key=lambda k: _position(ctx, k)):
+        for inst in instances(ctx, kdef, calls.get(id(kdef), [])):
+            lower_kernel(ctx, kdef, res, inst)
     return res, bindings
+
+
+def _position(ctx, kdef) -> tuple:
+    r = ctx.positions.get(kdef.site if kdef.site is not None else kdef.node)
+    return (r.start.line, r.start.column) if r is not None else (0, 0)
+
+
+def _unique_names(defs: list) -> None:
+    """Kernels of one name defined in several places (`kernel` in two test functions) are told apart
+    by where they are: their enclosing definitions (`test_add.kernel`, `TestSum.test_rows.kernel`)."""
+    count: dict = {}
+    for k in defs:
+        count[k.name] = count.get(k.name, 0) + 1
+    for k in defs:
+        if count[k.name] > 1 and k.scope:
+            k.name = k.qualname
 
 
 def _device_function(kdef) -> bool:

@@ -4,6 +4,8 @@ launch site), and `@vectorize` functions wrapped in their element loop."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import libcst as cst
 import sympy
 
@@ -13,30 +15,41 @@ from ..common.lowering import Unsupported
 from . import cuda as CU
 from .arrays import REDUCTIONS
 from .kernels import qualified
-from .numba_types import PyType, dtype_name, is_inexact, parse_signature, parse_type
+from .numba_types import PyType, dtype_name, is_inexact, numba_name, parse_signature, parse_type
 from .statements import PythonLowering
 from .values import PVal, int_val
 
 
-def lower_kernel(ctx, kdef, res) -> None:
-    name, fn = kdef.name, kdef.node
-    kernel = Kernel(name, "python", ctx.loc(fn.name))
+def lower_kernel(ctx, kdef, res, inst=None) -> None:
+    """Lower one instance of a kernel (`inst`: its name and parameter types, `instances`)."""
+    if inst is None:
+        inst = instances(ctx, kdef, [])[0]
+    name, fn = inst.name, kdef.node
+    kernel = Kernel(name, "python", ctx.loc(kdef.site if kdef.site is not None and kdef.site is not fn
+                                             else fn.name))
+    kernel.py_function = kdef.qualname  # type: ignore[attr-defined]  # the trace runs it by this name
     try:
-        types = _param_types(ctx, kdef, kernel)
+        types = inst.types
+        _say_guesses(kdef, inst, kernel)
         kernel.scalar_types = {n: t.dtype for n, t in types.items() if not t.is_array}  # type: ignore[attr-defined]
         threads_for = None
         launch = None
         if kdef.kind == "cuda":
-            site = ctx.launches.get(name)
-            launch = CU.launch_of(name, site, ctx.overrides)
+            site = ctx.launches.get(kdef.bound)
+            launch = CU.launch_of(kdef.bound, site, ctx.overrides)
             used = CU.used_dims(fn, ctx.names, ctx.functions)
+            if not used and all(x is None for x in (*launch.grid, *launch.block)):
+                kernel.diag("SR113", f"`{name}` reads no thread index and has no launch in the file: every thread "
+                            "of the launch runs the whole body, counted here as one thread (give a launch site, "
+                            "--grid and --block)", kernel.location)
 
             def threads_for(low, launch=launch, used=used):
                 return CU.Threads(low, launch, used)
         low = PythonLowering(ctx, kernel, fn, {}, threads_for)
         low.env.update(_bind_params(low, types, vectorize=kdef.kind == "vectorize"))
         if kdef.kind == "vectorize":
-            kernel.body = _vectorized(low, types, kernel, _return_type(ctx, kdef))
+            kernel.body = _vectorized(low, types, kernel, inst.signature[1].dtype
+                                      if inst.signature is not None and inst.signature[1] is not None else None)
         elif kdef.kind == "stencil":  # the kernel applied to its own arguments: python_stencil.py
             from .stencil import apply
 
@@ -49,7 +62,7 @@ def lower_kernel(ctx, kdef, res) -> None:
             kernel.launch = {"grid": tuple(launch.grid), "block": tuple(launch.block),
                              "origin": launch.origin or None, "grid_expr": tuple(launch.grid_expr),
                              "model": "grid assumed to cover the guards"}
-            _bind_site(kernel, fn, ctx.launches.get(name), low)
+            _bind_site(kernel, fn, ctx.launches.get(kdef.bound), low)
     except (Unsupported, RecursionError) as e:
         what = f"unsupported {e}" if isinstance(e, Unsupported) else "expression nesting too deep"
         node = getattr(e, "node", None)
@@ -65,13 +78,24 @@ def lower_kernel(ctx, kdef, res) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Parameter types
+# Parameter types: one instance per signature, or per distinct set of types the file's calls pass
 
-def _param_types(ctx, kdef, kernel) -> dict:
-    """name -> PyType for every parameter, and SR160 for those typed by default."""
-    fn = kdef.node
-    params = [p.name.value for p in fn.params.params]
-    sig = None
+@dataclass
+class Instance:
+    """One compiled specialization of a kernel, as Numba's dispatch makes one per signature or per
+    distinct set of argument types: its result's name, its parameters' types, the parameters whose
+    type is guessed (float64), and the signature it comes from."""
+
+    name: str
+    types: dict
+    guessed: list = field(default_factory=list)
+    signature: tuple | None = None
+    calls: list = field(default_factory=list)  # locations of the calls that make it
+
+
+def signatures(ctx, kdef) -> list:
+    """The kernel's explicit signatures, parsed ((argument types, return type) each), in order."""
+    out = []
     for node in kdef.signatures:
         if isinstance(node, cst.Name) and node.value in ctx.strings:
             node = ctx.strings[node.value]
@@ -79,39 +103,106 @@ def _param_types(ctx, kdef, kernel) -> dict:
         if not isinstance(text, str):
             continue
         sig = parse_signature(text) if "(" in text else None
-        if sig is not None:
-            break
+        if sig is not None and sig not in out:
+            out.append(sig)
+    return out
+
+
+def instances(ctx, kdef, calls: list) -> list:
+    """The kernel's instances: one per explicit signature; else one per distinct set of argument types
+    of its calls in the file (`calls`: callsites.CallTypes); else one.  A parameter's type: the
+    signature's, an annotation's, a pragma's or --dtype's, else the call's, else (arrays and
+    floating-point scalars) float64, guessed."""
+    sigs = signatures(ctx, kdef)
+    fn = kdef.node
+    params = [p.name.value for p in fn.params.params]
     arrays, ints = _usage(fn)
     _passed_arrays(fn, ctx, arrays, ints)
-    out, defaulted = {}, []
-    for k, p in enumerate(fn.params.params):
-        name = p.name.value
-        t = None
-        if sig is not None and k < len(sig[0]):
-            t = sig[0][k]
-        if t is None and p.annotation is not None:
-            t = _annotation_type(p.annotation.annotation, ctx)
-        given = ctx.pragma_type(name, fn) or ctx.kernel_dtypes.get(kdef.name, {}).get(name) or ctx.dtypes.get(name)
-        if t is None and given is not None:
-            t = PyType(given, arrays.get(name, 0))
-        if t is None:
-            if name in arrays:
-                t = PyType("fp64", arrays[name])
-                defaulted.append(name)
-            elif name in ints:
-                t = PyType("int64")
+    sets: list = []
+    if sigs:
+        sets = [(sig, list(sig[0]) + [None] * (len(params) - len(sig[0])), []) for sig in sigs]
+    else:
+        known = [c for c in calls if any(t is not None for t in c.types)]
+        for c in known:
+            types = list(c.types)
+            for k, t in enumerate(types):  # a type the call does not say: the other calls', where they agree
+                if t is None:
+                    others = {o.types[k] for o in known if o.types[k] is not None}
+                    types[k] = others.pop() if len(others) == 1 else None
+            for entry in sets:
+                if entry[1] == types:
+                    entry[2].append(c.location)
+                    break
             else:
-                t = PyType("fp64")
-                defaulted.append(name)
-        elif t.rank == 0 and name in arrays:
-            t = PyType(t.dtype, arrays[name])
-        out[name] = t
-    if defaulted and kdef.kind != "plain":
-        kernel.diag("SR160", f"`{kdef.name}`: no type for {', '.join(f'`{n}`' for n in defaulted)} (no signature, "
-                    "annotation, pragma or --dtype): float64 assumed, NumPy's default; give a signature or "
-                    f"`--dtype {defaulted[0]}=float32`", kernel.location)
-    del params
+                sets.append((None, types, [c.location]))
+        if not sets:
+            sets = [(None, [None] * len(params), [])]
+    out: list = []
+    for sig, given, locations in sets:
+        ptypes: dict = {}
+        guessed: list = []
+        for k, p in enumerate(fn.params.params):
+            name = p.name.value
+            t = given[k] if sig is not None and k < len(given) else None
+            if t is None and p.annotation is not None:
+                t = _annotation_type(p.annotation.annotation, ctx)
+            table = ctx.kernel_dtypes.get(kdef.name, ctx.kernel_dtypes.get(kdef.bound, {}))
+            option = ctx.pragma_type(name, fn) or table.get(name) or ctx.dtypes.get(name)
+            if t is None and option is not None:
+                t = PyType(option, arrays.get(name, 0))
+            if t is None and sig is None and k < len(given):
+                t = given[k]
+            if t is None:
+                if name in ints and name not in arrays:
+                    t = PyType("int64")
+                else:
+                    t = PyType("fp64", arrays.get(name, 0))
+                    guessed.append(name)
+            if t.rank < 0 or (t.rank == 0 and name in arrays):
+                t = PyType(t.dtype, arrays.get(name, 1))
+            elif t.rank < arrays.get(name, 0) and sig is None:  # the kernel's own subscripts say more
+                t = PyType(t.dtype, arrays[name])
+            if kdef.kind == "vectorize":
+                t = PyType(t.dtype)  # the ufunc's function sees elements
+            ptypes[name] = t
+        inst = Instance(kdef.name, ptypes, guessed, sig, locations)
+        if not any(o.types == inst.types and o.signature == inst.signature for o in out):
+            out.append(inst)
+    if len(out) > 1:
+        for inst, label in zip(out, _labels(out, params), strict=True):
+            inst.name = f"{kdef.name}[{label}]"
     return out
+
+
+def _labels(out: list, params: list) -> list:
+    """`float32`, `int8, float32`: the element types of the parameters whose types differ between the
+    instances, in parameter order and each once; where two instances would read the same, every
+    parameter's Numba type (`float32, float32[:]`)."""
+    differ = [p for p in params if len({inst.types[p] for inst in out}) > 1]
+    labels = []
+    for inst in out:
+        seen: list = []
+        for p in differ:
+            d = numba_name(inst.types[p].dtype)
+            if d not in seen:
+                seen.append(d)
+        labels.append(", ".join(seen))
+    if len(set(labels)) < len(labels):
+        labels = [", ".join(numba_name(inst.types[p].dtype) + ("[" + ", ".join(":" * inst.types[p].rank) + "]"
+                                                              if inst.types[p].is_array else "") for p in params)
+                  for inst in out]
+    return labels
+
+
+def _say_guesses(kdef, inst, kernel) -> None:
+    """SR160 (a warning: the count rests on the guess) naming each guessed parameter and the flags
+    that would type them."""
+    if not inst.guessed or kdef.kind == "plain":
+        return
+    flags = " ".join(f"--dtype {n}=float64" for n in inst.guessed)
+    kernel.diag("SR160", f"`{inst.name}`: no type for {', '.join(f'`{n}`' for n in inst.guessed)} (no call in the "
+                "file that says it, no signature, annotation, pragma or --dtype): float64 assumed, NumPy's "
+                f"default; `{flags}` (or the real types) would type every parameter", kernel.location)
 
 
 def _annotation_type(node, ctx):
@@ -265,18 +356,6 @@ def _bind_params(low, types: dict, vectorize: bool = False) -> dict:
             env[name] = int_val(low.size_symbol(name) if not vectorize else None, "an element of an input",
                                 dtype=t.dtype)
     return env
-
-
-def _return_type(ctx, kdef):
-    """The return type of the decorator's first signature (`float32(float32)`), or None."""
-    for node in kdef.signatures:
-        if isinstance(node, cst.Name) and node.value in ctx.strings:
-            node = ctx.strings[node.value]
-        text = node.evaluated_value if isinstance(node, cst.SimpleString) else None
-        sig = parse_signature(text) if isinstance(text, str) and "(" in text else None
-        if sig is not None:
-            return sig[1].dtype if sig[1] is not None else None
-    return None
 
 
 def _vectorized(low, types: dict, kernel, declared=None) -> list:

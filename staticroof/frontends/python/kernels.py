@@ -76,30 +76,148 @@ class KernelDef:
     kind: str  # cpu | cuda | vectorize | guvectorize | stencil | plain (--all-functions)
     signatures: list = field(default_factory=list)  # decorator signature expressions (cst nodes)
     options: dict = field(default_factory=dict)  # keyword arguments of the decorator
+    # where it is defined: the enclosing functions and classes (outermost first), and the name the
+    # kernel is bound to there (`f` of `f = njit(g)`: `name` is then `f`, `node` is `g`)
+    scope: tuple = ()
+    site: cst.CSTNode | None = None  # the def, or the `f = njit(g)` statement's call
+    bound: str = ""  # the name the kernel is called by in its scope (`name` may be qualified)
+
+    def __post_init__(self) -> None:
+        self.bound = self.bound or self.name
+
+    @property
+    def qualname(self) -> str:
+        """`test_saxpy.saxpy`, `TestBlas.test_axpy.axpy`: the kernel's enclosing definitions and its
+        name (Python's `__qualname__` without `<locals>`)."""
+        return ".".join([s.name.value for s in self.scope] + [self.bound])
 
 
 def kernel_of(fn: cst.FunctionDef, names: dict):
     """The KernelDef for a decorated Numba function, or None."""
     for deco in fn.decorators:
-        expr = deco.decorator
-        call = expr if isinstance(expr, cst.Call) else None
-        target = qualified(call.func if call is not None else expr, names)
-        kind = DECORATORS.get(target)
-        if kind is None:
-            continue
-        sigs, options = [], {}
-        if call is not None:
-            for arg in call.args:
-                if arg.keyword is not None:
-                    options[arg.keyword.value] = arg.value
-                    if arg.keyword.value in ("signature", "signatures", "sig", "ftylist"):
-                        sigs.extend(_signature_list(arg.value))
-                elif not sigs and not options:
-                    sigs.extend(_signature_list(arg.value))
-                elif kind == "guvectorize" and isinstance(arg.value, cst.SimpleString):
-                    options["layout"] = arg.value
-        return KernelDef(fn.name.value, fn, kind, sigs, options)
+        found = decorator_kind(deco.decorator, names)
+        if found is not None:
+            kind, sigs, options = found
+            return KernelDef(fn.name.value, fn, kind, sigs, options, site=fn)
     return None
+
+
+def decorator_kind(expr, names: dict):
+    """(kind, signatures, options) of a Numba decorator expression (`njit`, `cuda.jit("void(f4[:])")`,
+    `vectorize([...], target="cpu")`), else None."""
+    call = expr if isinstance(expr, cst.Call) else None
+    kind = DECORATORS.get(qualified(call.func if call is not None else expr, names))
+    if kind is None:
+        return None
+    sigs: list = []
+    options: dict = {}
+    if call is not None:
+        for arg in call.args:
+            if arg.keyword is not None:
+                options[arg.keyword.value] = arg.value
+                if arg.keyword.value in ("signature", "signatures", "sig", "ftylist"):
+                    sigs.extend(_signature_list(arg.value))
+            elif not sigs and not options:
+                sigs.extend(_signature_list(arg.value))
+            elif kind == "guvectorize" and isinstance(arg.value, cst.SimpleString):
+                options["layout"] = arg.value
+    return kind, sigs, options
+
+
+def wrapped_call(value, names: dict):
+    """`njit(g)`, `njit(sig)(g)`, `cuda.jit(device=True)(g)`, `vectorize([...])(g)`: (kind, signatures,
+    options, the wrapped function's name), else None."""
+    if not isinstance(value, cst.Call) or len(value.args) != 1 or value.args[0].keyword is not None \
+            or not isinstance(value.args[0].value, cst.Name):
+        return None
+    target = value.args[0].value.value
+    if isinstance(value.func, cst.Call):  # njit(sig)(g): the inner call is the decorator
+        found = decorator_kind(value.func, names)
+    else:  # njit(g): the decorator itself, applied
+        found = decorator_kind(value.func, names)
+    return None if found is None else (*found, target)
+
+
+def kernel_defs(module: cst.Module, names: dict) -> list:
+    """Every kernel of the module wherever it is defined (at the top level, in functions, methods,
+    class bodies, `with`/`if`/`try`/`for` blocks), decorated or made by a call (`f = njit(g)`,
+    `f = njit(sig)(g)`), in source order."""
+    out: list = []
+
+    def visit(body, scope: tuple, visible: dict) -> None:
+        local = {**visible, **{s.name.value: s for s in body if isinstance(s, cst.FunctionDef)}}
+        for stmt in body:
+            if isinstance(stmt, cst.FunctionDef):
+                kdef = kernel_of(stmt, names)
+                if kdef is not None:
+                    kdef.scope = scope
+                    out.append(kdef)
+                visit(block_of(stmt), scope + (stmt,), local)
+            elif isinstance(stmt, cst.ClassDef):
+                visit(block_of(stmt), scope + (stmt,), visible)
+            elif isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(
+                            small.targets[0].target, cst.Name):
+                        found = wrapped_call(small.value, names)
+                        fn = local.get(found[3]) if found is not None else None
+                        if fn is not None:
+                            kind, sigs, options, _ = found
+                            out.append(KernelDef(small.targets[0].target.value, fn, kind, sigs, options, scope,
+                                                 small.value))
+            else:
+                for inner in nested_blocks(stmt):
+                    visit(inner, scope, local)
+
+    visit(module.body, (), {})
+    return out
+
+
+def block_of(node) -> list:
+    body = node.body
+    return list(body.body) if isinstance(body, cst.IndentedBlock) else []
+
+
+def nested_blocks(stmt) -> list:
+    """The statement lists of a compound statement (`if`/`elif`/`else`, `with`, `for`, `while`, `try`)."""
+    out = []
+    node = stmt
+    while node is not None:
+        if isinstance(getattr(node, "body", None), cst.IndentedBlock):
+            out.append(list(node.body.body))
+        for h in getattr(node, "handlers", ()) or ():
+            out.append(block_of(h))
+        for extra in ("finalbody",):
+            f = getattr(node, extra, None)
+            if f is not None:
+                out.append(block_of(f))
+        orelse = getattr(node, "orelse", None)
+        if isinstance(orelse, cst.If):
+            node = orelse
+            continue
+        if orelse is not None:
+            out.append(block_of(orelse))
+        node = None
+    return out
+
+
+def nested_functions(module: cst.Module) -> list:
+    """(function, its enclosing functions and classes) for every function of the module, nested or not."""
+    out: list = []
+
+    def visit(body, scope: tuple) -> None:
+        for stmt in body:
+            if isinstance(stmt, cst.FunctionDef):
+                out.append((stmt, scope))
+                visit(block_of(stmt), scope + (stmt,))
+            elif isinstance(stmt, cst.ClassDef):
+                visit(block_of(stmt), scope + (stmt,))
+            elif not isinstance(stmt, cst.SimpleStatementLine):
+                for inner in nested_blocks(stmt):
+                    visit(inner, scope)
+
+    visit(module.body, ())
+    return out
 
 
 def _signature_list(node) -> list:

@@ -73,6 +73,11 @@ def dtype_name(text: str):
     return DTYPES.get(base)
 
 
+def numba_name(dtype: str) -> str:
+    """Numba's name for an IR dtype (`fp32` -> `float32`, `bool` -> `boolean`)."""
+    return {"fp64": "float64", "fp32": "float32", "fp16": "float16", "bool": "boolean"}.get(dtype, dtype)
+
+
 def promote(a: str, b: str) -> str:
     """The dtype of a binary arithmetic operation on scalars of dtypes `a` and `b` (NumPy's table,
     which Numba uses for scalars)."""

@@ -34,7 +34,7 @@ class PythonExecutor:
         import libcst as cst
 
         from ...frontends.python.frontend import load
-        from ...frontends.python.kernels import imports, kernel_of
+        from ...frontends.python.kernels import imports, kernel_defs, kernel_of
         from ...frontends.python.numba_types import is_complex, is_float
         from ...frontends.python.syntax import shape_names as named_shapes
         from ...inputs import read_text
@@ -53,18 +53,24 @@ class PythonExecutor:
             stencils = frozenset(f.name.value for f in tree.body if isinstance(f, cst.FunctionDef)
                                  and getattr(kernel_of(f, names), "kind", None) == "stencil")
             _LOADED.clear()
-            _LOADED.update(key=key, res=res, tree=tree, names=names, stencils=stencils,
-                           rewritten=rewrite(tree, names, stencils))
+            _LOADED.update(key=key, res=res, tree=tree, names=names, stencils=stencils, rewritten={},
+                           defs=kernel_defs(tree, names))
         res, tree, names = _LOADED["res"], _LOADED["tree"], _LOADED["names"]
         k = next((x for x in res.kernels if x.name == kernel), None)
         if k is None:
             raise TraceError(f"`{kernel}` is not a kernel the front end could lower")
-        fn = next((s for s in tree.body if isinstance(s, cst.FunctionDef) and s.name.value == kernel), None)
+        qualname = getattr(k, "py_function", kernel)
+        kdef = next((d for d in _LOADED["defs"] if d.qualname == qualname), None)
+        fn = kdef.node if kdef is not None else next(
+            (s for s in tree.body if isinstance(s, cst.FunctionDef) and s.name.value == qualname), None)
         if fn is None:
-            raise TraceError(f"`{kernel}` is not a top-level function")
-        kdef = kernel_of(fn, names)
+            raise TraceError(f"`{kernel}` is not a function of the file")
         kind = kdef.kind if kdef is not None else "plain"
-        src = _LOADED["rewritten"]
+        prefer = tuple(s.name.value for s in kdef.scope) if kdef is not None else ()
+        if prefer not in _LOADED["rewritten"]:
+            _LOADED["rewritten"][prefer] = rewrite(tree, names, _LOADED["stencils"], prefer)
+        src = _LOADED["rewritten"][prefer]
+        kernel = fn.name.value  # the function the instance runs
         made = Made({(a.location.line, a.location.col): n for n, a in k.arrays.items()
                      if a.location is not None and a.location.line})
         counter = Counter(weights or {})
@@ -151,38 +157,21 @@ class PythonExecutor:
     def _vectorized(fn, kdef, k, sizes, params, arrays) -> None:
         """`@vectorize`: the scalar function once per element of its inputs (n of them, the size
         `n`), each input element read and the result written to `out`, whose elements have the
-        signature's return type (else the result's)."""
-        import libcst as cst
-
-        from ...frontends.python.numba_types import parse_signature
-
+        instance's types (its signature's, or its calls')."""
         n = sizes.get("n")
         if n is None:
             raise TraceError("give the number of elements of the ufunc's inputs (-D n=...)")
-        sig = None
-        for node in kdef.signatures:
-            text = node.evaluated_value if isinstance(node, cst.SimpleString) else None
-            sig = parse_signature(text) if isinstance(text, str) and "(" in text else None
-            if sig is not None:
-                break
         inputs = []
-        for k_, name in enumerate(params):
-            t = sig[0][k_] if sig is not None and k_ < len(sig[0]) and sig[0][k_] is not None else None
-            dtype = t.dtype if t is not None else (k.arrays[name].dtype if name in k.arrays else "fp64")
-            a = Array(name, dtype, (int(n),))
+        for name in params:
+            a = Array(name, k.arrays[name].dtype if name in k.arrays else "fp64", (int(n),))
             arrays.append(a)
             inputs.append(a)
-        out = None
+        out = Array("out", k.arrays["out"].dtype, (int(n),))
+        arrays.append(out)
         for i in range(int(n)):
             STATE.sites.epoch += 1
             vals = [a.read(i, ("vectorize", a.name)) for a in inputs]
-            result = fn(*vals)
-            if out is None:
-                ret = sig[1].dtype if sig is not None and sig[1] is not None else (
-                    result.dtype if isinstance(result, Num) else "fp64")
-                out = Array("out", ret, (int(n),))
-                arrays.append(out)
-            out.write(i, result, ("vectorize", "out"))
+            out.write(i, fn(*vals), ("vectorize", "out"))
 
 
 _LOADED: dict = {}  # the last file loaded: its front-end result, parse and rewritten source

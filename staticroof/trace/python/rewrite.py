@@ -36,15 +36,22 @@ class Rewritten:
     generators: set = field(default_factory=set)  # functions that reach a barrier
 
 
-def rewrite(module: cst.Module, names: dict | None = None, stencils: frozenset = frozenset()) -> Rewritten:
-    """The file's top-level functions (decorators removed), rewritten as the module says; a call of
-    one of the `stencils` learns where it is (its output is named after the call)."""
+def rewrite(module: cst.Module, names: dict | None = None, stencils: frozenset = frozenset(),
+            prefer: tuple = ()) -> Rewritten:
+    """The file's functions (decorators removed; nested ones, kernels defined in test functions and
+    methods, taken out to the top level), rewritten as the module says; a call of one of the
+    `stencils` learns where it is (its output is named after the call).  `prefer`: the enclosing
+    definitions of the traced kernel, whose functions win over others of the same name."""
     from libcst.metadata import MetadataWrapper, PositionProvider
+
+    from ...frontends.python.kernels import nested_functions
 
     names = names if names is not None else imports(module)
     wrapper = MetadataWrapper(module)
     pos = wrapper.resolve(PositionProvider)
-    fns = [s for s in wrapper.module.body if isinstance(s, cst.FunctionDef) and not s.asynchronous]
+    found = [(f, tuple(s.name.value for s in scope)) for f, scope in nested_functions(wrapper.module)
+             if not f.asynchronous]
+    fns = [f for f, _ in found] + [f for f, path in found if path and path == tuple(prefer[:len(path)])]
     generators = _generators(fns, names)
     out = Rewritten("", generators=generators)
     transformer = _Transformer(names, pos, out, generators, stencils)

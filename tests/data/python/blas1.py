@@ -112,3 +112,9 @@ def swap(x, y):
         t = x[i]
         x[i] = y[i]
         y[i] = t
+
+
+if __name__ == "__main__":
+    x = np.random.rand(1000)
+    y = np.ones(1000)
+    print(dot(x, y), nrm2(x))

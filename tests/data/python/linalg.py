@@ -52,6 +52,7 @@ staticroof:expect gemm_tn
   fp32     = 2*n*m*k
 """
 
+import numpy as np
 from numba import float32, njit
 
 
@@ -102,3 +103,13 @@ def gemm_tn(A, B, C):
             for p in range(k):
                 s += A[p, i] * B[p, j]
             C[i, j] = s
+
+
+if __name__ == "__main__":
+    A = np.random.rand(300, 200)
+    x = np.ones(200)
+    y = np.zeros(300)
+    matvec(A, x, y)
+    transpose(A, np.empty((200, 300)))
+    L = np.random.rand(200, 200)
+    trmv_lower(L, x, y[:200])

@@ -100,3 +100,9 @@ def gemv32(A, x, y):
         for j in range(m):
             s += A[i, j] * x[j]
         y[i] = s
+
+
+if __name__ == "__main__":
+    c = np.array([1.0, -2.0, 0.5])
+    x = np.linspace(0.0, 1.0, 100)
+    polyval(c, x, np.empty_like(x))

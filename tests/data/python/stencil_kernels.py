@@ -109,3 +109,4 @@ def window5(x):
 if __name__ == "__main__":
     u = np.random.rand(64, 64)
     print(heat_step(u, 0.1).sum(), smooth3(u[0]).sum(), window5(u[1]).sum())
+    print(laplacian(u).max(), laplacian2(u).min())

@@ -41,6 +41,7 @@ staticroof:expect heat1d
 """
 
 import numba as nb
+import numpy as np
 
 
 @nb.njit("void(float32[:], float32[:])")
@@ -64,3 +65,10 @@ def heat1d(u, un, nt):
     for t in range(nt):
         for i in range(1, n - 1):
             un[i] = u[i] + 0.1 * (u[i + 1] - 2.0 * u[i] + u[i - 1])
+
+
+if __name__ == "__main__":
+    u = np.random.rand(64, 64)
+    lap2d(u, np.zeros_like(u))
+    h = np.zeros(100)
+    heat1d(h, h.copy(), 50)

@@ -31,14 +31,17 @@ staticroof:expect gadd
   I        = 1/24
   fp64     = x_shape0
 
-sumsq: s += sq(x[i]) with the @njit helper sq(v) = v * v inlined: a multiply and an add per element
-in float64 -> W = 2n; Q = 8n; I = 1/4.
+sumsq: s += sq(x[i]) with the @njit helper sq(v) = v * v inlined: a multiply and an add per
+element.  main calls it with `np.arange(10, dtype=np.float32)`, so x is float32 (as Numba's dispatch
+types it): sq's v * v is a float32 multiply, and s = 0.0 is a float64 that the float32 result joins
+in a float64 add.  W = 2n (fp32 n, fp64 n); Q = 4n (x read once); I = 1/2.
 
 staticroof:expect sumsq
   W        = 2*n
-  Q        = 8*n
-  I        = 1/4
-  fp64     = 2*n
+  Q        = 4*n
+  I        = 1/2
+  fp32     = n
+  fp64     = n
 
 fma_kernel: out[i] = madd(x[i], y[i]) with the CUDA device function madd(a, b) = a * b + 1.0: the
 float32 multiply stays float32, + 1.0 (a Python float) is float64.  n = out.size threads.
@@ -73,12 +76,14 @@ staticroof:expect sigmoid32
   fp64     = 2*n
   special  = n
 
-psum (@njit(parallel=True), prange): s += x[i], float64: W = n, Q = 8n, I = 1/8.
+psum (@njit(parallel=True), prange): s += x[i] with s = 0.0 a float64; main calls it with a
+float32 array (np.arange(10, dtype=np.float32)): the float32 element joins s in a float64 add.
+W = n fp64; Q = 4n; I = 1/4.
 
 staticroof:expect psum
   W        = n
-  Q        = 8*n
-  I        = 1/8
+  Q        = 4*n
+  I        = 1/4
   fp64     = n
 
 reverse: for i in range(n - 1, -1, -1): y[n - 1 - i] = x[i] in float32: no arithmetic, x read and y
@@ -172,3 +177,5 @@ def reverse(x, y):
 if __name__ == "__main__":
     a = np.arange(10, dtype=np.float32)
     print(vadd(a, a), rect(a.astype(np.float64)), sumsq(a), psum(a))
+    softplus(a.astype(np.float64), np.empty(10))
+    print(sq(a[0]))
