@@ -382,3 +382,27 @@ def test_lint_rules_read_a_decoded_entry_as_a_fresh_result():
         assert cached == fresh
         seen |= {f.code for f in fresh}
     assert {"RF202", "RF203"} <= seen  # the comparison covers rules that walk the IR
+
+
+@pytest.mark.parametrize("include", ['#include /* the sizes */ "sizes.h"', '#include \\\n  "sizes.h"'],
+                         ids=["comment", "continued"])
+def test_headers_found_as_the_preprocessor_finds_them(tmp_path, monkeypatch, include):
+    # #30 §6: an include with a comment in it or continued on the next line was missed by the key's
+    # header search, so after editing the header --use-cache printed the old count.  N = 8 then 16:
+    # W = N (one multiply per element), Q = 8N
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sizes.h").write_text("#define N 8\n")
+    (tmp_path / "k.c").write_text(include + "\nvoid k(float *x) { for (int i = 0; i < N; i++) x[i] *= 2.0f; }\n")
+    first = CliRunner().invoke(main, ["analyze", "--use-cache", "k.c"])
+    assert "Q compulsory" in first.output and "64 B" in first.output, first.output
+    (tmp_path / "sizes.h").write_text("#define N 16\n")
+    second = CliRunner().invoke(main, ["analyze", "--use-cache", "k.c"])
+    assert "Q compulsory" in second.output and "128 B" in second.output, second.output
+
+
+def test_a_computed_include_is_never_cached(tmp_path):
+    # `#include HDR`: only the preprocessor knows the file, so the file has no key (it is analyzed every
+    # time) rather than a key that misses the header
+    (tmp_path / "sizes.h").write_text("#define N 8\n")
+    (tmp_path / "k.c").write_text('#define HDR "sizes.h"\n#include HDR\nvoid k(float *x) { x[0] = N; }\n')
+    assert file_key(tmp_path / "k.c", "analysis", {}) is None

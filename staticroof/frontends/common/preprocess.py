@@ -252,12 +252,14 @@ def _resolve_include(includer: Path, kind: str, name: str, search, stubs, confin
     return None
 
 
-def _user_headers(path: Path, text: str, search, stubs, confine: Confinement) -> dict:
-    """{resolved path: (display path, text)} for every user header `text` reaches."""
+def _user_headers(path: Path, text: str, search, stubs, confine: Confinement, for_key: bool = False) -> dict:
+    """{resolved path: (display path, text)} for every user header `text` reaches.  `for_key`: each
+    text's directives read as the preprocessor reads them (comments dropped, continued lines joined),
+    and ValueError for an include the preprocessor computes from a macro (cache_key_text)."""
     found: dict = {}
 
     def visit(includer, t):
-        for m in _INCLUDE.finditer(t):
+        for m in _INCLUDE.finditer(cache_key_text(t) if for_key else t):
             h = _resolve_include(includer, m.group(1), m.group(2), search, stubs, confine)
             if h is None or h[0] in found:
                 continue
@@ -271,15 +273,31 @@ def _user_headers(path: Path, text: str, search, stubs, confine: Confinement) ->
     return found
 
 
+_STRING_OR_COMMENT = re.compile(r'("(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\')|/\*.*?\*/|//[^\n]*', re.S)
+_COMPUTED_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*(?![<\"\s])\S", re.M)
+
+
+def cache_key_text(text: str) -> str:
+    """`text` with its comments dropped and continued lines joined, so `#include /*c*/ "h.h"` and a
+    backslash-continued `#include` are found as the preprocessor finds them; ValueError for an
+    `#include MACRO`, whose file only the preprocessor knows (such a file is not cached: issue #30 §6)."""
+    text = text.replace("\\\n", "")
+    text = _STRING_OR_COMMENT.sub(lambda m: m.group(1) or " ", text)
+    if _COMPUTED_INCLUDE.search(text):
+        raise ValueError("an #include computed from a macro")
+    return text
+
+
 def included_headers(path: str, text: str, include_dirs=(), stub_dirs=()) -> list:
     """[(the header's name as the preprocessor names it, its text)] for every user header that
     `text` (the contents of `path`) reaches, as `preprocess` finds them: what a result depends on
     besides the file itself (the cache's key, staticroof/cache).  Every `#include` line counts,
-    also one inside an `#if` that is false, so the list may be longer than what is compiled."""
+    also one inside an `#if` that is false, so the list may be longer than what is compiled.
+    ValueError when an include is computed from a macro (see cache_key_text): no key then."""
     p = Path(path)
     stubs = [Path(d) for d in stub_dirs] + [_stub_dir()]
     confine = Confinement(p, include_dirs, stubs)
-    found = _user_headers(p, text, [p.parent, *map(Path, include_dirs), *stubs], stubs, confine)
+    found = _user_headers(p, text, [p.parent, *map(Path, include_dirs), *stubs], stubs, confine, for_key=True)
     return [found[real] for real in sorted(found)]
 
 
