@@ -224,8 +224,9 @@ _RULES = [
          "cache-bounded Q. Give the sizes with `-D` for exact numbers, or raise the budget."),
     Rule("SR126", "error", True, "time budget: not counted",
          "Counting this kernel, counting it at the sizes in force and bounding its traffic all took more "
-         "CPU time than the budget each: the kernel is reported as not counted. Raise the budget "
-         "(`--time-budget 60`, STATICROOF_TIME_BUDGET=60; 0 for none)."),
+         "CPU time than the budget each: the kernel is reported as not counted. Also each kernel of a "
+         "file left when the file's budget (three kernels' budgets, its loading included) is spent. Raise "
+         "the budget (`--time-budget 60`, STATICROOF_TIME_BUDGET=60; 0 for none)."),
     Rule("SR127", "error", True, "analysis crashed",
          "The process analyzing this kernel crashed: a signal such as SIGSEGV or SIGABRT from native "
          "code (isl, barvinok), or SIGKILL from the system's out-of-memory killer. The kernel's result "

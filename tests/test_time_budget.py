@@ -201,3 +201,25 @@ def test_the_budget_from_the_environment(monkeypatch):
     for text, value in (("1.5", 1.5), ("0", 0), ("abc", 20), ("-3", 20), ("nan", 20)):
         monkeypatch.setenv("STATICROOF_TIME_BUDGET", text)
         assert budget.seconds() == value, text
+
+
+def test_a_file_budget_ends_the_file_cleanly(tmp_path, monkeypatch):
+    # #30 §15: a file's kernels share FILE_BUDGET_KERNELS kernel budgets (3 x 20 s by default), its
+    # loading included; each kernel left when it is spent is SR126 (not counted, not cached), the ones
+    # before it are counted.  The CPU clock is replaced by one that advances 25 s per reading: the
+    # file starts at 0, kernel 1 is checked at 25, kernel 2 at 50, kernel 3 at 75 > 60: not counted.
+    from staticroof import pipeline
+    from staticroof.options import AnalysisOptions
+
+    readings = iter(range(0, 10_000, 25))
+    monkeypatch.setattr(pipeline, "cpu_clock", lambda: next(readings))
+    src = tmp_path / "three.c"
+    src.write_text("".join(f"void k{j}(float *x, int n) {{ for (int i = 0; i < n; i++) x[i] *= 2.0f; }}\n"
+                           for j in range(1, 4)))
+    report = pipeline.run([src], AnalysisOptions(time_budget=20))
+    k1, k2, k3 = report.kernels
+    assert not k1.failed and not k2.failed and k1.exact
+    assert k3.failed and [d.code for d in k3.diagnostics] == ["SR126"]
+    assert "the file's time budget (60 s of CPU, 3 kernels' budgets)" in k3.diagnostics[0].message
+    readings = iter(range(0, 10_000, 25))
+    assert not any(k.failed for k in pipeline.run([src], AnalysisOptions(time_budget=0)).kernels)  # 0: none
