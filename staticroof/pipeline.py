@@ -138,6 +138,23 @@ def run(files, options: AnalysisOptions = DEFAULTS) -> Report:
             report.kernels.append(summary)
             if summary.failed and item.name not in drivers:
                 report.failed = True
+    return once_each(report)
+
+
+def once_each(report: Report) -> Report:
+    """`report` with a kernel defined in a header reported once: every source that includes the header
+    reports it again, and where the results agree (the same sizes, counts and exactness) the later
+    copies say nothing new.  Copies that differ (a macro the includers define differently) all stay."""
+    seen: list = []
+    kept = []
+    for k in report.kernels:
+        same = (k.file, k.location.line, k.location.col, k.name)
+        if any(same == s and k.exact == o.exact and k.failed == o.failed and k.sizes == o.sizes
+               and k.total == o.total for s, o in seen):
+            continue
+        seen.append((same, k))
+        kept.append(k)
+    report.kernels = kept
     return report
 
 

@@ -221,3 +221,19 @@ def test_a_forged_baseline_formula_cannot_hang_lint(plain):
                        capture_output=True, text=True, timeout=60, cwd=plain)
     assert p.returncode == 2 and "kernel record 0 is malformed" in p.stdout + p.stderr, p.stdout + p.stderr
     assert "exponent too large" in p.stdout + p.stderr
+
+
+def test_a_header_kernel_is_reported_once_by_analyze(tmp_path):
+    # two sources include kern.h: its kernel k (W = 2n fp32, Q = 8n) is reported once, not once per
+    # source; a third source that defines OFFSET differently gets a copy of its own
+    (tmp_path / "kern.h").write_text("#ifndef OFFSET\n#define OFFSET 1.0f\n#endif\n"
+                                     "void k(float *x, float *y, int n) { for (int i = 0; i < n; i++) "
+                                     "y[i] = x[i] * 2.0f + OFFSET; }\n")
+    for name in ("a.c", "b.c"):
+        (tmp_path / name).write_text('#include "kern.h"\nint main(void) { return 0; }\n')
+    r = CliRunner().invoke(main, ["analyze", str(tmp_path)])
+    assert r.output.count("kern.h:4:6: k  [c, exact]") == 1, r.output
+    # OFFSET 0.5 is a double: the add is fp64 there (n fp32 + n fp64): a different result, both stay
+    (tmp_path / "c.c").write_text('#define OFFSET 0.5\n#include "kern.h"\nint main(void) { return 0; }\n')
+    r = CliRunner().invoke(main, ["analyze", str(tmp_path), "-j", "2"])
+    assert r.output.count("kern.h:4:6: k  [c, exact]") == 2, r.output

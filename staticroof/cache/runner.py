@@ -58,7 +58,7 @@ def run(files, options: AnalysisOptions, cache: Cache | None = None, config_path
         report.kernels.extend(part.kernels)
         report.file_diagnostics.extend(part.file_diagnostics)
         report.failed = report.failed or part.failed
-    return report
+    return pipeline.once_each(report)
 
 
 def key_of(path, options: AnalysisOptions, config_path=None) -> str | None:
