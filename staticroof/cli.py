@@ -305,6 +305,23 @@ def _launch_limit(option: str, nums: tuple):
     return None
 
 
+def _names_like(wanted, files) -> str:
+    """` (did you mean ...?)` with the names defined in `files` closest to those `wanted`, or ""."""
+    import difflib
+    import re
+
+    from .inputs import InputError, read_text
+
+    names: set = set()
+    for f in files:
+        try:
+            names |= set(re.findall(r"\b([A-Za-z_]\w*)\s*(?:<[^;{}()]*>)?\s*\(", read_text(f)))
+        except InputError:
+            continue
+    close = [c for w in wanted for c in difflib.get_close_matches(w.split(":")[-1], sorted(names), n=3, cutoff=0.75)]
+    return f" (did you mean {' or '.join(dict.fromkeys(close))}?)" if close else ""
+
+
 def collect_sources(paths) -> tuple[list[Path], list]:
     from .diagnostics import Diagnostic, Location
     from .frontends import HEADER_SUFFIXES, SUFFIXES, source_file, supported
@@ -436,7 +453,7 @@ def analyze(paths, defines, include_dirs, dtypes, kernels, fmt, costs, grids, bl
     use_color = sys.stdout.isatty() if color is None else color
     parts = _printed_files(s, fmt, use_color, verbose)
     if kernels and not any(p.kernels for p in parts):
-        click.echo(f"staticroof: no kernel named {', '.join(kernels)}", err=True)
+        click.echo(f"staticroof: no kernel named {', '.join(kernels)}{_names_like(kernels, s.files)}", err=True)
         sys.exit(2)
     blocks_out = [b for p in parts for b in p.kernels]
     if fmt == "json":

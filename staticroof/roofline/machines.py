@@ -298,8 +298,35 @@ def get(name: str, db: dict[str, Machine]) -> Machine:
         if key in m.aliases:
             return m
     aliases = sorted(a for m in db.values() for a in m.aliases)
-    raise MachineError(f"unknown machine '{name}'; valid names: {', '.join(sorted(db))}"
+    close = similar(name, db)
+    hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+    raise MachineError(f"unknown machine '{name}'{hint}; valid names: {', '.join(sorted(db))}"
                        + (f" (aliases: {', '.join(aliases)})" if aliases else ""))
+
+
+def _tokens(text: str) -> set:
+    """The words of a machine name as nvidia-smi, rocm-smi or a person spells it (`NVIDIA A100-SXM4-80GB`,
+    `GeForce RTX 4090`): lower case, vendor words dropped, `sxm4`/`sxm5` as `sxm`."""
+    import re
+
+    words = re.split(r"[\s_\-/]+", text.lower())
+    drop = {"nvidia", "geforce", "tesla", "amd", "instinct", "intel", "gpu", ""}
+    return {re.sub(r"^(sxm|pcie)\d*$", r"\1", w) for w in words if w not in drop}
+
+
+def similar(name: str, db: dict) -> list[str]:
+    """Up to three machine names close to `name`: the most words in common, else difflib's nearest."""
+    import difflib
+
+    want = _tokens(name)
+    scored = []
+    for key, m in db.items():
+        best = max(len(want & _tokens(n)) / max(len(want | _tokens(n)), 1) for n in (key, *m.aliases))
+        if best > 0:
+            scored.append((-best, key))
+    if scored:
+        return [k for _, k in sorted(scored)[:3]]
+    return difflib.get_close_matches(name.strip().lower(), list(db), n=3, cutoff=0.5)
 
 
 def to_json(db: dict[str, Machine]) -> dict:
