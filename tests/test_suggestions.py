@@ -30,3 +30,18 @@ def test_a_misspelled_kernel_name_is_suggested():
     assert r.exit_code == 2 and "no kernel named saxpi (did you mean saxpy?)" in r.output, r.output
     r = CliRunner().invoke(main, ["analyze", str(SAMPLES / "saxpy.c"), "--kernel", "qqqq"])
     assert r.exit_code == 2 and r.output.strip() == "staticroof: no kernel named qqqq"
+
+
+def test_a_missing_angle_header_near_the_source_names_the_i(tmp_path, monkeypatch):
+    # polybench's layout: utilities/polybench.h beside the benchmark folders, included as <polybench.h>;
+    # without -I it is an empty stub (SR004), and the note now names the -I that finds it
+    (tmp_path / ".git").mkdir()  # the search stays inside this project
+    (tmp_path / "utilities").mkdir()
+    (tmp_path / "utilities" / "polybench.h").write_text("#define N 10\n")
+    (tmp_path / "atax").mkdir()
+    (tmp_path / "atax" / "atax.c").write_text("#include <polybench.h>\n"
+                                              "void k(float *x) { for (int i = 0; i < 10; i++) x[i] *= 2.0f; }\n")
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["analyze", "atax/atax.c"])
+    assert ("SR004 no stub for <polybench.h>; using an empty header (a file of that name is near the source: "
+            "pass -I utilities)") in r.output, r.output

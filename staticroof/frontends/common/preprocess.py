@@ -403,9 +403,13 @@ def _preprocess(out: Preprocessed, path, p: Path, text, src, tested, defines, in
             f = stub_root / name
             if not f.resolve().is_relative_to(stub_root.resolve()):
                 continue  # never reached: _stub_name_ok refuses such names
+            near = [d for d in header_folders(name, p.parent, exclude=[p.parent, *map(Path, include_dirs)])
+                    if not d.resolve().is_relative_to(work.resolve())]
             f.parent.mkdir(parents=True, exist_ok=True)
             f.touch()
-            out.diagnostics.append(Diagnostic("SR004", f"no stub for <{name}>; using an empty header", loc))
+            hint = (f" (a file of that name is near the source: pass {', '.join(f'-I {_shown(f)}' for f in near)})"
+                    if near else "")
+            out.diagnostics.append(Diagnostic("SR004", f"no stub for <{name}>; using an empty header{hint}", loc))
     search = [str(p.parent)] + include_dirs + [str(d) for d in stubs] + ([str(stub_root)] if stub_root else [])
     if use_system is None:
         use_system = system_preprocessor_available()
