@@ -399,13 +399,17 @@ def main():
 
 
 def _exit_on_sigterm() -> None:
-    """A CI job's timeout or a hook runner sends SIGTERM: exit through Python (status 143) so every
-    `finally` runs and no temporary folder or preprocessor process is left behind."""
+    """A CI job's timeout or a hook runner sends SIGTERM, a closed terminal SIGHUP, Ctrl-\\ SIGQUIT
+    (crashes.ENDING): exit through Python (status 128 + the signal) so every `finally` runs and no
+    temporary folder or preprocessor process is left behind."""
     import signal
     import threading
 
-    if threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGTERM"):
-        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    from .crashes import ENDING, exit_on_signal
+
+    if threading.current_thread() is threading.main_thread():
+        for number in ENDING:
+            signal.signal(number, exit_on_signal)
 
 
 @main.command()

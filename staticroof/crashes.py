@@ -41,6 +41,22 @@ _SLOT_BYTES = 1 << 16
 _MAX_RERUNS = 64  # a run that crashes more often than this gives up (it would never end)
 
 slot_page = None  # the shared page this process writes its position into (None: nobody watches)
+# The signals that end a command and that it cleans up after (temporary folders removed, the
+# preprocessor's process group killed, exit status 128 + the signal): a CI job's timeout (SIGTERM),
+# a closed terminal or ssh session (SIGHUP), Ctrl-\\ (SIGQUIT).  Ctrl-C (SIGINT) is click's Abort.
+ENDING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGQUIT") if hasattr(signal, name))
+
+
+
+def exit_on_signal(signum, frame) -> None:
+    """The handler of ENDING's signals: exit through Python (every `finally` runs) with status
+    128 + signum.  A second one (a terminal's SIGHUP reaches the whole group, and the watcher passes
+    it on too) is ignored: it must not interrupt the clean-up the first one started."""
+    for number in ENDING:
+        signal.signal(number, signal.SIG_IGN)
+    sys.exit(128 + signum)
+
+
 crashed_kernels: dict = {}  # {(file key, kernel index or -1): signal name}: what a previous attempt crashed in
 
 
@@ -154,9 +170,8 @@ def watch(command: str | None) -> None:
 
 def _wait(pid: int) -> int:
     """The command's status.  Ctrl-C reaches it from the terminal (its whole group): ignored here;
-    a SIGTERM or SIGHUP sent to this process is passed on to it."""
-    forward = {s: signal.signal(s, lambda signum, frame: _pass_on(pid, signum))
-               for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s is not None}
+    a SIGTERM, SIGHUP or SIGQUIT (ENDING) sent to this process is passed on to it."""
+    forward = {s: signal.signal(s, lambda signum, frame: _pass_on(pid, signum)) for s in ENDING}
     sigint = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         while True:

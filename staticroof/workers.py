@@ -206,8 +206,10 @@ def _serve(work, conn, parent_end, slot) -> None:
     crashes.slot_page = slot
     parent_end.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent, which stops the workers
-    # stopped with SIGTERM: exit through Python, so `finally` blocks remove temporary folders
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    # stopped with SIGTERM (or SIGHUP, SIGQUIT to the whole group): exit through Python, so `finally`
+    # blocks remove temporary folders and kill the preprocessor
+    for number in crashes.ENDING:
+        signal.signal(number, crashes.exit_on_signal)
     while True:
         try:
             message = conn.recv()

@@ -270,11 +270,14 @@ def test_trace_refuses_sizes_beyond_memory(monkeypatch):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals, /proc")
-def test_sigterm_leaves_no_temporary_folder(tmp_path, blocking_cc):
-    # SIGTERM in the middle of a run over every sample, once the run is preprocessing a file that
-    # blocks there (helpers.blocking_cc): exit 143 (the README's SIGTERM), the preprocessor
-    # stopped, TMPDIR empty.
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP", "SIGQUIT"])
+def test_sigterm_leaves_no_temporary_folder(tmp_path, blocking_cc, name):
+    # SIGTERM (SIGHUP, SIGQUIT: issue #30 §16) in the middle of a run over every sample, once the
+    # run is preprocessing a file that blocks there (helpers.blocking_cc): exit 128 + the signal
+    # (143 for the README's SIGTERM), the preprocessor stopped, TMPDIR empty.
     import signal
+
+    number = getattr(signal, name)
 
     tmp = tmp_path / "tmp"
     tmp.mkdir()
@@ -287,15 +290,60 @@ def test_sigterm_leaves_no_temporary_folder(tmp_path, blocking_cc):
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         blocked = wait_for_start(proc, started)
-        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(number)
         _out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert proc.returncode == 143 and b"Traceback" not in err, (proc.returncode, err.decode())
+    assert proc.returncode == 128 + number and b"Traceback" not in err, (proc.returncode, err.decode())
     assert all_stop(blocked), "the preprocessor outlived the run"
     assert list(tmp.iterdir()) == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals, /proc")
+@pytest.mark.parametrize("name", ["SIGHUP", "SIGQUIT"])
+def test_a_signal_stops_the_pcpp_child_and_removes_its_folder(tmp_path, name):
+    # pcpp (no system preprocessor) expanding a macro bomb that would run for hours: SIGHUP or
+    # SIGQUIT, to the process or (a closed terminal) to its whole group, ends the run with status
+    # 128 + the signal, the child process (its own session) killed and no staticroof-pp-* folder left
+    import os
+    import signal
+    import time
+
+    number = getattr(signal, name)
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = dict(os.environ, TMPDIR=str(tmp), STATICROOF_NO_CPP="1")
+    src = _bomb(tmp_path, 30)
+    for to_group in (False, True):
+        proc = subprocess.Popen([sys.executable, "-m", "staticroof", "analyze", "--no-cache", str(src)], env=env,
+                                cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                start_new_session=True)
+        try:
+            deadline = time.monotonic() + 60
+            while not list(tmp.glob("staticroof-pp-*/pcpp/job.json")) and time.monotonic() < deadline:
+                assert proc.poll() is None, proc.stderr.read().decode()
+                time.sleep(0.02)
+            time.sleep(0.5)  # the child has started (or is starting): it must be stopped either way
+            children = [p for p in Path("/proc").iterdir() if p.name.isdigit() and _mentions(p, str(tmp))]
+            assert children, "no pcpp child found"
+            (os.killpg if to_group else os.kill)(proc.pid, number)
+            _out, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        assert proc.returncode == 128 + number and b"Traceback" not in err, (proc.returncode, err.decode())
+        assert all_stop([int(p.name) for p in children]), "the pcpp child outlived the run"
+        assert list(tmp.iterdir()) == []
+
+
+def _mentions(proc_dir: Path, text: str) -> bool:
+    try:
+        return text in (proc_dir / "cmdline").read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return False
 
 
 # The pure-Python preprocessor (STATICROOF_NO_CPP=1) runs in a child process under the same limits

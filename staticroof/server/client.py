@@ -2,7 +2,7 @@
 
 Until the server has said which process runs the command, any failure (no server, a refused
 connection, a decline) leaves the command to run here, and nothing has been printed.  After that
-the command is the server's: Ctrl-C, SIGTERM and SIGHUP are passed on (Ctrl-C to its whole
+the command is the server's: Ctrl-C, SIGTERM, SIGHUP and SIGQUIT are passed on (Ctrl-C to its whole
 process group, as a terminal sends it to every process of the foreground group), Ctrl-Z stops it
 with this process, and its exit status becomes this one's.
 
@@ -19,7 +19,7 @@ import sys
 from . import protocol
 from .address import Unsafe, address, check
 
-FORWARDED = ("SIGINT", "SIGTERM", "SIGHUP")
+FORWARDED = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")
 
 
 def command_of(argv: list) -> str | None:

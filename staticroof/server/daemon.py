@@ -206,7 +206,7 @@ class Server:
         self.wake = (r, w)
         signal.set_wakeup_fd(w)
         signal.signal(signal.SIGCHLD, lambda signum, frame: None)
-        for name in ("SIGTERM", "SIGINT", "SIGHUP"):
+        for name in ("SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT"):
             signal.signal(getattr(signal, name), lambda signum, frame: self.stop(signal.Signals(signum).name))
         assert self.listener is not None
         self.selector.register(self.listener, selectors.EVENT_READ, "listener")

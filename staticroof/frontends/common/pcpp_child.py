@@ -95,9 +95,44 @@ def _preprocessor(job: dict, errors: list):
                 raise _Stop("refused", f"#include {includepath}: {e}", file, line) from None
             import io
 
+            # a header copy (preprocess._with_headers) starts `#line 1 "its name"`, which pcpp does
+            # not apply: its name goes in pcpp's line markers, and the lines are the copy's without it
+            marker = re.match(r'#line 1 ("(?:[^"\\]|\\.)*")\n', text)
+            if marker:
+                shown = json.loads(marker.group(1))
+                self.rewrite_paths.append(("^" + re.escape(os.path.abspath(includepath)) + "$", lambda m: shown))
+                text = text[marker.end():]
             return io.StringIO(text)
 
-    pp = _PP()
+    class _GCC(_PP):
+        """GCC's dynamic built-ins (predefined.GCC_BUILTINS), which `cc -E -undef` keeps: defined
+        while not #undef'd; `__has_include` answered from the include path, `__INCLUDE_LEVEL__` from
+        the include depth (`__LINE__`, `__COUNTER__` and `__FILE__` pcpp expands itself)."""
+
+        def __init__(self):
+            super().__init__()
+            self.builtins = set(job.get("builtins", ()))
+
+        def on_unknown_macro_in_defined_expr(self, tok):  # `#ifdef` and `defined(...)`
+            return tok.value in self.builtins
+
+        def on_unknown_macro_in_expr(self, ident):
+            if ident == "__INCLUDE_LEVEL__" and ident in self.builtins:
+                return max(self.include_depth - 1, 0)
+            return super().on_unknown_macro_in_expr(ident)
+
+        def undef(self, tokens):
+            self.builtins.discard(tokens.split()[0] if isinstance(tokens, str) else tokens[0].value)
+            return super().undef(tokens)
+
+        def evalexpr(self, tokens):
+            return super().evalexpr(_has_include(self, tokens, job["search"]))
+
+    pp = _GCC()
+    for name in job.get("queries", ()):
+        pp.define(f"{name}(x) 0")
+    for name, value in (("__BASE_FILE__", json.dumps(job["source"])), ("__TIMESTAMP__", '"??? ??? ?? ??:??:?? ????"')):
+        pp.define(f"{name} {value}")
     pp.line_directive = "#line"
     pp.compress = 0
     for d in job["search"]:
@@ -111,6 +146,45 @@ def _preprocessor(job: dict, errors: list):
     for name, value in job["macros"].items():
         pp.define(f"{name} {value}")
     return pp
+
+
+def _has_include(pp, tokens: list, search: list) -> list:
+    """`tokens` (an `#if`'s) with each `__has_include(<h>)`/`("h")` (and `_next`) replaced by 1 or 0:
+    is there such a file in the include path?  A malformed one is an error, as GCC's."""
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        if t.type != pp.t_ID or t.value not in ("__has_include", "__has_include_next") or t.value not in pp.builtins:
+            i += 1
+            continue
+        j = i + 1
+        while j < len(tokens) and tokens[j].type in pp.t_WS:
+            j += 1
+        if j >= len(tokens) or tokens[j].value != "(":  # `defined(__has_include)`, `#ifdef`
+            i += 1
+            continue
+        end, depth = None, 0
+        for k in range(j + 1, len(tokens)):  # the matching `)`: `__has_include(XSTR(SUB))`
+            depth += {"(": 1, ")": -1}.get(tokens[k].value, 0)
+            if depth < 0:
+                end = k
+                break
+        if end is None:
+            pp.on_error(t.source, t.lineno, f"missing ')' after \"{t.value}\" operand")
+            return tokens
+        spec = "".join(x.value for x in tokens[j + 1:end]).strip()
+        if spec[:1] not in ('"', "<"):  # a macro naming the header
+            spec = "".join(x.value for x in pp.expand_macros(list(tokens[j + 1:end]))).strip()
+        if len(spec) < 3 or (spec[0], spec[-1]) not in (('"', '"'), ("<", ">")):
+            pp.on_error(t.source, t.lineno, f'operator "{t.value}" requires a header-name')
+            found = False
+        else:
+            name = spec[1:-1]
+            found = any(os.path.isfile(os.path.join(d, name)) for d in search)
+        t.type, t.value = pp.t_INTEGER, pp.t_INTEGER_TYPE(int(found))
+        del tokens[i + 1:end + 1]
+        i += 1
+    return tokens
 
 
 def run(job_dir: Path) -> dict:

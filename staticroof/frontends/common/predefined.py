@@ -3,10 +3,12 @@ define, the same set on every machine.
 
 Real code selects its paths with them (`#if defined(__linux__) ... #else #error Unsupported
 system`, `#ifdef __CUDACC__`, `#if __CUDACC_VER_MAJOR__ >= 11`, `#if __CUDA_ARCH__ >= 700`).  The
-system preprocessor runs with `-undef` (its own, machine-dependent set removed) and pcpp defines
-nothing of its own that code tests, so both are given exactly this set: a result never depends on
-whether the host has a C compiler, or which.  A user's `-D NAME=VALUE` replaces a predefined value;
-`preprocess(..., undefines=[NAME])` removes one (the command line has no `-U` yet).
+system preprocessor runs with `-undef` (its own, machine-dependent set removed) and both are given
+exactly this set, plus GCC's dynamic built-ins (`__LINE__`, `__has_include`: GCC_BUILTINS, which
+pcpp_child emulates) and its feature queries fixed at 0 (FEATURE_QUERIES): a result never depends
+on whether the host has a C compiler, or which (tests/test_preprocessors_agree.py).  A user's
+`-D NAME=VALUE` replaces a predefined value; `preprocess(..., undefines=[NAME])` removes one (the
+command line has no `-U` yet).
 
 The choices (README, "Usage"):
 - the host: 64-bit Linux on x86-64 with GCC 12 (LP64, little-endian), the platform CUDA code is
@@ -48,5 +50,17 @@ CUDA_MACROS = {
 # What GCC still defines under `-undef` (the C standard's own macros): each is removed on its command
 # line, then defined again from the set above, so a `.cu` file has no `__STDC_VERSION__`.
 CC_BUILTINS = ("__STDC_VERSION__", "__STDC_HOSTED__", "__STDC_UTF_16__", "__STDC_UTF_32__")
+
+# GCC's dynamic built-ins, which `-undef` keeps: `#ifdef __LINE__` and `#if defined(__has_include)`
+# are true under the system preprocessor, so pcpp_child defines each too (pcpp has only `__FILE__`,
+# `__DATE__` and `__TIME__` as macros): `__has_include("x.h")`/`(<x.h>)` looks for the file in the
+# include path (the main file's folder first, then -I, then the stubs), as `cc -E` does on the
+# copy it is given; `__INCLUDE_LEVEL__` is 0 in the main file, 1 in what it includes...
+GCC_BUILTINS = ("__LINE__", "__FILE__", "__COUNTER__", "__INCLUDE_LEVEL__", "__BASE_FILE__", "__FILE_NAME__",
+                "__DATE__", "__TIME__", "__TIMESTAMP__", "__has_include", "__has_include_next")
+
+# GCC's feature queries: their answers depend on the compiler's version, so both preprocessors get
+# them as `NAME(x)` = 0 (no attribute or built-in is assumed present: code takes its portable path).
+FEATURE_QUERIES = ("__has_attribute", "__has_builtin", "__has_c_attribute", "__has_cpp_attribute")
 
 PREDEFINED_NAMES = frozenset(C_MACROS) | frozenset(CUDA_MACROS) | frozenset(CPP_MACROS)

@@ -34,7 +34,7 @@ from ...diagnostics import Diagnostic, Location, line_name
 from ...inputs import SOURCE_LIMIT, InputError, is_regular, read_text
 from ...resources import grammar_path
 from .confine import Confinement, parse_make_deps
-from .predefined import C_MACROS, CC_BUILTINS, PREDEFINED_NAMES
+from .predefined import C_MACROS, CC_BUILTINS, FEATURE_QUERIES, GCC_BUILTINS, PREDEFINED_NAMES
 
 SIZE_MARK = "__SR_SIZE"
 
@@ -567,6 +567,7 @@ def _run_cc(cc, path, src, macros, search, out: Preprocessed, work: Path, confin
     # -undef: none of the host's own macros; the C standard's that it keeps are removed too, so the
     # macros are exactly `macros` (predefined.py), as pcpp's are
     args = [cc, "-E", "-x", "c", "-std=c11", "-nostdinc", "-undef", *(f"-U{n}" for n in CC_BUILTINS)]
+    args += [f"-D{n}(x)=0" for n in FEATURE_QUERIES]  # as pcpp_child's (GCC warns "redefined")
     if macros.get("__STDC__") != "1":
         args.append("-U__STDC__")  # GCC's own is 1
     for name, value in macros.items():
@@ -684,7 +685,8 @@ _CPP_ERR = re.compile(r"^(.*?):(\d+):(?:(\d+):)?\s*(?:fatal )?error:\s*(.*)$", r
 def _first_cpp_error(stderr: str, path: str):
     m = _CPP_ERR.search(stderr)
     if not m:
-        return (stderr.strip().splitlines() or ["preprocessor error"])[0], Location(path)
+        lines = [s for s in stderr.strip().splitlines() if not s.startswith("<command-line>")]
+        return (lines or ["preprocessor error"])[0], Location(path)
     f = m.group(1)
     if f in ("<stdin>", "-"):
         f = path
@@ -702,7 +704,8 @@ def _run_pcpp(path, src, macros, search, out: Preprocessed, work: Path, confine:
     (job / "input.c").write_text(src, encoding="utf-8", errors="surrogateescape")
     (job / "job.json").write_text(json.dumps({
         "path": str(path), "source": line_name(path), "search": [str(d) for d in search], "macros": macros,
-        "source_limit": SOURCE_LIMIT, "output_limit": CPP_OUTPUT_LIMIT,
+        "builtins": GCC_BUILTINS, "queries": FEATURE_QUERIES, "source_limit": SOURCE_LIMIT,
+        "output_limit": CPP_OUTPUT_LIMIT,
         "allowed": [str(r) for r in confine.roots], "project": str(confine.project)}), encoding="utf-8")
     # -P: the current folder (whatever repository we analyze) is not searched for modules; the
     # child finds staticroof.inputs where this process found it.
