@@ -494,3 +494,24 @@ def test_a_frozen_server_is_bypassed_with_a_note(tmp_path):
     finally:
         os.kill(pid, signal.SIGCONT)
         s.stop()
+
+
+def _no_new_privs():  # pragma: no cover - in the child, before exec
+    import ctypes
+
+    PR_SET_NO_NEW_PRIVS = 38
+    if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise OSError("prctl failed")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="restrictions are read from /proc")
+def test_a_more_restricted_client_runs_its_command_itself(server):
+    # #30 §3: a client with no_new_privs (as a sandbox sets it) read files through the server's
+    # unrestricted copy; now the server declines it (its credentials differ) and the command runs in
+    # the client's own process: the same output, and the server served nothing
+    before = server.served()
+    via = _cli(["analyze", SAXPY], server.env, preexec_fn=_no_new_privs)
+    alone = _cli(["analyze", SAXPY], dict(server.env, STATICROOF_SERVER="0"))
+    assert server.served() == before
+    assert (via.stdout, via.stderr, via.returncode) == (alone.stdout, alone.stderr, alone.returncode)
+    assert same(server, ["analyze", SAXPY]).returncode == 0  # an ordinary client is still served

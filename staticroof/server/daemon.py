@@ -19,12 +19,11 @@ import os
 import selectors
 import signal
 import socket
-import struct
 import sys
 import time
 from contextlib import contextmanager
 
-from . import protocol
+from . import credentials, protocol
 from .address import Address, address, identity, make
 
 WARM = {
@@ -287,12 +286,17 @@ class Server:
         fds: list = []
         try:
             conn.settimeout(5.0)
-            if not self._same_user(conn):
+            why = credentials.why_not_served(conn)
+            if why == "another user":
                 conn.close()
                 return
             conn.sendall(protocol.GREETING)
             tag, fds, _flags, _addr = socket.recv_fds(conn, 1, 8)
-            if tag == b"R":
+            if tag == b"R" and why is not None:  # it runs its command itself, under its own restrictions
+                log(f"declined: {why}")
+                protocol.send(conn, {"decline": why})
+                conn.close()
+            elif tag == b"R":
                 owned, fds = fds, []  # request() closes them, however it ends
                 self.request(conn, owned)
             elif tag == b"S":
@@ -310,14 +314,6 @@ class Server:
         finally:
             for fd in fds:
                 os.close(fd)
-
-    @staticmethod
-    def _same_user(conn: socket.socket) -> bool:
-        option = getattr(socket, "SO_PEERCRED", None)
-        if option is None:  # the folder's 0700 keeps other users out
-            return True
-        _pid, uid, _gid = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("3i")))
-        return uid == os.getuid()
 
     def status(self) -> dict:
         return {"pid": os.getpid(), "started": self.started, "uptime_s": time.time() - self.started,
