@@ -17,6 +17,7 @@ from ...ir import TRIP_COUNT, Array, Guard, Kernel, Loop, Stmt
 from ..common.lowering import Acc, BodyBuilder, Unsupported, monotone
 from . import arrays as AR, cuda as CU
 from .expressions import ExpressionLowering
+from .iteration import as_range_loop
 from .kernels import qualified
 from .numba_types import PyType, dtype_name, is_inexact, unify
 from .syntax import names_of, shape_names, statement_list
@@ -318,6 +319,9 @@ class PythonLowering(ExpressionLowering, BodyBuilder):
 
     # -- loops ---------------------------------------------------------------------------
     def for_loop(self, node: cst.For):
+        loop = as_range_loop(node, self.ctx.names, self.ctx.positions)  # over arrays, enumerate, zip
+        if loop is not None:
+            node = loop
         it = node.iter
         q = qualified(it.func, self.ctx.names) if isinstance(it, cst.Call) and isinstance(
             it.func, (cst.Name, cst.Attribute)) else ""

@@ -279,6 +279,10 @@ class ArrayLike:
     def __len__(self):
         return self.shape[0]
 
+    def __iter__(self):  # `for v in x`, enumerate(x), zip(x, y): the first axis, each element a read
+        for k in range(self.shape[0]):
+            yield self[k]  # type: ignore[index]  # (every subclass is indexable)
+
     @property
     def size(self):
         out = 1
@@ -374,6 +378,15 @@ class Array(ArrayLike):
 
     def __setitem__(self, idx, v):
         self.set(idx, v, ("plain", self.name))
+
+    def __iter__(self):
+        """`for v in x` over a 1-D array: each element one load (a key of its own: the iteration is
+        no statement of the kernel, so no two of its reads are the same reference)."""
+        if len(self.shape) != 1:
+            yield from super().__iter__()
+            return
+        for k in range(self.shape[0]):
+            yield self.read(self.flat((k,)), ("iter", self.name, k))
 
     def trace(self) -> ArrayTrace:
         first_read = sum(1 for k in self.first.values() if k == "read")
