@@ -418,3 +418,23 @@ def test_pcpp_self_include_is_a_message(tmp_path, monkeypatch):
     (tmp_path / "self.c").write_text('#include "self.c"\n' + KERNEL)
     res, _ = load(str(tmp_path / "self.c"), {})
     assert [d.code for d in res.diagnostics] == ["SR005"] and "nesting too deep" in res.diagnostics[0].message
+
+
+# Found by the long fuzz run of issue #30 (benchmarks/fuzz_long.py, cases 462 and 441 of seed 0).
+FUZZ_FOUND = {
+    # a size macro whose value is negative: __SR_SIZE(N, -5) has a unary minus, not a literal
+    "negative_size.c": "#define N -5\nvoid k(float *x) { for (int i = 0; i < 10; i++) x[i - N] *= 2.0f; }\n",
+    # a host wrapper called with an empty argument: the argument's expression is empty
+    "empty_argument.cu": ("__global__ void k(float *x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x;"
+                          " if (i < n) x[i] *= 2.0f; }\n"
+                          "void launch(float *x, int n) { k<<<(n + 255) / 256, 256>>>(x, n); }\n"
+                          "int main(void) { float *x = 0; int m = 1000; launch(x, (m)); launch(x, ); return 0; }\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FUZZ_FOUND))
+def test_fuzz_found_inputs_are_no_internal_error(tmp_path, name):
+    (tmp_path / name).write_text(FUZZ_FOUND[name])
+    res, _ = load(str(tmp_path / name), {})
+    assert "SR099" not in report_codes(res)
+    assert [k.name for k in res.kernels] == ["k"]

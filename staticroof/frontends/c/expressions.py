@@ -129,7 +129,13 @@ class ExpressionLowering(_Mixin):
         args = node.args.exprs if node.args is not None else []
         if name == SIZE_MARK:
             size = args[0].name
-            default = int(args[1].value.rstrip("uUlL"), 0)
+            lit, sign = args[1], 1
+            if isinstance(lit, c_ast.UnaryOp) and lit.op in ("-", "+"):  # `#define N -5`: a negative size
+                lit, sign = lit.expr, -1 if lit.op == "-" else 1
+            try:
+                default = sign * int(lit.value.rstrip("uUlL"), 0)
+            except (AttributeError, ValueError):
+                raise Unsupported(f"the size macro `{size}` has no integer value", node) from None
             return Val(INT, self.size_symbol(size, default, origin="macro"))
         if name is None:
             raise Unsupported("call through a function pointer", node)

@@ -175,7 +175,7 @@ def passed(call_args: list, params: list, folder, callee_body: list[Token], bits
                 continue
             top = [tok(a[0], "("), *expr, tok(a[0], ")")]
         got = _rewrite(top, direct, folder, 0)
-        if got is not None and not (len(got) == 1 and got[0].text == p):
+        if got and not (len(got) == 1 and got[0].text == p):  # (an empty argument, `f(a, )`, passes nothing)
             b = bits[k] if bits and k < len(bits) else 0
             kind = "double" if b == 53 else "float" if b == 24 else "long"  # `int blocks` truncates
             at = got[0]
