@@ -12,9 +12,9 @@ import shutil
 import pytest
 from click.testing import CliRunner
 
-from helpers import ROOT, analyze_file
-
 from staticroof.cli import main
+
+from helpers import ROOT, analyze_file
 
 FILE = ROOT / "tests" / "data" / "python" / "launch_per_instance.py"
 
