@@ -166,6 +166,7 @@ class _Setup(NamedTuple):
     files: list
     errors: list
     store: Any = None  # cache.Cache under --use-cache
+    given: tuple = ()  # the command line's (`-D` or `--dtype`, NAME, VALUE): each must name something (_unmatched)
 
 
 def _setup(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(), machine_name=None, unit=None,
@@ -193,7 +194,36 @@ def _setup(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(),
         from .cache import Cache, usable
 
         store = usable(Cache.beside(cfg.path))
-    return _Setup(cfg, o, files, errors, store)
+    given = (*(("-D", n, v) for n, v in _parse_defines(defines).items()),
+             *(("--dtype", n, t) for n, t in _parse_dtypes(dtypes).items()))
+    return _Setup(cfg, o, files, errors, store, given)
+
+
+def _unmatched(s: _Setup, names) -> list:
+    """The warnings for the command line's `--dtype NAME=TYPE` (and `-D NAME=TYPE`) whose NAME is no
+    parameter of any Python kernel read, and for its `-D NAME[=VALUE]` whose NAME is no parameter or
+    size (`n`, `x_shape0`) of one, with the closest names.  A `-D` is only checked when no file goes
+    through the C preprocessor, where any name may be a macro (SR007).  `names`: pipeline.Report.names
+    of every file, so a name used by a kernel of another file matches."""
+    import difflib
+
+    from .frontends import language_of
+    from .frontends.python.numba_types import dtype_name
+
+    macros = any(language_of(f) != "python" for f in s.files)
+    known = sorted(names)
+    out = []
+    for option, name, value in s.given:
+        typed = option == "--dtype" or (value is not None and dtype_name(str(value)) is not None)
+        if name in names or (option == "-D" and macros):
+            continue
+        what = "parameter" if typed else "parameter or size"
+        close = difflib.get_close_matches(name, known, n=3)
+        hint = f" (did you mean {', '.join(f'`{c}`' for c in close)}?)" if close else ""
+        given = f"{name}={value}" if value is not None else name
+        out.append(f"staticroof: warning: `{option} {given}`: `{name}` is no {what} of any analyzed "
+                   f"Python kernel{hint}; it is ignored")
+    return out
 
 
 def _analyze_files(s: _Setup, files):
@@ -244,7 +274,8 @@ def _printed(report, fmt: str, color: bool, verbose: bool = False):
 
         kernels = [text.kernel_block(k, color, verbose) for k in report.kernels]
         diags = text.diagnostic_lines(report.file_diagnostics, color, verbose)
-    return Printed(kernels, diags, [d.code for d in report.file_diagnostics], report.failed, transient(report))
+    return Printed(kernels, diags, [d.code for d in report.file_diagnostics], report.failed, transient(report),
+                   sorted(report.names))
 
 
 def _printed_files(s: _Setup, fmt: str, color: bool, verbose: bool = False) -> list:
@@ -456,6 +487,8 @@ def analyze(paths, defines, include_dirs, dtypes, kernels, fmt, costs, grids, bl
                config_file, all_functions, use_cache, dtypes, time_budget, jobs)
     use_color = sys.stdout.isatty() if color is None else color
     parts = _printed_files(s, fmt, use_color, verbose)
+    for line in _unmatched(s, {n for p in parts for n in p.names}):
+        click.echo(line, err=True)
     if kernels and not any(p.kernels for p in parts):
         click.echo(f"staticroof: no kernel named {', '.join(kernels)}{_names_like(kernels, s.files)}", err=True)
         sys.exit(2)

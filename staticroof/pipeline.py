@@ -20,6 +20,9 @@ class Report:
     kernels: list = field(default_factory=list)  # KernelSummary
     file_diagnostics: list = field(default_factory=list)
     failed: bool = False  # some kernel or file could not be analyzed
+    # the parameters and sizes of the Python kernels read: the names `--dtype` and `-D` can mean (cli.py
+    # warns of one that matches none of them)
+    names: set = field(default_factory=set)
 
 
 def run(files, options: AnalysisOptions = DEFAULTS) -> Report:
@@ -63,6 +66,7 @@ def run(files, options: AnalysisOptions = DEFAULTS) -> Report:
         finally:
             crashes.end()
         report.file_diagnostics.extend(res.diagnostics)
+        report.names.update(_python_names(res.kernels))
         if any(d.severity == "error" for d in res.diagnostics):
             report.failed = True
         drivers: set = getattr(res, "drivers", set())
@@ -162,6 +166,17 @@ def once_each(report: Report) -> Report:
 # each kernel left is SR126, not counted.  `cpu_clock` is the process's CPU time (a test replaces it).
 FILE_BUDGET_KERNELS = 3
 cpu_clock = time.process_time
+
+
+def _python_names(kernels) -> set:
+    """The parameters and size symbols (`n`, `x_shape0`, `trip_L12`) of the Python kernels among `kernels`."""
+    out: set = set()
+    for k in kernels:
+        for model in (k, k.alternative):
+            if model is not None and model.language == "python":
+                out.update(model.params)
+                out.update(model.sizes)
+    return out
 
 
 def _self_check(result, summary, sizes: dict, weights: dict) -> None:

@@ -10,7 +10,7 @@ from staticroof.options import AnalysisOptions
 from staticroof.pipeline import Report
 
 VIEW = {"kernels": ["k.c:1:6: k  [c, exact]"], "diagnostics": ["k.c:1:1: SR004 note"], "codes": ["SR004"],
-        "failed": False}
+        "failed": False, "names": []}
 
 
 def _part():
@@ -44,8 +44,10 @@ def test_a_view_of_the_wrong_shape_is_a_miss():
     assert printed._decode_view({**VIEW, "codes": []}, "text") is None  # a code per diagnostic
     assert printed._decode_view({**VIEW, "failed": "no"}, "text") is None
     assert printed._decode_view({**VIEW, "extra": 1}, "text") is None
-    assert printed._decode_view({"kernels": [{"name": "k"}], "diagnostics": [], "codes": [], "failed": True},
-                                "json").kernels == [{"name": "k"}]
+    assert printed._decode_view({**VIEW, "names": [1]}, "text") is None  # the names --dtype and -D can mean
+    assert printed._decode_view({k: v for k, v in VIEW.items() if k != "names"}, "text") is None  # an older entry
+    assert printed._decode_view({"kernels": [{"name": "k"}], "diagnostics": [], "codes": [], "failed": True,
+                                 "names": ["n"]}, "json").names == ["n"]
 
 
 def test_each_way_of_printing_is_kept_up_to_the_latest_few(tmp_path, monkeypatch):

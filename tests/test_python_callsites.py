@@ -170,3 +170,56 @@ def test_numba_dispatch_makes_the_same_type_sets(tmp_path):
         assert k.exact and set(k.total.by_precision) == {dtype}
         assert k.total.compulsory.expr == S(f"{3 * (4 if dtype == 'fp32' else 8)}*x_shape0")
     assert numba.__version__
+
+
+def test_calls_of_kernels_in_a_class_body_type_them(tmp_path):
+    # `self.relax(u, out)` (a @staticmethod) in a method and `Smoother.scale(x, ...)` from a module
+    # function are the kernels' calls: their float32 arrays type them (before: float64 guessed, SR160).
+    # relax: u[i - 1] + u[i + 1] an fp32 add, 0.5 * it an fp64 multiply (a float literal), for
+    # i in 1..n-2 -> W = 2(n - 2); u read whole (4n), out written at 1..n-2 (4(n - 2)) -> Q = 8n - 8
+    # (n >= 5).  scale: a * x[i] one fp32 multiply (np.float32 scalar), x read and written -> Q = 8n.
+    # `self.halve(x)` calls a plain function of the class through an instance: Numba would pass
+    # `self` as its first argument, so the call says nothing of x, whose float64 stays a guess.
+    ks = _kernels('''
+        import numpy as np
+        from numba import njit
+
+
+        class Smoother:
+            @staticmethod
+            @njit
+            def relax(u, out):
+                for i in range(1, u.shape[0] - 1):
+                    out[i] = 0.5 * (u[i - 1] + u[i + 1])
+
+            @njit
+            def scale(x, a):
+                for i in range(x.shape[0]):
+                    x[i] = a * x[i]
+
+            @njit
+            def halve(x):
+                for i in range(x.shape[0]):
+                    x[i] = x[i] * 0.5
+
+            def run(self, n):
+                u = np.zeros(n, dtype=np.float32)
+                out = np.empty_like(u)
+                self.relax(u, out)
+                self.halve(u)
+
+
+        def main():
+            x = np.ones(100, dtype=np.float32)
+            Smoother.scale(x, np.float32(3.0))
+            Smoother().run(100)
+    ''', tmp_path)
+    relax, scale, halve = ks["relax"], ks["scale"], ks["halve"]
+    assert relax.exact and scale.exact, [str(d) for d in relax.diagnostics + scale.diagnostics]
+    assert same(relax.total.by_precision["fp32"].expr, S("u_shape0 - 2"))
+    assert same(relax.total.by_precision["fp64"].expr, S("u_shape0 - 2"))
+    assert same(relax.total.compulsory.expr, S("8*u_shape0 - 8"))
+    assert same(scale.total.flops.expr, S("x_shape0")) and set(scale.total.by_precision) == {"fp32"}
+    assert same(scale.total.compulsory.expr, S("8*x_shape0"))
+    assert not halve.exact and any(d.code == "SR160" for d in halve.diagnostics)
+    assert same(halve.total.compulsory.expr, S("16*x_shape0"))  # float64 guessed: 8 B read and written

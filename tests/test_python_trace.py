@@ -69,6 +69,9 @@ POINTS = {
                              "out_shape0": 3},
                             {"n": 6, "x_shape0": 5, "u_shape0": 4, "u_shape1": 3, "A_shape0": 3, "A_shape1": 4,
                              "out_shape0": 1000}],
+    # each kernel and instance at its own launch: test_double.kernel and square[float32] at constant
+    # grids (1,024 and 2,048 threads), the others at grid formulas in x_shape0 (128 and 64 per block)
+    "launch_per_instance.py": [{"x_shape0": 1}, {"x_shape0": 100}, {"x_shape0": 1024}],
 }
 # (file, kernel) -> its own points, where it needs a launch the file does not give, or a smaller
 # grid than the file's (1024 and 64 blocks of threads that find no work)

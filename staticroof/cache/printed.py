@@ -42,6 +42,7 @@ class Printed:
     codes: list = field(default_factory=list)  # those diagnostics' codes
     failed: bool = False  # a kernel or the file could not be analyzed
     transient: bool = False  # from an internal error or a preprocessor past its limits: not stored
+    names: list = field(default_factory=list)  # pipeline.Report.names, sorted (what --dtype and -D can mean)
 
 
 def view_name(view: dict) -> str:
@@ -100,21 +101,24 @@ def _report(payload):
 
 
 def _encode_view(part: Printed) -> dict:
-    return {"kernels": part.kernels, "diagnostics": part.diagnostics, "codes": part.codes, "failed": part.failed}
+    return {"kernels": part.kernels, "diagnostics": part.diagnostics, "codes": part.codes, "failed": part.failed,
+            "names": part.names}
 
 
 def _decode_view(data, fmt: str) -> Printed | None:
     """The Printed of a stored view for format `fmt`; None for anything else (a miss)."""
     item = str if fmt == "text" else dict
-    if not isinstance(data, dict) or set(data) != {"kernels", "diagnostics", "codes", "failed"}:
+    if not isinstance(data, dict) or set(data) != {"kernels", "diagnostics", "codes", "failed", "names"}:
         return None
     kernels, diagnostics, codes, failed = data["kernels"], data["diagnostics"], data["codes"], data["failed"]
+    names = data["names"]
     if (not isinstance(kernels, list) or not all(isinstance(k, item) for k in kernels)
             or not isinstance(diagnostics, list) or not all(isinstance(d, item) for d in diagnostics)
             or not isinstance(codes, list) or len(codes) != len(diagnostics)
-            or not all(isinstance(c, str) for c in codes) or not isinstance(failed, bool)):
+            or not all(isinstance(c, str) for c in codes) or not isinstance(failed, bool)
+            or not isinstance(names, list) or not all(isinstance(n, str) for n in names)):
         return None
-    return Printed(kernels, diagnostics, codes, failed)
+    return Printed(kernels, diagnostics, codes, failed, names=names)
 
 
 # -- the views inside an encoded report (cache.codec's dump of runner.encode_report's dict) ----------

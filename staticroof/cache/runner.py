@@ -58,6 +58,7 @@ def run(files, options: AnalysisOptions, cache: Cache | None = None, config_path
         report.kernels.extend(part.kernels)
         report.file_diagnostics.extend(part.file_diagnostics)
         report.failed = report.failed or part.failed
+        report.names.update(part.names)
     return pipeline.once_each(report)
 
 
@@ -147,7 +148,8 @@ def warm_up(files) -> None:
 
 
 def encode_report(part: Report) -> dict:
-    return codec.dump({"kernels": part.kernels, "file_diagnostics": part.file_diagnostics, "failed": part.failed})
+    return codec.dump({"kernels": part.kernels, "file_diagnostics": part.file_diagnostics, "failed": part.failed,
+                       "names": sorted(part.names)})
 
 
 def decode_report(data) -> Report:
@@ -156,12 +158,13 @@ def decode_report(data) -> Report:
     from ..pipeline import Report
 
     doc = codec.load(data)
-    kernels, diags, failed = doc["kernels"], doc["file_diagnostics"], doc["failed"]
+    kernels, diags, failed, names = doc["kernels"], doc["file_diagnostics"], doc["failed"], doc["names"]
     if (not isinstance(kernels, list) or not all(isinstance(k, KernelSummary) for k in kernels)
             or not isinstance(diags, list) or not all(isinstance(d, Diagnostic) for d in diags)
-            or not isinstance(failed, bool)):
+            or not isinstance(failed, bool) or not isinstance(names, list)
+            or not all(isinstance(n, str) for n in names)):
         raise ValueError("not a report")
-    return Report(kernels, diags, failed)
+    return Report(kernels, diags, failed, set(names))
 
 
 def transient(part: Report) -> bool:

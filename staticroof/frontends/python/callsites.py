@@ -51,11 +51,15 @@ def call_types(modules: list, ctx, kdefs: list) -> dict:
     """id(KernelDef) -> [CallTypes] for every call or launch of each kernel in the file, in source order."""
     out: dict = {id(k): [] for k in kdefs}
     functions: dict = {}
+    classes: dict = {}
     for m in modules:
         for stmt in m.body:
             if isinstance(stmt, cst.FunctionDef):
                 functions.setdefault(stmt.name.value, stmt)
+            elif isinstance(stmt, cst.ClassDef):
+                classes.setdefault(stmt.name.value, stmt)
     walker = _Walker(ctx, kdefs, out, functions)
+    walker.classes = classes
     for m in modules:
         walker.body(list(m.body), {}, ())
     return out
@@ -65,6 +69,7 @@ class _Walker:
     def __init__(self, ctx, kdefs, out, functions):
         self.ctx, self.kdefs, self.out, self.functions = ctx, kdefs, out, functions
         self.names = ctx.names
+        self.classes: dict = {}  # the module's classes by name
 
     # statements, in order: an assignment binds the name's type from then on
     def body(self, stmts: list, env: dict, scope: tuple) -> None:
@@ -133,10 +138,13 @@ class _Walker:
                 f = node.func
                 if isinstance(f, cst.Subscript):  # k[blocks, threads](args): a CUDA launch
                     f = f.value
+                kdef = None
                 if isinstance(f, cst.Name):
                     kdef = walker.resolve(f.value, scope)
-                    if kdef is not None:
-                        walker.record(kdef, node, env)
+                elif isinstance(f, cst.Attribute) and isinstance(f.value, cst.Name):
+                    kdef = walker.member(f.value.value, f.attr.value, scope)
+                if kdef is not None:
+                    walker.record(kdef, node, env)
 
         node.visit(V())
 
@@ -149,6 +157,28 @@ class _Walker:
             if all(a is b for a, b in zip(k.scope, scope, strict=False)) and len(k.scope) > depth:
                 best, depth = k, len(k.scope)
         return best
+
+    def member(self, base: str, attr: str, scope: tuple):
+        """The kernel `base.attr` means in `scope`, when it is one defined in a class body: `Cls.k`
+        (a class of the scope or of the module: the function itself, its arguments as written), or
+        `self.k` in a method of that class when k is a @staticmethod (an instance binds a plain
+        function's first parameter to itself, which a kernel cannot take)."""
+        cls = next((s for s in reversed(scope) if isinstance(s, cst.ClassDef) and s.name.value == base),
+                   self.classes.get(base))
+        static_only = False
+        if cls is None and len(scope) >= 2 and isinstance(scope[-2], cst.ClassDef):
+            method = scope[-1]
+            params = method.params.params if isinstance(method, cst.FunctionDef) else ()
+            if params and params[0].name.value == base and not _decorated(method, "staticmethod", self.names):
+                cls, static_only = scope[-2], True
+        if cls is None:
+            return None
+        for k in self.kdefs:
+            if k.bound == attr and k.scope and k.scope[-1] is cls:
+                if static_only and not _decorated(k.node, "staticmethod", self.names):
+                    return None
+                return k
+        return None
 
     def record(self, kdef, call: cst.Call, env: dict) -> None:
         params = [p.name.value for p in kdef.node.params.params]
@@ -407,6 +437,12 @@ def _arith(op, a, b):
     if divide and not d.startswith("fp"):
         d = "fp64"
     return HostVal("scalar", d, weak=a.weak and b.weak)
+
+
+def _decorated(fn, name: str, names: dict) -> bool:
+    """Is `fn` decorated with the builtin `name` (`@staticmethod`)?"""
+    return any(isinstance(d.decorator, cst.Name) and d.decorator.value == name and name not in names
+               for d in fn.decorators)
 
 
 def _pytype(v):

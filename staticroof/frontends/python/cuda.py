@@ -249,14 +249,26 @@ class Site:
 
 
 def launch_sites(module: cst.Module, ctx, kernels: set, overrides: dict | None = None) -> dict:
-    """The first launch site of each CUDA kernel (`kernels`: every kernel of the file), with host
-    integers folded: module and function assignments of integer expressions (`threads = 256`,
-    `blocks = (n + threads - 1) // threads`) and array shapes (`x = np.ones(n, dtype=np.float32)`,
-    `d_x = cuda.to_device(x)`).  `overrides` gives host variables other values (the trace folds the
-    launch again at its own sizes)."""
+    """The first launch site of each CUDA kernel named in `kernels` (by the bare name it is launched
+    by), folded as `all_launch_sites` folds them; without `overrides`, with its grid formula."""
+    first: dict = {}
+    for name, site in all_launch_sites(module, ctx, kernels, overrides):
+        first.setdefault(name, site)
+    if overrides is None:
+        for name, site in first.items():
+            site.grid_expr = _grid_formula(module, ctx, ctx.functions.get(name), name, site)
+    return first
+
+
+def all_launch_sites(module: cst.Module, ctx, kernels: set, overrides: dict | None = None) -> list:
+    """[(name, Site)]: every launch `k[blocks, threads](args)` of a kernel named in `kernels`, in source
+    order, with host integers folded: module and function assignments of integer expressions
+    (`threads = 256`, `blocks = (n + threads - 1) // threads`) and array shapes (`x = np.ones(n,
+    dtype=np.float32)`, `d_x = cuda.to_device(x)`).  `overrides` gives host variables other values
+    (the trace folds the launch again at its own sizes).  No grid formulas (`site_for` adds its own)."""
     given: dict = overrides or {}
     envs: list = [{}]  # module scope, then the function being visited: name -> int | tuple | None
-    sites: dict = {}
+    sites: list = []
 
     class Visitor(cst.CSTVisitor):
         def visit_FunctionDef(self, node) -> bool:
@@ -288,21 +300,39 @@ def launch_sites(module: cst.Module, ctx, kernels: set, overrides: dict | None =
             if isinstance(f, cst.Subscript) and isinstance(f.value, cst.Name) and f.value.value in kernels:
                 name = f.value.value
                 config = [e.slice.value for e in f.slice if isinstance(e.slice, cst.Index)]
-                if name in sites or len(config) < 2:
+                if len(config) < 2:
                     return
                 raw = host_value(config[0], env, ctx.names)
                 grid, block = _dims(raw), _dims(host_value(config[1], env, ctx.names))
                 args = [host_value(a.value, env, ctx.names) for a in node.args]
-                sites[name] = Site(grid, block, [a if isinstance(a, int) else None for a in args],
-                                   [a[1] if isinstance(a, tuple) and a[:1] == ("shape",) else None for a in args],
-                                   arg_names=[_passed(a.value, ctx.names) for a in node.args if a.keyword is None],
-                                   raw_grid=raw, location=ctx.loc(node))
+                sites.append((name, Site(grid, block, [a if isinstance(a, int) else None for a in args],
+                                         [a[1] if isinstance(a, tuple) and a[:1] == ("shape",) else None
+                                          for a in args],
+                                         arg_names=[_passed(a.value, ctx.names) for a in node.args
+                                                    if a.keyword is None],
+                                         raw_grid=raw, location=ctx.loc(node))))
 
     module.visit(Visitor())
-    if overrides is None:
-        for name, site in sites.items():
-            site.grid_expr = _grid_formula(module, ctx, name, site)
     return sites
+
+
+def site_for(ctx, kdef, made_by: list, own: list):
+    """The launch site a kernel's instance is analyzed under: the first launch among the calls that
+    make the instance (`made_by`: their locations, the calls with its own type set), else among the
+    kernel's own calls (`own`: the launches callsites.py resolves to this very kernel, in its scope),
+    else, for a kernel whose name no other kernel of the file shares, the file's first launch by that
+    name; None when there is none.  Its grid formula is taken in this kernel's own parameters."""
+    found = None
+    for where in (*made_by, *own):
+        if where in ctx.launch_at:
+            found = ctx.launch_at[where]
+            break
+    if found is None:
+        return ctx.launches.get(kdef.bound) if kdef.bound not in ctx.shared_names else None
+    module, name, site = found
+    if site.grid_expr == (None, None, None):
+        site.grid_expr = _grid_formula(module, ctx, kdef.node, name, site)
+    return site
 
 
 def _passed(node, names: dict):
@@ -312,12 +342,11 @@ def _passed(node, names: dict):
     return node.value if isinstance(node, cst.Name) else None
 
 
-def _grid_formula(module, ctx, name: str, site: Site) -> tuple:
-    """The launch's grid in the kernel's sizes: the host folded again with each variable passed as
-    an integer argument standing for that parameter, and each array passed for its shape sizes
-    (`(n + 255) // 256` with `n` passed as `n`), as the CUDA C front end does; None per dimension
-    the arguments do not decide."""
-    fn = ctx.functions.get(name)
+def _grid_formula(module, ctx, fn, name: str, site: Site) -> tuple:
+    """The launch's grid in the sizes of the kernel `fn`: the host folded again with each variable
+    passed as an integer argument standing for that parameter, and each array passed for its shape
+    sizes (`(n + 255) // 256` with `n` passed as `n`), as the CUDA C front end does; None per
+    dimension the arguments do not decide."""
     if fn is None:
         return (None, None, None)
     params = [p.name.value for p in fn.params.params]
@@ -333,7 +362,7 @@ def _grid_formula(module, ctx, name: str, site: Site) -> tuple:
                                          for k in range(len(shape))))
     if not given:
         return (None, None, None)
-    again = launch_sites(module, ctx, {name}, given).get(name)
+    again = next((s for _, s in all_launch_sites(module, ctx, {name}, given) if s.location == site.location), None)
     raw = again.raw_grid if again is not None else None
     items = list(raw[1]) if isinstance(raw, tuple) and raw[:1] == ("tuple",) else [raw]
     items = (items + [1, 1, 1])[:3]
@@ -469,4 +498,5 @@ def launch_of(name: str, site, overrides: dict) -> Launch:
     return overridden(base, overrides, (None, name))
 
 
-__all__ = ["Threads", "used_dims", "attribute", "call", "on_chip_array", "launch_sites", "launch_of", "Array"]
+__all__ = ["Threads", "used_dims", "attribute", "call", "on_chip_array", "launch_sites", "all_launch_sites", "site_for",
+           "launch_of", "Array"]

@@ -76,7 +76,7 @@ def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None
             ctx.functions.setdefault(fn.name.value, fn)
         _constants(w.module, ctx)
     from .callsites import call_types
-    from .cuda import launch_sites
+    from .cuda import all_launch_sites, launch_sites
     from .kernel import instances, lower_kernel
 
     defs = [k for w in wrapped for k in kernel_defs(w.module, ctx.names) if not _device_function(k)]
@@ -90,14 +90,19 @@ def load(path: str, defines: dict, include_dirs=(), launches: dict | None = None
         res.drivers.add(kdef.name)
         defs.append(kdef)
     _unique_names(defs)
-    kernel_names = {k.bound for k in defs if k.kind != "plain"}
+    bound = [k.bound for k in defs if k.kind != "plain"]
+    kernel_names = set(bound)
+    ctx.shared_names = {b for b in kernel_names if bound.count(b) > 1}
     for w in wrapped:
         ctx.launches.update({k: v for k, v in launch_sites(w.module, ctx, kernel_names).items()
                              if k not in ctx.launches})
+        for name, site in all_launch_sites(w.module, ctx, kernel_names):
+            ctx.launch_at.setdefault(site.location, (w.module, name, site))
     calls = call_types([w.module for w in wrapped], ctx, [k for k in defs if k.kind != "plain"])
     for kdef in sorted(defs, key=lambda k: _position(ctx, k)):
-        for inst in instances(ctx, kdef, calls.get(id(kdef), [])):
-            lower_kernel(ctx, kdef, res, inst)
+        own = calls.get(id(kdef), [])
+        for inst in instances(ctx, kdef, own):
+            lower_kernel(ctx, kdef, res, inst, [c.location for c in own])
     return res, bindings
 
 

@@ -20,8 +20,9 @@ from .statements import PythonLowering
 from .values import PVal, int_val
 
 
-def lower_kernel(ctx, kdef, res, inst=None) -> None:
-    """Lower one instance of a kernel (`inst`: its name and parameter types, `instances`)."""
+def lower_kernel(ctx, kdef, res, inst=None, own=()) -> None:
+    """Lower one instance of a kernel (`inst`: its name and parameter types, `instances`).  `own`: the
+    locations of the kernel's calls and launches in the file (a CUDA kernel's launch is among them)."""
     if inst is None:
         inst = instances(ctx, kdef, [])[0]
     name, fn = inst.name, kdef.node
@@ -35,7 +36,7 @@ def lower_kernel(ctx, kdef, res, inst=None) -> None:
         threads_for = None
         launch = None
         if kdef.kind == "cuda":
-            site = ctx.launches.get(kdef.bound)
+            site = CU.site_for(ctx, kdef, inst.calls, list(own))
             launch = CU.launch_of(kdef.bound, site, ctx.overrides)
             used = CU.used_dims(fn, ctx.names, ctx.functions)
             if not used and all(x is None for x in (*launch.grid, *launch.block)):
@@ -61,8 +62,10 @@ def lower_kernel(ctx, kdef, res, inst=None) -> None:
         if launch is not None:
             kernel.launch = {"grid": tuple(launch.grid), "block": tuple(launch.block),
                              "origin": launch.origin or None, "grid_expr": tuple(launch.grid_expr),
-                             "model": "grid assumed to cover the guards"}
-            _bind_site(kernel, fn, ctx.launches.get(kdef.bound), low)
+                             "model": "grid assumed to cover the guards",
+                             # the launch site's line and column: the trace folds that very launch again
+                             "site": (site.location.line, site.location.col) if site is not None else None}
+            _bind_site(kernel, fn, site, low)
     except (Unsupported, RecursionError) as e:
         what = f"unsupported {e}" if isinstance(e, Unsupported) else "expression nesting too deep"
         node = getattr(e, "node", None)

@@ -53,7 +53,9 @@ class FileContext:
     functions: dict = field(default_factory=dict)  # name -> cst.FunctionDef
     dtypes: dict = field(default_factory=dict)  # -D x=float32, --dtype, config: name -> dtype
     kernel_dtypes: dict = field(default_factory=dict)  # config [dtypes.KERNEL]: kernel -> {name: dtype}
-    launches: dict = field(default_factory=dict)  # kernel -> python_cuda.Site
+    launches: dict = field(default_factory=dict)  # kernel -> python_cuda.Site (the first launch by that name)
+    launch_at: dict = field(default_factory=dict)  # every launch's Location -> (module, kernel name, Site)
+    shared_names: set = field(default_factory=set)  # names two kernels of the file are bound to (cuda.site_for)
     overrides: dict = field(default_factory=dict)  # --grid/--block: kernel (or None) -> {"grid", "block"}
 
     def pragma_type(self, name: str, fn):

@@ -215,14 +215,17 @@ def configuration(module, names: dict, kernel: str, params: list, sizes: dict, d
     """(grid, block) as three numbers each: `-D gridDim_x=...` first, then --grid/--block, then the
     file's launch site folded again at the traced sizes (the host variables passed as the kernel's
     arguments take their values), then the analysis's own values."""
-    from ...frontends.python.cuda import launch_sites
+    from ...frontends.python.cuda import all_launch_sites
 
     launch = launch or {}
     site_grid = site_block = (None, None, None)
     given = "--grid" in (launch.get("origin") or "")
-    overrides = _host_overrides(module, names, kernel, params, sizes, shape_names)
+    ctx = _Ctx(names, module)
+    at = tuple(launch["site"]) if launch.get("site") else None  # the analysis's own launch of this instance
+    overrides = _host_overrides(module, ctx, kernel, params, sizes, shape_names, at)
     if overrides is not None:
-        site = launch_sites(module, _Ctx(names), {kernel}, overrides).get(kernel)
+        sites = [s for _, s in all_launch_sites(module, ctx, {kernel}, overrides)]
+        site = next((s for s in sites if s.location == at), sites[0] if sites and at is None else None)
         if site is not None:
             site_grid, site_block = site.grid, site.block
     grid, block = [], []
@@ -254,27 +257,35 @@ def configuration(module, names: dict, kernel: str, params: list, sizes: dict, d
 
 
 class _Ctx:
-    def __init__(self, names):
+    """What all_launch_sites reads of a file: its imports, and each launch's (line, column)."""
+
+    def __init__(self, names, module):
+        from libcst.metadata import MetadataWrapper, PositionProvider
+
         self.names = names
+        self.positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
 
     def loc(self, node):
-        return None
+        r = self.positions.get(node)
+        return (r.start.line, r.start.column + 1) if r is not None else None
 
 
-def _host_overrides(module, names: dict, kernel: str, params: list, sizes: dict, shape_names: dict):
-    """Host variable -> its value at the traced sizes, for each variable the file's first launch of
-    `kernel` passes as an argument (an integer parameter's size, an array's shape), or None when
-    the file has no launch of it."""
+def _host_overrides(module, ctx: _Ctx, kernel: str, params: list, sizes: dict, shape_names: dict, at=None):
+    """Host variable -> its value at the traced sizes, for each variable the launch of `kernel` at
+    `at` (line, column; None: the file's first launch of it) passes as an argument (an integer
+    parameter's size, an array's shape), or None when the file has no such launch."""
     import libcst as cst
 
     from ...frontends.python.kernels import qualified
 
+    names = ctx.names
     found: list = []
 
     class V(cst.CSTVisitor):
         def visit_Call(self, node) -> None:
             f = node.func
-            if not found and isinstance(f, cst.Subscript) and isinstance(f.value, cst.Name) and f.value.value == kernel:
+            if (not found and isinstance(f, cst.Subscript) and isinstance(f.value, cst.Name)
+                    and f.value.value == kernel and (at is None or ctx.loc(node) == at)):
                 found.append(node)
 
     module.visit(V())
