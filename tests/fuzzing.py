@@ -195,6 +195,13 @@ def _body_positions(text: str) -> list[int]:
     return [m.end() for m in re.finditer(r"[;{]\s*\n", text)] or [len(text)]
 
 
+def _once(items: list, item: str) -> None:
+    """Add a special file once: two `include` operations may pick the same one (the harness made the
+    link twice: FileExistsError, a harness failure of fuzz case 5540)."""
+    if item not in items:
+        items.append(item)
+
+
 def op_deep_nesting(rng: random.Random, case: Case) -> None:
     """Parentheses, braces, `if`s, loops, ternaries, `#if`s or a long `+` chain, shallow to absurd."""
     text = case.files[case.main].decode("utf-8", "surrogateescape")
@@ -317,11 +324,11 @@ def op_include(rng: random.Random, case: Case) -> None:
                                               "#define N 8\n".encode("utf-16"), b"\x00\x01\x02binary\xff",
                                               b"#define N 16\n#if N\n#endif\n" * 50])
     elif kind == "symlink_zero":
-        case.fifos.append("zlink.h@symlink=/dev/zero")
+        _once(case.fifos, "zlink.h@symlink=/dev/zero")
     elif kind == "symlink_loop":
-        case.fifos.append("looplink.h@symlink")
+        _once(case.fifos, "looplink.h@symlink")
     elif kind == "symlink_out":
-        case.fifos.append("outlink.h@symlink={outside}/gone.h")  # dangling, outside the tree
+        _once(case.fifos, "outlink.h@symlink={outside}/gone.h")  # dangling, outside the tree
     elif kind == "macro_bomb":
         # each macro twice the one before: 2**k statements (2**16 and more: see test_fuzz.py, macro bomb)
         k = rng.choice([4, 8, 12])

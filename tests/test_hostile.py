@@ -438,3 +438,14 @@ def test_fuzz_found_inputs_are_no_internal_error(tmp_path, name):
     res, _ = load(str(tmp_path / name), {})
     assert "SR099" not in report_codes(res)
     assert [k.name for k in res.kernels] == ["k"]
+
+
+def test_a_deeply_nested_expression_is_no_internal_error(tmp_path):
+    # fuzz cases 2459/3097/4990 (deep_nesting): `x[0] = x[0] + x[1] + ...` with 3,000 terms is a chain of
+    # BinaryOps 3,000 deep; the driver test walked it recursively past Python's depth (RecursionError,
+    # SR099 for the whole file); now the kernel is reported, at worst unsupported with its reason
+    chain = " + ".join(f"x[{j % 7}]" for j in range(3000))
+    (tmp_path / "deep.c").write_text(f"void k(float *x, int n) {{\n    x[0] = {chain};\n}}\n")
+    res, _ = load(str(tmp_path / "deep.c"), {})
+    assert "SR099" not in report_codes(res)
+    assert [k.name for k in res.kernels] + [name for name, _loc, _d in res.failed] == ["k"]

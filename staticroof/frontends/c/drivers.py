@@ -53,7 +53,10 @@ def _ir_work(body, in_loop: bool = False) -> bool:
 
 def _ast_work(fn: c_ast.FuncDef, tu) -> bool:
     ints = _integer_names(fn, tu)
-    return _syntax_work(fn.body, ints, False)
+    try:
+        return _syntax_work(fn.body, ints, False)
+    except RecursionError:  # an expression nested past Python's depth: taken as work (its lowering says more)
+        return True
 
 
 def _integer_names(fn, tu) -> set:
@@ -61,14 +64,12 @@ def _integer_names(fn, tu) -> set:
     out = {name for name, (_decl, t) in tu.globals.items() if t.is_int}
     decls = []
 
-    def visit(n):
+    stack = [fn.body, fn.decl]  # a stack, not recursion: a body nested thousands deep is fine
+    while stack:
+        n = stack.pop()
         if isinstance(n, c_ast.Decl) and n.name and not isinstance(n.type, c_ast.FuncDecl):
             decls.append(n)
-        for _, child in n.children():
-            visit(child)
-
-    visit(fn.decl)
-    visit(fn.body)
+        stack.extend(child for _, child in reversed(n.children()))
     for d in decls:
         t = tu.types.resolve(d.type)
         if t.is_int:
