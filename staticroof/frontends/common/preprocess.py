@@ -356,9 +356,10 @@ def preprocess(path: str, text: str, defines: dict, include_dirs=(), extra_macro
     stubs = [Path(d) for d in stub_dirs] + [_stub_dir()]
     # Everything this run writes (rewritten header copies, empty stubs, the preprocessor's input and
     # output) lives in one temporary folder, removed however the run ends (an error, Ctrl-C).
-    work = Path(tempfile.mkdtemp(prefix="staticroof-pp-"))
-    confine = Confinement(p, include_dirs, [*stubs, work])
-    try:
+    work = None
+    try:  # mkdtemp inside: a signal (SIGTERM/SIGHUP/SIGQUIT end the run) right after it still cleans up
+        work = Path(tempfile.mkdtemp(prefix="staticroof-pp-"))
+        confine = Confinement(p, include_dirs, [*stubs, work])
         src, out.size_macros, tested = _with_headers(p, text, [p.parent, *map(Path, include_dirs), *stubs], stubs,
                                                      work, confine)
         macros = {**_COMPAT, **(C_MACROS if predefined is None else predefined), "__STATICROOF__": "1",
@@ -366,7 +367,8 @@ def preprocess(path: str, text: str, defines: dict, include_dirs=(), extra_macro
         _preprocess(out, path, p, text, src, tested, defines, include_dirs, stubs, macros, set(undefines),
                     use_system, work, confine)
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        if work is not None:
+            shutil.rmtree(work, ignore_errors=True)
     return out
 
 
