@@ -149,14 +149,13 @@ def once_each(report: Report) -> Report:
     """`report` with a kernel defined in a header reported once: every source that includes the header
     reports it again, and where the results agree (the same sizes, counts and exactness) the later
     copies say nothing new.  Copies that differ (a macro the includers define differently) all stay."""
-    seen: list = []
+    seen: dict = {}  # (file, line, col, name) -> the copies kept
     kept = []
     for k in report.kernels:
-        same = (k.file, k.location.line, k.location.col, k.name)
-        if any(same == s and k.exact == o.exact and k.failed == o.failed and k.sizes == o.sizes
-               and k.total == o.total for s, o in seen):
+        copies = seen.setdefault((k.file, k.location.line, k.location.col, k.name), [])
+        if any((k.exact, k.failed, k.sizes, k.total) == (o.exact, o.failed, o.sizes, o.total) for o in copies):
             continue
-        seen.append((same, k))
+        copies.append(k)
         kept.append(k)
     report.kernels = kept
     return report

@@ -19,6 +19,8 @@ import os
 import stat
 from pathlib import Path
 
+from ..atomicfile import write_atomic
+
 CACHE_DIR = ".staticroof_cache"
 FORMAT = 1  # the layout of an entry; bump it when that changes
 ENTRY_LIMIT = 64 * 1024 * 1024  # bytes: nothing we write comes near this
@@ -147,21 +149,7 @@ def _safe_name(name: object) -> bool:
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
-    """Write to a temporary file beside `path`, then rename it over `path` (atomic on POSIX and
-    Windows): concurrent writers of the same entry each leave a whole file, the last one wins."""
-    import tempfile  # only a run that writes pays for it
-
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomic(path, lambda f: f.write(data))
 
 
 def usable(store: Cache | None) -> Cache | None:

@@ -105,24 +105,11 @@ def draw(kernels, machine, path: str, measured=()) -> list[dict]:
 
 
 def _save(fig, path: str) -> None:
-    """Write the figure to a new file beside `path`, then rename it over `path`: a symbolic link at
-    `path` is replaced, never followed (its target is not overwritten), and a failed write (a full
-    disk) leaves neither a partial file nor the old one damaged.  OSError when it cannot be written."""
+    """The figure written whole over `path` (atomicfile: a link at `path` replaced, never followed; a
+    full disk leaves no partial file).  OSError when it cannot be written."""
     import os
-    import tempfile
 
-    folder, name = os.path.split(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=os.path.splitext(name)[1], dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            fig.savefig(f, format=os.path.splitext(name)[1][1:].lower())
-        umask = os.umask(0o022)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # as a file created by open() would be, not mkstemp's 0600
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    from ..atomicfile import write_atomic
+
+    fmt = os.path.splitext(path)[1][1:].lower()
+    write_atomic(path, lambda f: fig.savefig(f, format=fmt), like_open=True)
