@@ -202,28 +202,46 @@ def _setup(paths, defines, include_dirs, kernels, costs=(), grids=(), blocks=(),
 def _unmatched(s: _Setup, names) -> list:
     """The warnings for the command line's `--dtype NAME=TYPE` (and `-D NAME=TYPE`) whose NAME is no
     parameter of any Python kernel read, and for its `-D NAME[=VALUE]` whose NAME is no parameter or
-    size (`n`, `x_shape0`) of one, with the closest names.  A `-D` is only checked when no file goes
-    through the C preprocessor, where any name may be a macro (SR007).  `names`: pipeline.Report.names
-    of every file, so a name used by a kernel of another file matches."""
+    size of a kernel read and, for C-family files, no name the source or its headers spell (a macro
+    they use), a name the preprocessor defines or one the stub headers test (`NDEBUG`); with the
+    closest names.  `names`: pipeline.Report.names of every file (C-family ones as `#NAME`), so a
+    name used by another file matches."""
     import difflib
 
-    from .frontends import language_of
     from .frontends.python.numba_types import dtype_name
 
-    macros = any(language_of(f) != "python" for f in s.files)
-    known = sorted(names)
+    python = sorted(n for n in names if not n.startswith("#"))
+    known = sorted({n.lstrip("#") for n in names})
     out = []
     for option, name, value in s.given:
         typed = option == "--dtype" or (value is not None and dtype_name(str(value)) is not None)
-        if name in names or (option == "-D" and macros):
+        if name in python or (option == "-D" and (f"#{name}" in names or _preprocessor_name(name))):
             continue
-        what = "parameter" if typed else "parameter or size"
-        close = difflib.get_close_matches(name, known, n=3)
+        if option == "-D" and len(python) < len(known):  # a C-family file was read
+            where, what = "analyzed file or its headers", "name"
+        else:
+            where, what = "analyzed Python kernel", "parameter" if typed else "parameter or size"
+        pool = python if option == "--dtype" else known
+        close = [c for c in pool if c.lower() == name.lower() and c != name] or \
+            difflib.get_close_matches(name, pool, n=3)
         hint = f" (did you mean {', '.join(f'`{c}`' for c in close)}?)" if close else ""
         given = f"{name}={value}" if value is not None else name
-        out.append(f"staticroof: warning: `{option} {given}`: `{name}` is no {what} of any analyzed "
-                   f"Python kernel{hint}; it is ignored")
+        if what == "name":
+            out.append(f"staticroof: warning: `{option} {given}`: no analyzed file or its headers use "
+                       f"`{name}`{hint}; it is ignored")
+        else:
+            out.append(f"staticroof: warning: `{option} {given}`: `{name}` is no {what} of any {where}{hint}; "
+                       "it is ignored")
     return out
+
+
+def _preprocessor_name(name: str) -> bool:
+    """Whether `-D NAME` can change what the preprocessor does without the source spelling NAME: a
+    reserved name (`__CUDA_ARCH__`), a predefined one (`_OPENMP`), one a stub header tests (`NDEBUG`)."""
+    from .frontends.common.predefined import PREDEFINED_NAMES
+    from .resources import stub_names
+
+    return name.startswith("__") or name in PREDEFINED_NAMES or name in stub_names()
 
 
 def _analyze_files(s: _Setup, files):

@@ -13,6 +13,8 @@ time-budget = 5                # like --time-budget: CPU seconds per kernel befo
 jobs = 4                       # like -j/--jobs (default: every core; 1: one file after another)
 select = ["RF"]                # lint: rule codes or prefixes to report ("ALL": every rule)
 ignore = ["RF901"]             # lint: codes or prefixes not to report
+diff-lint = "fail"             # diff: a new RF1xx/RF2xx finding at a changed kernel fails the gate
+                               # ("fail"), is only reported ("report"), or is not looked for ("off")
 [tool.staticroof.per-file-ignores]  # lint: glob (relative to the configuration file) -> codes
 "bench/*.c" = ["RF9"]
 [tool.staticroof.thresholds]   # lint: RF301 and RF302
@@ -71,12 +73,14 @@ class Config:
     ignore: list = field(default_factory=list)
     per_file_ignores: dict = field(default_factory=dict)  # glob -> [codes]
     thresholds: dict = field(default_factory=dict)  # "min-intensity", "ridge-factor" -> number
+    diff_lint: str = "fail"  # one of DIFF_LINT
 
 
 # Every key the schema knows; anything else is an error naming it.  Other commands' sections
 # (`machines`, read by roofline/machines.py) are listed so they pass.
 KEYS = ("include", "all-functions", "machine", "unit", "cache", "time-budget", "jobs", "select", "ignore",
-        "per-file-ignores", "thresholds", "sizes", "dtypes", "costs", "launch", "machines")
+        "per-file-ignores", "thresholds", "diff-lint", "sizes", "dtypes", "costs", "launch", "machines")
+DIFF_LINT = ("fail", "report", "off")
 THRESHOLDS = {"min-intensity": 0, "ridge-factor": 1}  # key -> the smallest value that makes sense
 
 
@@ -172,6 +176,9 @@ def load(path: Path | None = None, start: Path | None = None) -> Config:
         cfg.launch[None if kernel == "*" else kernel] = entry
     _roofline(section, cfg, fail)
     _lint(section, cfg, fail)
+    cfg.diff_lint = section.get("diff-lint", "fail")
+    if cfg.diff_lint not in DIFF_LINT:
+        fail("diff-lint", f"must be one of {', '.join(map(repr, DIFF_LINT))}, got {cfg.diff_lint!r}")
     return cfg
 
 

@@ -20,8 +20,8 @@ class Report:
     kernels: list = field(default_factory=list)  # KernelSummary
     file_diagnostics: list = field(default_factory=list)
     failed: bool = False  # some kernel or file could not be analyzed
-    # the parameters and sizes of the Python kernels read: the names `--dtype` and `-D` can mean (cli.py
-    # warns of one that matches none of them)
+    # the Python kernels' parameters and sizes, and as `#NAME` the C-family kernels' and the -D names a
+    # C/CUDA source or its headers spell: what `--dtype` and `-D` can mean (cli.py warns of the rest)
     names: set = field(default_factory=set)
 
 
@@ -66,7 +66,7 @@ def run(files, options: AnalysisOptions = DEFAULTS) -> Report:
         finally:
             crashes.end()
         report.file_diagnostics.extend(res.diagnostics)
-        report.names.update(_python_names(res.kernels))
+        report.names.update(_kernel_names(res.kernels), (f"#{n}" for n in getattr(res, "names", ())))
         if any(d.severity == "error" for d in res.diagnostics):
             report.failed = True
         drivers: set = getattr(res, "drivers", set())
@@ -167,14 +167,15 @@ FILE_BUDGET_KERNELS = 3
 cpu_clock = time.process_time
 
 
-def _python_names(kernels) -> set:
-    """The parameters and size symbols (`n`, `x_shape0`, `trip_L12`) of the Python kernels among `kernels`."""
+def _kernel_names(kernels) -> set:
+    """The parameters and size symbols (`n`, `x_shape0`, `trip_L12`) of the Python kernels among
+    `kernels`; those of the C-family ones (`gridDim_x`) as `#NAME`, which only `-D` can mean."""
     out: set = set()
     for k in kernels:
         for model in (k, k.alternative):
-            if model is not None and model.language == "python":
-                out.update(model.params)
-                out.update(model.sizes)
+            if model is not None:
+                mark = "" if model.language == "python" else "#"
+                out.update(f"{mark}{n}" for n in (*model.params, *model.sizes))
     return out
 
 

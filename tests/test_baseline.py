@@ -47,14 +47,16 @@ def test_baseline_then_lint_reports_the_regression(project):
     assert status == 0 and "RD1" not in out
     (project / "src" / "gemm.c").write_text(ACCUMULATE)
     status, out = run("lint", "src", "--machine", "l4", "--baseline", "perf/baseline.json", "--select", "RF301")
+    # the time floor (issue #32: what the user pays), N = 768 on the L4: before max(2*768**3/30.3e12,
+    # 12*768**2/300e9) = max(29.90, 23.59) us = 29.90 us; after max(29.90, 16*768**2/300e9 = 31.46) us:
+    # +5.21%, within the 10%.  It crossed the ridge and got slower: RD102 alone (the I drop of 25% is
+    # the bytes' 33% rise, which the time floor already weighs)
     assert status == 1
-    assert ("src/gemm.c:6:6: RD101 gemm: I drops 25% (more than 10%): I N/6 = 128 FLOP/B -> N/8 = 96 FLOP/B "
-            "(against perf/baseline.json)") in out
     assert "src/gemm.c:6:6: RD102 gemm: compute-bound -> memory-bound at DRAM on l4" in out
+    assert "RD101" not in out and "RD104" not in out
     status, out = run("lint", "src", "--machine", "l4", "--baseline", "perf/baseline.json", "--select", "RF301",
                       "--format", "json")
-    assert [(f["code"], f["name"], f["kernel"]) for f in json.loads(out)] == \
-        [("RD101", "intensity-drop", "gemm"), ("RD102", "became-memory-bound", "gemm")]
+    assert [(f["code"], f["name"], f["kernel"]) for f in json.loads(out)] == [("RD102", "became-memory-bound", "gemm")]
 
 
 def test_a_forged_or_foreign_baseline_is_a_usage_error(project):

@@ -297,3 +297,45 @@ def test_a_passed_expression_takes_the_parameter_type():
         static void run(int t, int blocks, float* x) { switch (t) { case 5: k<<<blocks * 2, 64>>>(x); break; } }
         int main(int argc, char** argv) { int t = atoi(argv[1]); run(t, t / 2.0, 0); }""")
     assert sites["k"].grid == (4, 1, 1)
+
+
+GRID_NOT_A_BOUND = """#include <cstdlib>
+__global__ void shift(int n, const float *x, opaque_t *y)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = x[i] + 1.0f;
+}
+__global__ void fill(int n, float *y)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    y[i] = 2.0f * y[i];
+}
+int main(int argc, char **argv)
+{
+    const int n = 1 << 20;
+    float *x, *y;
+    const int threads = 256;
+    const int blocks = (n > + threads - 1) / threads;   /* `>` where `+` was meant: 1 / 256 = 0 */
+    shift<<<blocks, threads>>>(n, x, (opaque_t *)y);
+    fill<<<(n + 255) / 256, atoi(argv[1])>>>(n, y);     /* a block size known only at run time */
+    return 0;
+}
+"""
+
+
+def test_a_grid_formula_that_is_no_loop_bound_is_the_grid_size(tmp_path):
+    """Fuzz cases 7059 and 6386: a grid the host computes as `(n > 255) / 256` (C's comparison is 1
+    or 0: a Piecewise) or as `(n + 255) / 256` with the block size unknown (gridDim * blockDim is then a
+    product of a floor and a size) is no affine loop bound: both kernels were `unsupported` with only a
+    warning.  The grid is then its own size, `gridDim_x`, as for a grid the host does not compute.
+    `shift`: the guard `i < n` bounds the work, one add per element: W = n, at the launch n = 2**20
+    (its grid of 0 blocks is SR119).  `fill` has no guard: one multiply per launched thread,
+    W = blockDim_x * gridDim_x, y read and written: Q = 8 * blockDim_x * gridDim_x."""
+    p = tmp_path / "grids.cu"
+    p.write_text(GRID_NOT_A_BOUND)
+    ks, _ = analyze_file(p)
+    assert not ks["shift"].failed and same(ks["shift"].total.flops.expr, S("n"))
+    fill = ks["fill"]
+    assert not fill.failed
+    assert same(fill.total.flops.expr, S("blockDim_x*gridDim_x"))
+    assert same(fill.total.compulsory.expr, S("8*blockDim_x*gridDim_x"))

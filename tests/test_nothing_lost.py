@@ -341,3 +341,46 @@ def test_a_missing_closing_brace_costs_its_function_alone(tmp_path, suffix):
     for name in rest:
         assert ks[name].exact and ks[name].total.flops.value == 37, name
     assert set(ks) == rest | {"broken"}
+
+
+GLUED = """__global__ void widen(const float2 *x, float2 *y, float a, float b, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float2 ab(a, b);
+        y[i] = float2(x[i].x * ab.x, x[i].y * ab.y);
+    if (i < n) {
+        y[i].x = 0.0f;
+    }
+}
+
+__global__ void middle(const float *p, float *y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = p[i] * 2.0f;
+}
+
+__global__ void junk(const float *x, float p[i].b;
+}
+
+__global__ void last(const float *x, float *y, float s, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = x[i] * s;
+}
+"""
+
+
+def test_a_cut_piece_keeps_its_lines_and_its_neighbours(tmp_path):
+    """Fuzz case 6837: `widen` never closes its second `if`, so its unit runs on to the stray `}` at
+    line 19, and the CUDA front end's `float2(...)` rewrite puts line markers inside that unit.  The
+    markers must move the lines of what follows (`last` starts at line 21, not 21 + the markers' lines),
+    and the piece cut at `middle` must not fail for the broken declaration glued after it: `middle`
+    and `last` are analyzed (one multiply per element: W = n = 37 each), `widen` is unsupported."""
+    p = tmp_path / "glued.cu"
+    p.write_text(GLUED)
+    ks, _ = analyze_file(p, {"n": 37})
+    assert ks["widen"].failed
+    assert ks["last"].location.line == 21 and ks["middle"].location.line == 12
+    for name in ("middle", "last"):
+        assert ks[name].exact and ks[name].total.flops.value == 37, name

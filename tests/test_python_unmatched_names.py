@@ -88,12 +88,31 @@ def test_a_name_of_a_kernel_in_another_file_matches(tmp_path, saxpy):
     assert both == []  # scale's local size n
 
 
-def test_a_c_file_in_the_run_may_take_any_define_as_a_macro(tmp_path, saxpy):
+def test_a_c_file_in_the_run_takes_the_defines_it_spells(tmp_path, saxpy):
+    """A C file spelling USE_FAST (in an `#ifdef`) takes `-D USE_FAST=1` as its macro: no warning;
+    `-D NDEBUG` changes the assert.h stub and `-D __FAST_MATH__` is reserved: no warning either.  The
+    --dtype is still checked against the Python kernels only (the C file's `n` is no --dtype target)."""
     c = tmp_path / "copy.c"
-    c.write_text(C_FILE)
-    _r, warnings = _analyze([saxpy, c], "-D", "USE_FAST=1", "--dtype", "q=float32")
+    c.write_text("#ifdef USE_FAST\n#endif\n" + C_FILE)
+    _r, warnings = _analyze([saxpy, c], "-D", "USE_FAST=1", "-D", "NDEBUG", "-D", "__FAST_MATH__",
+                            "--dtype", "q=float32")
     assert warnings == ["staticroof: warning: `--dtype q=float32`: `q` is no parameter of any analyzed Python "
-                        "kernel; it is ignored"]  # the --dtype is still checked: only Python kernels take one
+                        "kernel; it is ignored"]
+
+
+def test_a_define_no_c_file_spells_is_a_warning(tmp_path):
+    """Issue #32: `-D M=1000` for a parameter named `m` became a macro no line uses, silently.  A -D
+    whose name the file, its headers and the stubs never spell warns, naming the case-insensitive
+    match; a name of a size symbol the analysis made (`gridDim_x`) or a parameter matches."""
+    c = tmp_path / "copy.c"
+    c.write_text(C_FILE.replace("int n", "int m").replace("< n", "< m"))
+    _r, warnings = _analyze([c], "-D", "M=1000", "-D", "m=37")
+    assert warnings == ["staticroof: warning: `-D M=1000`: no analyzed file or its headers use `M` (did you mean "
+                        "`m`?); it is ignored"]
+    cu = tmp_path / "k.cu"
+    cu.write_text("__global__ void k(float *y) { y[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f; }\n")
+    _r, warnings = _analyze([cu], "-D", "gridDim_x=4", "-D", "blockDim_x=32")
+    assert warnings == []
 
 
 def test_the_warning_survives_the_printed_cache(tmp_path, saxpy, monkeypatch):

@@ -12,7 +12,7 @@ from staticroof.analysis import pieces as pieces_module, traffic
 from staticroof.analysis.interpret import enumerate_counts
 from staticroof.frontends import load
 
-from helpers import analyze_source
+from helpers import ROOT, analyze_source
 
 SAXPY = """
 void saxpy(int n, float a, const float *x, float *y) {
@@ -359,6 +359,6 @@ def test_fast_formula_checks_decide_as_the_reference(monkeypatch):
     monkeypatch.setattr(PT, "param_values_in_order", items)  # pw_value's
     monkeypatch.setattr(PT, "_eval", evaluate)
     for path in ("tests/data/real/cuda/gemm.cu", "samples/stencil1d.c", "tests/data/cuda/daxpy_extern_c.cu"):
-        pipeline.run([path])
+        pipeline.run([ROOT / path])  # from any folder the suite runs in
     assert not bad, bad[:5]
     assert all(seen.values()), seen

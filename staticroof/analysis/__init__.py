@@ -207,7 +207,7 @@ def _analyze(kernel: Kernel, sizes: dict, weights: dict, namer, flops_only: bool
     try:
         insts = instances(kernel, namer)
     except P.NotAffine as e:
-        kernel.diag("SR102", f"a loop bound or condition is not affine ({e})", kernel.location)
+        kernel.diag("SR002", f"not counted: a loop bound or condition is not affine ({e})", kernel.location)
         return KernelResult(kernel, Part(), [], failed=True)
     t_rank = max((len(i.schedule) + 1 for i in insts), default=1)
     try:
@@ -224,6 +224,6 @@ def _analyze(kernel: Kernel, sizes: dict, weights: dict, namer, flops_only: bool
                 nests.append((f"nest L{line}", node.location,
                               _part(kernel, sub, namer, weights, sizes, t_rank, concrete=concrete, bound=bound)))
     except P.NotAffine as e:
-        kernel.diag("SR101", f"an index or condition is not affine ({e})", kernel.location)
+        kernel.diag("SR002", f"not counted: an index or condition is not affine ({e})", kernel.location)
         return KernelResult(kernel, Part(), [], failed=True)
     return KernelResult(kernel, total, nests)

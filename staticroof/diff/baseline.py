@@ -64,7 +64,7 @@ def write(path: Path, kernels, options) -> int:
         m.file = _relative(m.file, folder)
         rec = side(m)
         assert rec is not None
-        rec["exact_values"] = codec.dump([m.W, m.Q, m.I, m.W_expr, m.Q_expr, m.I_expr, m.attainable])
+        rec["exact_values"] = codec.dump([m.W, m.Q, m.I, m.W_expr, m.Q_expr, m.I_expr, m.attainable, m.time])
         records.append(rec)
     from .. import __version__
 
@@ -92,8 +92,14 @@ def load(path: Path) -> dict:
             m = Metrics(str(rec["file"]), str(rec["name"]), int(rec.get("line", 0)), int(rec.get("col", 0)),
                         rec.get("status") != "ok", bool(rec.get("exact", True)))
             if not m.failed:
-                (m.W, m.Q, m.I, m.W_expr, m.Q_expr, m.I_expr, m.attainable) = codec.load(rec["exact_values"])
+                values = codec.load(rec["exact_values"])  # a baseline written before the time floor has 7
+                (m.W, m.Q, m.I, m.W_expr, m.Q_expr, m.I_expr, m.attainable) = values[:7]
+                m.time = values[7] if len(values) > 7 else None
                 m.machine, m.precision, m.bound = rec.get("machine"), rec.get("precision"), rec.get("bound")
+                sizes = rec.get("sizes", {})
+                if not isinstance(sizes, dict) or not all(isinstance(v, int) for v in sizes.values()):
+                    raise ValueError("sizes must map names to integers")
+                m.sizes = {str(n): v for n, v in sizes.items()}
             else:
                 m.why = str(rec.get("why", ""))
         except (KeyError, TypeError, ValueError, AttributeError) as e:

@@ -1,6 +1,7 @@
 """`staticroof diff BASE [HEAD]` and `staticroof baseline PATH...` (click commands; cli.py adds them).
 
-diff's exit status: 1 when a kernel regresses past `--fail-under`, 0 otherwise, 2 for usage errors
+diff's exit status: 1 when a kernel regresses (diff/compare.py: its time floor past `--fail-under`, or
+a new lint finding with `--lint fail`), 0 otherwise, 2 for usage errors
 (no git repository, an unknown revision, a bad option or configuration).
 """
 
@@ -68,13 +69,16 @@ def _setup(config_file, defines, include_dirs, costs, grids, blocks, machine_nam
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
 @click.option("--fail-under", "fail_under", type=click.FloatRange(0, 100), default=10.0, show_default=True,
               metavar="PERCENT",
-              help="Exit 1 when a kernel's I or attainable performance drops by more than PERCENT "
-                   "(or it turns from compute- to memory-bound).")
+              help="Exit 1 when a kernel's time floor rises by more than PERCENT (without a machine or "
+                   "sizes: its I drops as its bytes rise, or its attainable performance drops at no fewer FLOPs).")
+@click.option("--lint", "lint_mode", type=click.Choice(["fail", "report", "off"]), default=None,
+              help="A new RF1xx/RF2xx lint finding at a changed kernel: fails the gate, is only reported, or is "
+                   "not looked for (default: the configuration's diff-lint, else fail).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write the report to this file (default: standard output).")
 @_analysis_options
-def diff(base, head, fmt, fail_under, output, defines, include_dirs, dtypes, costs, grids, blocks, machine_name,
-         unit, machine_files, cache, config_file, use_cache, jobs):
+def diff(base, head, fmt, fail_under, lint_mode, output, defines, include_dirs, dtypes, costs, grids, blocks,
+         machine_name, unit, machine_files, cache, config_file, use_cache, jobs):
     """Compare the kernels of files changed between BASE and HEAD (default: the working tree).
 
     Per kernel: W, Q, I, the bound and the attainable performance before and after, with the
@@ -84,11 +88,17 @@ def diff(base, head, fmt, fail_under, output, defines, include_dirs, dtypes, cos
     from . import git
     from .run import run
 
-    _cfg, options, store, config_path = _setup(config_file, defines, include_dirs, costs, grids, blocks,
-                                               machine_name, unit, machine_files, cache, use_cache, dtypes, jobs)
+    cfg, options, store, config_path = _setup(config_file, defines, include_dirs, costs, grids, blocks,
+                                              machine_name, unit, machine_files, cache, use_cache, dtypes, jobs)
+    mode = lint_mode or cfg.diff_lint
+    settings = None
+    if mode != "off":
+        from ..lint.settings import from_config
+
+        settings = from_config(cfg)
     try:
         store = usable(store)
-        result = run(base, head, options, Path.cwd(), store, config_path, fail_under)
+        result = run(base, head, options, Path.cwd(), store, config_path, fail_under, settings, mode == "fail")
     except git.GitError as e:
         click.echo(f"staticroof: {e}", err=True)
         sys.exit(2)

@@ -48,8 +48,10 @@ def pairs_to_analyze(changes: list, old: git.Tree, new: git.Tree, include_dirs: 
     return pairs
 
 
-def _analyze_side(root: Path, paths: list, options, include_dirs: list, store, config_path) -> tuple[dict, list]:
-    """({path: [Metrics]}, file-level notes) of `paths` analyzed from `root`."""
+def _analyze_side(root: Path, paths: list, options, include_dirs: list, store, config_path,
+                  settings=None) -> tuple[dict, list]:
+    """({path: [Metrics]}, file-level notes) of `paths` analyzed from `root`; with lint `settings`,
+    each Metrics holds the RF1xx/RF2xx findings at its kernel."""
     import dataclasses
 
     from ..cache import runner
@@ -63,20 +65,26 @@ def _analyze_side(root: Path, paths: list, options, include_dirs: list, store, c
         # the include folders as seen from the side's root (repository-relative inside it)
         report = runner.run([Path(p) for p in paths], dataclasses.replace(options, include_dirs=include_dirs),
                             cache=store, config_path=config_path)
-    if machine is not None:
-        from ..roofline import MachineError
-        from ..roofline.place import place
+        if machine is not None:
+            from ..roofline import MachineError
+            from ..roofline.place import place
 
-        for k in report.kernels:
-            try:
-                k.roofline = place(k, machine, options.unit)
-            except MachineError:
-                k.roofline = None
+            for k in report.kernels:
+                try:
+                    k.roofline = place(k, machine, options.unit)
+                except MachineError:
+                    k.roofline = None
+        found: dict = {}
+        if settings is not None:  # read in the side's root: its suppression comments, its per-file-ignores
+            from ..lint.engine import kernel_findings
+
+            found = kernel_findings(report.kernels, options, settings)
     seen = set()
     aliases = {line_name(p): p for p in paths}
     for k in report.kernels:
         # a header's kernel is reported under the header, once, however many analyzed files include it
         m = metrics(k)
+        m.findings = tuple(found.get((k.file, k.name), ()))
         file = aliases.get(k.file, shown(k.file))  # an odd name's #line alias undone (also from the cache)
         key = (Path(file).as_posix(), m.name, m.line, m.col)
         if key not in seen:
@@ -90,9 +98,10 @@ def _analyze_side(root: Path, paths: list, options, include_dirs: list, store, c
 
 
 def run(base: str, head: str | None, options, cwd: Path, store=None, config_path=None,
-        fail_under: float = DEFAULT_FAIL_UNDER) -> DiffResult:
-    """Compare the kernels of BASE and HEAD (None: the working tree).  GitError for a bad
-    repository or revision."""
+        fail_under: float = DEFAULT_FAIL_UNDER, settings=None, lint_fails: bool = True) -> DiffResult:
+    """Compare the kernels of BASE and HEAD (None: the working tree).  `settings`: the lint settings
+    whose RF1xx/RF2xx findings are compared (None: none are), `lint_fails`: whether a new one is a
+    regression.  GitError for a bad repository or revision."""
     root = git.repo_root(cwd)
     base_commit = git.resolve(root, base)
     head_commit = git.resolve(root, head) if head is not None else None
@@ -114,8 +123,8 @@ def run(base: str, head: str | None, options, cwd: Path, store=None, config_path
         old_tree.close()
         new_tree.close()
         dirs = inside + outside
-        old_kernels, old_notes = _analyze_side(old_root, old_paths, options, dirs, store, config_path)
-        new_kernels, new_notes = _analyze_side(new_root, new_paths, options, dirs, store, config_path)
+        old_kernels, old_notes = _analyze_side(old_root, old_paths, options, dirs, store, config_path, settings)
+        new_kernels, new_notes = _analyze_side(new_root, new_paths, options, dirs, store, config_path, settings)
     finally:
         old_tree.close()
         new_tree.close()
@@ -128,7 +137,7 @@ def run(base: str, head: str | None, options, cwd: Path, store=None, config_path
     result.files = [n or o for o, n in pairs]
     for o, n in pairs:
         for old_m, new_m in match(old_kernels.get(o, []) if o else [], new_kernels.get(n, []) if n else []):
-            d = compare(old_m, new_m, fail_under)
+            d = compare(old_m, new_m, fail_under, lint_fails)
             if o and n and o != n:
                 d.old_file = o
             result.kernels.append(d)

@@ -76,7 +76,7 @@ def lint(paths, select, ignore, fmt, statistics, explain, defines, include_dirs,
     from ..config import ConfigError, load
     from .engine import lint_files
     from .registry import valid_pattern
-    from .settings import Settings
+    from .settings import from_config
 
     try:
         cfg = load(Path(config_file) if config_file else None)
@@ -88,12 +88,7 @@ def lint(paths, select, ignore, fmt, statistics, explain, defines, include_dirs,
         if bad:
             raise click.BadParameter(f"`{bad[0]}` is not a lint code or prefix (RF, RF2, RF202, ALL)",
                                      param_hint=option)
-    settings = Settings(select=_split(select) or cfg.select or ["ALL"], ignore=cfg.ignore + _split(ignore),
-                        per_file_ignores=cfg.per_file_ignores, root=cfg.path.parent if cfg.path else None)
-    if "min-intensity" in cfg.thresholds:
-        settings.min_intensity = cfg.thresholds["min-intensity"]
-    if "ridge-factor" in cfg.thresholds:
-        settings.ridge_factor = cfg.thresholds["ridge-factor"]
+    settings = from_config(cfg, _split(select), _split(ignore))
     options = cli.options_from(cfg, defines, include_dirs, costs, grids, blocks, machine_name, unit, machine_files,
                                cache, dtypes, jobs=jobs)
     files, errors = cli.collect_sources(paths)

@@ -73,6 +73,33 @@ def findings_of(path: Path, report, options: AnalysisOptions, settings: Settings
     return [replace(f, name=names[f.code].name) for f in findings], usage
 
 
+def kernel_findings(kernels, options: AnalysisOptions, settings: Settings, prefixes=("RF1", "RF2")) -> dict:
+    """{(file, kernel name): [(code, message)]}: the findings of the selected rules with these code
+    prefixes on `kernels` (summaries placed under the options' machine), after the project's
+    filters and suppression comments; what `diff` compares per kernel (RD105).  Read from the
+    current folder, as `lint` reads them."""
+    from .context import FileContext
+
+    rules = [r for r in selected_rules(settings) if r.code.startswith(tuple(prefixes))]
+    by_file: dict = {}
+    for k in kernels:
+        by_file.setdefault(k.file, []).append(k)
+    out: dict = {}
+    suppressions = Suppressions()
+    for file, ks in by_file.items():
+        ctx = FileContext(file, ks, [], settings, options.machine, options.unit)
+        found = []
+        for r in rules:
+            try:
+                found.extend(r.check(ctx))
+            except Exception:  # a rule's bug costs its findings (lint reports it as RF902)
+                continue
+        for f in keep(found, file, settings, suppressions):
+            if f.kernel is not None:
+                out.setdefault((file, f.kernel), []).append((f.code, f.message))
+    return out
+
+
 def ignored_by_file(code: str, path: str, settings: Settings) -> bool:
     if not settings.per_file_ignores:
         return False

@@ -18,3 +18,15 @@ class Settings:
     root: Path | None = None  # the configuration's folder
     min_intensity: float | None = None  # RF301: FLOP/B
     ridge_factor: float = 10.0  # RF302: how far below the ridge is too far
+
+
+def from_config(cfg, select=(), ignore=()) -> Settings:
+    """The lint settings of a configuration (config.Config), `select`/`ignore` from the command line
+    replacing and extending its own (as `lint` and `diff` both take them)."""
+    s = Settings(select=list(select) or cfg.select or ["ALL"], ignore=cfg.ignore + list(ignore),
+                 per_file_ignores=cfg.per_file_ignores, root=Path(cfg.path).parent if cfg.path else None)
+    if "min-intensity" in cfg.thresholds:
+        s.min_intensity = cfg.thresholds["min-intensity"]
+    if "ridge-factor" in cfg.thresholds:
+        s.ridge_factor = cfg.thresholds["ridge-factor"]
+    return s

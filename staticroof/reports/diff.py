@@ -42,6 +42,38 @@ def attainable(m) -> str:
     return f"{si(m.attainable, 'FLOP/s')} ({m.precision})"
 
 
+def seconds(m) -> str:
+    """The time floor as `12.3 us`, `?` when it cannot be told."""
+    if m is None or m.time is None:
+        return "?"
+    v = float(m.time)
+    for scale, unit in ((1, "s"), (1e-3, "ms"), (1e-6, "us")):
+        if v >= scale:
+            return f"{v / scale:.4g} {unit}"
+    return f"{v / 1e-9:.4g} ns"
+
+
+def why(k) -> str:
+    """One line: why the kernel is a regression, an improvement, or neither."""
+    if k.reasons:
+        return "; ".join(f"{c} {msg}" for c, msg in k.reasons)
+    notes = [f"new lint finding {c} (reported, not failing: diff-lint)" for c, _ in k.gained]
+    dt = k.change.get("time")
+    falls = [f"{key} {percent(k.change[key])}" for key in ("W", "Q") if key in k.change
+             and k.change[key].pct is not None and k.change[key].pct < 0]
+    if k.improved:
+        if dt is not None and dt.pct is not None and dt.pct < 0:
+            head = f"the time floor falls {-dt.pct:.3g}%"
+        else:
+            head = "less to do: " + (", ".join(falls) or f"I {percent(k.change.get('I'))}")
+            if dt is not None and dt.pct is not None:
+                head += ", the time floor unchanged" if abs(dt.pct) < 5e-4 else f", time floor {percent(dt)}"
+        return "; ".join([head, *notes])
+    if dt is not None and dt.pct is not None:
+        return "; ".join([f"the time floor changes {percent(dt)}: within the threshold", *notes])
+    return "; ".join(notes or ["no cost the gate counts rises past its threshold"])
+
+
 def bound(m) -> str:
     if m.bound is None:
         return "?"
@@ -59,7 +91,7 @@ def percent(d) -> str:
     """`+33.3%`, `-25%`, `0%`; `?` when it cannot be told; `-25% as sizes grow` for a limit."""
     if d is None or d.pct is None:
         return "?"
-    text = "0%" if abs(d.pct) < 5e-4 else f"{d.pct:+.3g}%"
+    text = "0%" if abs(d.pct) < 5e-4 else f"{d.pct:+.3g}%" if d.pct < 1000 else f"x{d.pct / 100 + 1:.3g}"
     return text + (" as sizes grow" if d.basis == "asymptotic" else "")
 
 
@@ -118,8 +150,11 @@ def render_text(result) -> str:
             lines.append(f"  {'bound':<7} {bound(k.old)}  ->  {bound(k.new)}")
             lines.append(f"  {'P':<7} {attainable(k.old)}  ->  {attainable(k.new)}  "
                          f"({percent(k.change.get('attainable'))})")
+            lines.append(f"  {'time':<7} {seconds(k.old)}  ->  {seconds(k.new)}  ({percent(k.change.get('time'))})")
         for code, message in k.reasons:
             lines.append(f"  {code}   {message}")
+        if not k.reasons:
+            lines.append(f"  why     {why(k)}")
     for note in result.notes:
         lines.append(note)
     return "\n".join(lines) + "\n"
@@ -150,7 +185,7 @@ def side(m) -> dict | None:
     if m is None:
         return None
     out = {"file": m.file, "name": m.name, "line": m.line, "col": m.col,
-           "status": "unsupported" if m.failed else "ok", "exact": m.exact}
+           "status": "unsupported" if m.failed else "ok", "exact": m.exact, "sizes": dict(m.sizes)}
     if m.failed:
         out["why"] = m.why
         return out
@@ -158,7 +193,8 @@ def side(m) -> dict | None:
         out[key] = _num(getattr(m, key))
         out[f"{key}_expr"] = str(getattr(m, f"{key}_expr"))
     if m.machine:
-        out.update(machine=m.machine, precision=m.precision, bound=m.bound, attainable=_num(m.attainable))
+        out.update(machine=m.machine, precision=m.precision, bound=m.bound, attainable=_num(m.attainable),
+                   time=_num(m.time))
     return out
 
 
@@ -166,7 +202,8 @@ def kernel(k) -> dict:
     return {"file": k.file, "old_file": k.old_file, "name": k.name, "status": k.status,
             "regression": k.regression, "improved": k.improved, "old": side(k.old), "new": side(k.new),
             "change": {key: {"percent": d.pct, "basis": d.basis} for key, d in k.change.items()},
-            "reasons": [{"code": c, "message": m} for c, m in k.reasons]}
+            "reasons": [{"code": c, "message": m} for c, m in k.reasons],
+            "lint_gained": [{"code": c, "message": m} for c, m in k.gained], "why": why(k)}
 
 
 def render_json(result) -> str:
@@ -188,9 +225,11 @@ def diff_annotations(result) -> list:
         for code, reason in k.reasons:
             numbers = {"RD101": f"I {value(k.old, 'I')} -> {value(k.new, 'I')}",
                        "RD102": f"{bound(k.old)} -> {bound(k.new)}, I {value(k.new, 'I')}",
-                       "RD103": f"attainable {attainable(k.old)} -> {attainable(k.new)}"}[code]
-            out.append(Annotation(code, f"{k.name}: {reason}: {numbers}", k.file, m.line, m.col, "warning",
-                                  _rule_name(code)))
+                       "RD103": f"attainable {attainable(k.old)} -> {attainable(k.new)}",
+                       "RD104": f"time floor {seconds(k.old)} -> {seconds(k.new)}",
+                       "RD105": ""}[code]
+            text = f"{k.name}: {reason}" + (f": {numbers}" if numbers else "")
+            out.append(Annotation(code, text, k.file, m.line, m.col, "warning", _rule_name(code)))
         if k.status == "unanalyzable":
             out.append(Annotation("RD901", f"{k.name}: no longer analyzed: {k.new.why}", k.file, m.line, m.col,
                                   "note", "not-analyzed"))

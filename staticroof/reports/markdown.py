@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..diagnostics import printable
-from .diff import attainable, bound, bound_phrase, label, percent, summary
+from .diff import attainable, bound, bound_phrase, label, percent, seconds, summary, why as why_line
 
 
 def cell(text: str) -> str:
@@ -54,8 +54,8 @@ def render_diff(result) -> str:
     head = code(result.head) if not result.head_commit else f"{code(result.head)} ({code(result.head_commit[:10])})"
     machine = f"machine **{result.machine}**" if result.machine else "no machine (`--machine` places kernels)"
     lines.append(f"{code(result.base)} ({code(result.base_commit[:10])}) → {head} · {machine} · "
-                 f"fails when I or attainable performance drops more than {result.fail_under:g}%, "
-                 "or a kernel becomes memory-bound")
+                 f"fails when a kernel's time floor rises more than {result.fail_under:g}% (without one: its bytes "
+                 "rise and I drops), or it gains a lint finding")
     lines.append("")
     regressed = len(result.regressions)
     lines.append(("**:x: " if regressed else "**:white_check_mark: ") + summary(result) + "**")
@@ -63,8 +63,8 @@ def render_diff(result) -> str:
     shown = [k for k in result.kernels if k.status in ("changed", "unanalyzable") or k.regression]
     if shown:
         machine_cols = any(k.old and k.old.machine for k in shown)
-        header = ["", "Kernel", "W (FLOP)", "Q (bytes)", "I (FLOP/B)"] + (["Bound", "Attainable"] if machine_cols
-                                                                          else [])
+        header = ["", "Kernel", "W (FLOP)", "Q (bytes)", "I (FLOP/B)"] + (["Bound", "Attainable", "Time floor"]
+                                                                          if machine_cols else [])
         lines.append("| " + " | ".join(header) + " |")
         lines.append("|" + "---|" * len(header))
         for k in shown:
@@ -79,16 +79,17 @@ def render_diff(result) -> str:
                 if machine_cols:
                     b = bound(k.old) if bound(k.old) == bound(k.new) else f"{bound(k.old)} → {bound(k.new)}"
                     row += [cell(b), cell(f"{attainable(k.old)} → {attainable(k.new)} "
-                                          f"({percent(k.change.get('attainable'))})")]
+                                          f"({percent(k.change.get('attainable'))})"),
+                            cell(f"{seconds(k.old)} → {seconds(k.new)} ({percent(k.change.get('time'))})")]
             lines.append("| " + " | ".join(row) + " |")
         lines.append("")
-    if result.regressions:
-        lines.append("**Regressions**")
+    judged = [k for k in shown if not (k.old.failed or k.new.failed)]
+    if judged:
+        lines.append("**Why**")
         lines.append("")
-        for k in result.regressions:
+        for k in judged:
             m = k.new
-            reasons = "; ".join(f"{c} {msg}" for c, msg in k.reasons)
-            lines.append(f"- {code(f'{k.file}:{m.line}')} {code(k.name)}: {reasons}")
+            lines.append(f"- {code(f'{k.file}:{m.line}')} {code(k.name)} ({label(k)}): {text(why_line(k))}")
         lines.append("")
     for status, heading in (("new", "New kernels"), ("removed", "Removed kernels")):
         ks = [k for k in result.kernels if k.status == status]

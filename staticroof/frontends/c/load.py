@@ -38,6 +38,7 @@ def read_and_lower(path: str, defines: dict, include_dirs, language: str, lower,
         return res, pp.bindings
     lowered = lower(pp)
     lowered.diagnostics = res.diagnostics + lowered.diagnostics
+    lowered.names = set(pp.spelled)
     if pp.missing:
         _undeclared(lowered, pp.missing)
     return lowered, pp.bindings

@@ -173,7 +173,7 @@ def _unit_spans(text: str):
     line_start = True
     opened: list[int] = []  # the parenthesis depth at each open brace
     while i < n:
-        if line_start and start is None:
+        if line_start:  # inside a unit too: a marker there (the CUDA front end's) moves what follows
             j = text.find("\n", i)
             j = n if j < 0 else j
             raw = text[i:j]
@@ -360,6 +360,10 @@ def parse_translation_unit(text: str, path: str):
         try:
             ext = parser.parse(src, filename=file).ext
         except (c_parser.ParseError, RecursionError) as e:
+            sub = split_units(f'#line {line} "{file}"\n' + " " * (col - 1) + unit)
+            if len(sub) > 1:  # a piece cut below: the definition and what the missing `}` glued after it
+                todo.extend(reversed([(*u, cut_before if k == 0 else None) for k, u in enumerate(sub)]))
+                continue
             pieces = _cut_at_definitions(unit, file, line, col)
             if len(pieces) > 1:  # an unbalanced brace swallowed the definitions after it: each on its own
                 nxt = [(p[2], _HEAD.match(p[0])) for p in pieces[1:]]

@@ -245,6 +245,7 @@ class FrontendResult:
     failed: list = field(default_factory=list)  # (name, Location, Diagnostic) for unsupported kernels
     diagnostics: list = field(default_factory=list)  # file-level
     drivers: set = field(default_factory=set)  # names of `main` and other drivers (see drivers.py)
+    names: set = field(default_factory=set)  # the -D names the source spells (preprocess.Preprocessed.spelled)
 
 
 

@@ -63,6 +63,7 @@ class Preprocessed:
     diagnostics: list = field(default_factory=list)
     ok: bool = True
     missing: list = field(default_factory=list)  # user headers not found, read as empty (SR131)
+    spelled: set = field(default_factory=set)  # the -D names the file or its user headers spell (cli warns of the rest)
 
 
 def _int_value(text: str):
@@ -314,14 +315,15 @@ def _with_headers(path: Path, text: str, search, stubs, root: Path, confine: Con
     """The file and the user headers it includes with their integer `#define`s rewritten as sizes
     (so `-D N=64` rebinds a size defined in a header as it does one in the file): each header is
     copied, rewritten, under a temporary folder, keeping its own name in line markers (`#line`).
-    Returns (text, size macros, names the directives test)."""
+    Returns (text, size macros, names the directives test, the identifiers the file and headers spell)."""
     headers = _user_headers(path, text, search, stubs, confine)
     texts = [text] + [t for _, t in headers.values()]
+    idents = set().union(*(_IDENT.findall(t) for t in texts))
     tested = set().union(*(directive_names(t) for t in texts))
     values = set().union(*(directive_names(t, values_only=True) for t in texts))
     src, sizes = rewrite_sizes(text, values)
     if not headers:
-        return src, sizes, tested
+        return src, sizes, tested, idents
     copies = {real: root / "headers" / str(k) / real.name for k, real in enumerate(headers)}
     for real, (shown, htext) in headers.items():
         body, found = rewrite_sizes(htext, values)
@@ -330,7 +332,7 @@ def _with_headers(path: Path, text: str, search, stubs, root: Path, confine: Con
         copies[real].parent.mkdir(parents=True, exist_ok=True)
         marker = f'#line 1 "{line_name(shown)}"\n'
         copies[real].write_text(marker + _redirect(real, body, search, stubs, copies, confine))
-    return _redirect(path, src, search, stubs, copies, confine), sizes, tested
+    return _redirect(path, src, search, stubs, copies, confine), sizes, tested, idents
 
 
 def system_compiler():
@@ -360,8 +362,9 @@ def preprocess(path: str, text: str, defines: dict, include_dirs=(), extra_macro
     try:  # mkdtemp inside: a signal (SIGTERM/SIGHUP/SIGQUIT end the run) right after it still cleans up
         work = Path(tempfile.mkdtemp(prefix="staticroof-pp-"))
         confine = Confinement(p, include_dirs, [*stubs, work])
-        src, out.size_macros, tested = _with_headers(p, text, [p.parent, *map(Path, include_dirs), *stubs], stubs,
-                                                     work, confine)
+        search = [p.parent, *map(Path, include_dirs), *stubs]
+        src, out.size_macros, tested, idents = _with_headers(p, text, search, stubs, work, confine)
+        out.spelled = {n for n in defines if all(part in idents for part in n.split("."))}
         macros = {**_COMPAT, **(C_MACROS if predefined is None else predefined), "__STATICROOF__": "1",
                   **(extra_macros or {})}
         _preprocess(out, path, p, text, src, tested, defines, include_dirs, stubs, macros, set(undefines),

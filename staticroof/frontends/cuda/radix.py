@@ -107,6 +107,8 @@ def countable(e) -> bool:
     """Whether a grid formula is one the counting can take as a loop bound: sizes and floors or
     ceilings of them with no size in a denominator (`floor((n + 255)/256)`, not `floor(4096/tile)`)."""
     e = sympy.sympify(e)
+    if e.has(sympy.Piecewise) or e.atoms(sympy.Rel):  # C's `n > 255` is 1 or 0: not a bound
+        return False
     for f in e.atoms(sympy.floor, sympy.ceiling):
         if sympy.denom(sympy.together(f.args[0])).free_symbols:
             return False
