@@ -316,6 +316,12 @@ _RULES = [
          "parameter compared with `nullptr`/`NULL`/0 (an optional output, `if (mean != nullptr)`) is not "
          "null, as an integer parameter used as a flag is counted for a nonzero value (every size is at "
          "least 1). The result stays exact under it."),
+    Rule("SR155", "warning", True, "launch contradicts the kernel's own bounds",
+         "The block the kernel is counted under (from `--block`, the configuration or a launch site) breaks "
+         "what the kernel states about its block: more threads than its `__launch_bounds__(N)`, or an "
+         "`assert` on `blockDim` that fails (`assert(blockDim.x == 32)`).  Such a launch does not run; the "
+         "counts are for it all the same, so the result is approximate.  Give the block the kernel was "
+         "written for (`--block KERNEL=32`)."),
     Rule("SR152", "warning", True, "grid formula beyond its floating-point bound",
          "A size is given (or passed by the host) beyond the bound under which a grid formula from "
          "floating-point host code is exact (SR151): the hardware's rounded quotient may differ from the "

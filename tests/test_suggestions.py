@@ -12,9 +12,19 @@ from staticroof.roofline.machines import similar
 from helpers import SAMPLES
 
 
-@pytest.mark.parametrize("spelled, first", [("A100-SXM4-80GB", "a100-80gb-sxm"),  # what nvidia-smi prints
-                                            ("NVIDIA GeForce RTX 4090", "rtx-4090"),
-                                            ("H100 SXM5", "h100-sxm"), ("h200x", "h200-sxm")])
+@pytest.mark.parametrize("spelled, name", [("A100-SXM4-80GB", "a100-80gb-sxm"),  # what nvidia-smi prints
+                                           ("NVIDIA A100-SXM4-40GB", "a100-40gb-sxm"),
+                                           ("NVIDIA GeForce RTX 4090", "rtx-4090"), ("Tesla V100-SXM2-32GB",
+                                                                                      "v100-sxm2-32gb")])
+def test_a_machine_name_as_nvidia_smi_prints_it_is_that_machine(spelled, name):
+    """The same words in another case, order or punctuation (`sxm4` is `sxm`, vendor words dropped)
+    name exactly one machine: it is used."""
+    r = CliRunner().invoke(main, ["analyze", str(SAMPLES / "saxpy.c"), "--machine", spelled, "--format", "json"])
+    assert r.exit_code == 0 and f'"machine": "{name}"' in r.output, r.output
+
+
+@pytest.mark.parametrize("spelled, first", [("NVIDIA H100 80GB HBM3", "h100-pcie"),  # SXM or PCIe: not told
+                                            ("H100 SXM5 80GB", "h100-sxm"), ("h200x", "h200-sxm")])
 def test_a_machine_name_as_tools_print_it_is_suggested(spelled, first):
     assert similar(spelled, load_database())[0] == first
     r = CliRunner().invoke(main, ["analyze", str(SAMPLES / "saxpy.c"), "--machine", spelled])

@@ -290,13 +290,19 @@ def load_database(extra_files=(), pyproject=None) -> dict[str, Machine]:
 
 
 def get(name: str, db: dict[str, Machine]) -> Machine:
-    """The machine called `name` (or with `name` as an alias), case-insensitively."""
+    """The machine called `name` (or with `name` as an alias), case-insensitively, or whose name has
+    the same words in any order and punctuation (`_tokens`) when exactly one does."""
     key = name.strip().lower()
     if key in db:
         return db[key]
     for m in db.values():
         if key in m.aliases:
             return m
+    # the same words however spelled (`A100-SXM4-80GB`, what nvidia-smi prints, is a100-80gb-sxm)
+    want = _tokens(name)
+    same = {m.name for m in db.values() for n in (m.name, *m.aliases) if want and _tokens(n) == want}
+    if len(same) == 1:
+        return db[same.pop()]
     aliases = sorted(a for m in db.values() for a in m.aliases)
     close = similar(name, db)
     hint = f" (did you mean {' or '.join(close)}?)" if close else ""

@@ -35,6 +35,7 @@ from ..common.launch_config import DIMS, Launch, repeats
 from ..common.lowering import Acc, FrontendResult, Unsupported, thread_loops, thread_symbols
 from ..common.predefined import CUDA_MACROS  # what nvcc predefines (its device pass for sm_80)
 from . import (
+    blockbounds as BB,
     classes as CL,
     overloads as OV,
     radix as RX,
@@ -513,10 +514,14 @@ def lower_cuda(path: str, text: str, size_macros: dict, grammars_dir: str, bindi
             kernel = _lower_instance(tu, fn, path, inst, launches or {}, constants, res)
             if kernel is None:
                 continue
+            broken = BB.contradiction(it.header, fn, tuple((kernel.launch or {}).get("block", ())))
             for k in (kernel, kernel.alternative):
                 if k is None:
                     continue
                 k.name = inst.name
+                if broken:
+                    k.diag("SR155", f"the launch counted ({kernel.launch.get('origin') or 'unknown'}) contradicts the "
+                           f"kernel's own bounds: {broken}; it would not run as counted", k.location)
                 if src.cxx is not None:
                     src.cxx.note(k, name)  # unknown types (SR141)
                 for pname in inst.assumed:
