@@ -179,6 +179,25 @@ def test_huge_constants_are_never_computed(tmp_path):
     assert r.returncode in (0, 1) and "Traceback" not in r.stderr and "SR102" in r.stdout, r.stdout + r.stderr
 
 
+def test_constants_past_64_bits_never_reach_isl(tmp_path):
+    """Fuzz case 273: `ny - 0xff..ff` (40 hex digits) in a loop bound and `k + 99..9` (5000 digits) in
+    an index.  No C integer holds either (a compiler refuses them); barvinok's count overflowed on the
+    first and crashed the process (SIGSEGV, in this very process when the analysis runs in it).  Such
+    a constant is no number to count with: the reference is not affine (SR101) and the bound it sits
+    in neither (the kernel is approximate), and the analysis runs in process without a crash."""
+    from helpers import analyze_source
+
+    src = ("void s(int nz, int ny, int nx, const float *a, float *b)\n{\n"
+           "    for (int k = 1; k < nz - 1; k++)\n"
+           "        for (int j = 1; j < ny - 0xffffffffffffffffffffffffffffffffffffffff; j++)\n"
+           "            b[k * ny + j] = a[k * ny + j] + a[(k + " + "9" * 5000 + ") * ny + j];\n}\n")
+    k = analyze_source(src, tmp_path)["s"]
+    assert not k.exact
+    messages = [d.message for d in k.diagnostics]
+    assert any("99999999999999999999...99999999 (5000 characters)" in m for m in messages), messages
+    assert all(len(m) < 400 for m in messages)
+
+
 @pytest.mark.parametrize("cost", ["-1", "nan", "inf", "-0.5"])
 def test_costs_must_be_non_negative_finite(cost):
     from click.testing import CliRunner

@@ -31,9 +31,15 @@ class NotAffine(Exception):
 _ISL_KEYWORDS = {"and", "or", "not", "mod", "floor", "ceil", "min", "max", "exists", "infty", "implies", "xor"}
 
 
+_WIDEST = 2**64  # the widest constant an index or bound holds (an unsigned long long)
+
+
 def aff(expr, namer: Namer) -> str:
     """Render an integer sympy expression in isl's affine syntax, or raise NotAffine."""
     expr = sympy.sympify(expr)
+    if any(abs(int(c)) > _WIDEST for c in expr.atoms(sympy.Integer)):
+        # no C integer is this wide (a compile error); barvinok's counting overflows on it (a crash)
+        raise NotAffine(f"a constant past 64 bits in {sympy.sstr(expr)[:80]}")
     if expr.is_Integer:
         return str(int(expr))
     if expr.is_Symbol:

@@ -72,10 +72,13 @@ class ExpressionLowering(_Mixin):
         if t == "string":
             return Val(CType("ptr", base=INT))
         digits = text.rstrip("uUlL")
+        shown = text if len(text) <= 40 else f"{text[:20]}...{text[-8:]} ({len(text)} characters)"
         try:
             v = int(digits, 8) if re.match(r"^0[0-7]+$", digits) else int(digits, 0)
         except ValueError:
-            return Val(INT, why=f"constant {text}")
+            return Val(INT, why=f"constant {shown}")
+        if v >= 2**64:  # no C integer type holds it (a compile error): not a number to count with
+            return Val(INT, why=f"constant {shown} is past 64 bits")
         return Val(INT, sympy.Integer(v))
 
     def _e_ID(self, node, acc):
