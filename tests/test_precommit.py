@@ -114,3 +114,29 @@ def test_every_package_is_installed():
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "staticroof").rglob("__init__.py")}
     assert found <= listed, sorted(found - listed)
+
+
+def test_the_readme_hook_passes_ordinary_memory_bound_code(tmp_path, monkeypatch):
+    """Issue #32 §6: with the README's hook arguments, an ordinary SAXPY (C and CUDA, memory-bound
+    57x below the A100's ridge: RF302's business, left out there) passes; an fp64 promotion fails."""
+    import re
+
+    import yaml
+    from click.testing import CliRunner
+
+    from staticroof.cli import main
+
+    text = (ROOT / "README.md").read_text()
+    section = text[text.index("### pre-commit"):]
+    block = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
+    (hook,) = [h for r in yaml.safe_load(block)["repos"] for h in r["hooks"]]
+    args = [str(a) for a in hook["args"]]
+    monkeypatch.chdir(tmp_path)
+    cu = tmp_path / "saxpy.cu"
+    cu.write_text("__global__ void saxpy(int n, float a, const float *x, float *y)\n{\n"
+                  "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) y[i] = a * x[i] + y[i];\n}\n")
+    r = CliRunner().invoke(main, ["lint", *args, str(ROOT / "samples" / "saxpy.c"), str(cu), "-D", "n=1000000"])
+    assert r.exit_code == 0, r.output
+    cu.write_text(cu.read_text().replace("a * x[i]", "a * x[i] * 0.5"))
+    r = CliRunner().invoke(main, ["lint", *args, str(cu), "-D", "n=1000000"])
+    assert r.exit_code == 1 and "RF101" in r.output, r.output
