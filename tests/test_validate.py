@@ -234,8 +234,9 @@ def test_unmatched_kernels_missing_sizes_and_bad_reports(tmp_path):
                    "        y[i] = a * x[i] + y[i];\n}\n}\n")
     r = _validate(src, "--ncu", NCU / "rtx5070-details-csv" / "saxpy.csv")
     assert r.exit_code == 1 and "give -D n=VALUE" in r.output
-    # sizes that are not the run's: the source's launch at N = 1024 (grid 4) is not the run's (4096)
-    out = _json(VECADD_A100, "--ncu", NCU / "a100-console" / "ncu_full_N1048576_olderstyle.txt")
+    # sizes that are not the run's: the source's launch at N = 1024 (grid 4) is not the run's (4096); with
+    # N given (-D) it is not scaled from the run's launch (test_the_runs_size_from_its_launch... below)
+    out = _json(VECADD_A100, "--ncu", NCU / "a100-console" / "ncu_full_N1048576_olderstyle.txt", "-D", "N=1024")
     assert any("not the source's at the sizes in force (grid 4 x 1 x 1" in p for p in out["launches"][0]["problems"])
     # --kernel naming nothing in the report
     r = _validate(SAXPY5070, "--ncu", NCU / "rtx5070-details-csv" / "saxpy.csv", "--kernel", "nope")
@@ -400,3 +401,27 @@ def test_profile_runs_ncu_and_validates(tmp_path, monkeypatch):
     data = json.loads(r.output)
     assert [_rows(x)["DRAM reads (B)"]["measured"] for x in data["launches"]] == [7552, 3264, 2176]
     assert out.read_bytes() == src.read_bytes()  # kept for a later `validate --ncu`
+
+
+def test_the_runs_size_from_its_launch_and_a_size_mismatch_named():
+    """Issue #32 §5, samples/vector_add_a100.cu (`#define N 1024`, launched with (N + 255)/256 blocks of
+    256) profiled at N = 2**20 (grid 4096 x 256: the A100 console log).  Without -D the run's threads
+    are 4096*256 / (4*256) = 1024x the source's: N = 1024 * 1024 = 1,048,576, and the source launches
+    exactly grid 4096 there: W = N = 1,048,576 adds, equal to the measured count; the guess is named.
+    With -D N=1024 forced, measured/predicted = 1024 and the explanation names the size mismatch (the
+    run's launch has 1024x the threads), not special functions.  The time row: on the A100, the floor
+    max(W/19.5e12, Q/2.039e12) = max(1024/19.5e12, 12*1024/2.039e12) = 6.0265e-9 s."""
+    log = NCU / "a100-console" / "ncu_full_N1048576_olderstyle.txt"
+    out = _json(SAMPLES / "vector_add_a100.cu", "--ncu", log)
+    (launch,) = out["launches"]
+    assert _rows(launch)["W (FLOP)"]["predicted"] == 1_048_576 == _rows(launch)["W (FLOP)"]["measured"]
+    (note,) = [p for p in launch["problems"] if p.startswith("`N` = 1,048,576 from the run's launch")]
+    assert "1024x its own 1,024" in note and "give -D N=VALUE" in note
+    out = _json(SAMPLES / "vector_add_a100.cu", "--ncu", log, "-D", "N=1024", "--machine", "a100")
+    (launch,) = out["launches"]
+    w = _rows(launch)["W (FLOP)"]
+    assert w["predicted"] == 1024 and w["note"].startswith("1024x (the run's launch has 1024x the source's threads)")
+    assert "special functions" not in w["note"]
+    t = _rows(launch)["time (s)"]
+    assert t["predicted"] == approx(max(1024 / 19.5e12, 12 * 1024 / 2.039e12))
+    assert t["measured"] == approx(10.14e-6)

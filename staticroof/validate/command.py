@@ -59,7 +59,7 @@ def print_comparison(source, report, report_path, defines, include_dirs, kernels
     o = options_from(cfg, defines, include_dirs, costs, (), (), machine_name, None, machine_files)
     machine = o.machine
 
-    def run_analysis(names: set, launches: dict):
+    def run_analysis(names: set, launches: dict, sizes: dict | None = None):
         import dataclasses
 
         from ..options import thaw
@@ -68,8 +68,10 @@ def print_comparison(source, report, report_path, defines, include_dirs, kernels
         merged = thaw(o.launches)
         for k, shape in launches.items():
             merged.setdefault(k, {}).update(shape)
-        # the launches the report measured; the machine's L2 alone (not `cache`), and no L1 level
-        return run(files, dataclasses.replace(o, only=names, launches=merged,
+        # the launches the report measured (and the sizes they imply); the machine's L2 alone (not
+        # `cache`), and no L1 level
+        defines = {**thaw(o.defines), **(sizes or {})}
+        return run(files, dataclasses.replace(o, only=names, launches=merged, defines=defines,
                                               cache_bytes=machine.l2_bytes if machine is not None else None,
                                               l1_bytes=None)).kernels
 

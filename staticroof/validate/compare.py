@@ -7,6 +7,7 @@ with L1, the L2-level bytes with L2, and place the attained point under the roof
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +44,7 @@ class Validation:
     point: dict = field(default_factory=dict)
     problems: list = field(default_factory=list)  # why something is not compared
     name: str = ""  # the kernel's name as the source would declare it
+    threads_ratio: float | None = None  # the run's threads over the source's, where its launch differs
 
 
 def _dram_reads(k) -> int | None:
@@ -62,7 +64,7 @@ def _level(k, name: str):
     return None
 
 
-def _explain_w(pred, meas, m: Measured) -> str:
+def _explain_w(pred, meas, m: Measured, threads_ratio: float | None = None) -> str:
     if meas is None:
         return "no FP instruction counters in the report (collect sm__sass_thread_inst_executed_op_*)"
     if pred is None:
@@ -70,12 +72,32 @@ def _explain_w(pred, meas, m: Measured) -> str:
     bound = "" if m.flops_exact else " (measured: warp instructions x 32, an upper bound)"
     if meas == pred:
         return "equal" + bound
+    sizes = _size_mismatch(meas / pred if pred else None, threads_ratio)
+    if sizes:
+        return sizes + bound
     if meas > pred:
         return ("the GPU executed more FP operations than the source states: special functions expand into "
                 "FMA sequences (the static count gives each call its --cost weight), divisions and square roots "
                 "run Newton steps, and library code (RNGs, index math in floating point) adds its own" + bound)
     return ("the GPU executed fewer FP operations than the source states: the compiler folded or removed some "
             "(constants, dead results), or work ran on units these counters do not count" + bound)
+
+
+def _size_mismatch(ratio: float | None, threads_ratio: float | None) -> str:
+    """The explanation of a measured/predicted ratio that says the run used other sizes: a power of
+    two (2**k for k >= 2, or its inverse) or the ratio of the run's threads to the source's."""
+    if not ratio or ratio <= 0:
+        return ""
+    r = ratio if ratio >= 1 else 1 / ratio
+    k = round(math.log2(r))
+    two = k >= 2 and abs(r / 2**k - 1) < 0.01
+    threads = threads_ratio is not None and threads_ratio != 1 and abs(ratio / threads_ratio - 1) < 0.01
+    if not (two or threads):
+        return ""
+    why = (f"the run's launch has {threads_ratio:.4g}x the source's threads" if threads else
+           f"{'2**' + str(k) if ratio >= 1 else '2**-' + str(k)}, a power of two")
+    return (f"{ratio:.4g}x ({why}): the run most likely used other sizes than those in force here; give the "
+            "run's with -D (the static count at the right sizes is the comparison that means something)")
 
 
 def _explain_reads(ratio: float | None, pred, l2_bytes) -> str:
@@ -113,7 +135,7 @@ def compare(v: Validation) -> None:
     pred_w = t.flops.value
     if not k.exact:
         v.problems.append(f"`{k.name}`'s static counts are approximate (`staticroof analyze` says why)")
-    v.rows.append(Row("W (FLOP)", pred_w, m.W, _explain_w(pred_w, m.W, m)))
+    v.rows.append(Row("W (FLOP)", pred_w, m.W, _explain_w(pred_w, m.W, m, v.threads_ratio)))
     for prec in sorted(set(t.by_precision) | set(m.flops)) if m.flops_source else ():
         q = t.by_precision.get(prec)
         v.rows.append(Row(f"W {prec}", q.value if q is not None else 0, m.flops.get(prec)))
@@ -144,9 +166,26 @@ def compare(v: Validation) -> None:
                           f"{m.l1_source}: L1 counts the sectors each warp request touches, so a coalesced access "
                           "equals the access-level bytes, a warp-wide broadcast counts one sector for 32 accesses "
                           "and a strided one a sector per thread"))
-    if m.time is not None:
-        v.rows.append(Row("time (s)", None, m.time))
+    if m.time is not None or v.roofs is not None:
+        floor = _time_floor(v, pred_w, t.compulsory.value)
+        roofs = v.roofs.name if v.roofs is not None else ""
+        v.rows.append(Row("time (s)", floor, m.time,
+                          "the predicted time floor max(W/peak, compulsory Q/DRAM bandwidth) on "
+                          f"{roofs}: no run can be faster" if floor is not None else
+                          "no roofs for a predicted time floor (give --machine)"))
     _place(v, pred_w)
+
+
+def _time_floor(v: Validation, w, q) -> float | None:
+    """max(W/peak, Q/bandwidth) on the roofs, for the kernel's dominant precision, or None."""
+    if v.roofs is None or w is None or q is None or not v.roofs.bandwidth:
+        return None
+    by = v.kernel.total.by_precision
+    prec = max(by, key=lambda p: by[p].value or 0) if by else "fp32"
+    peak = v.roofs.peaks.get(prec)
+    if not peak:
+        return None
+    return max(w / peak, q / v.roofs.bandwidth)
 
 
 def _place(v: Validation, pred_w) -> None:
@@ -214,9 +253,9 @@ def match(report, only: set) -> list:
     return out
 
 
-def analyze_for(source, name, launch, run_analysis) -> tuple[object, str | None]:
+def analyze_for(source, name, launch, run_analysis) -> tuple[object, str | None, float | None]:
     """The source kernel for one launch, analyzed under the launch's shape: (KernelSummary or
-    None, why not)."""
+    None, why not or a note, the run's threads over the source's where its launch differs)."""
     def pick(kernels):
         if name.template:
             want = f"{name.base}<{', '.join(name.template)}>".replace(" ", "")
@@ -226,11 +265,16 @@ def analyze_for(source, name, launch, run_analysis) -> tuple[object, str | None]
 
     k = pick(run_analysis({name.base}, {}))  # first under the source's own launch, at the sizes given
     if k is None:
-        return None, f"no kernel `{name.base}` in {source}"
+        return None, f"no kernel `{name.base}` in {source}", None
     note = None
+    ratio = None
     ran = _full(launch.grid), _full(launch.block)
     own = tuple(k.launch.get("grid") or ()), tuple(k.launch.get("block") or ())
     if (ran[0] and ran[0] != own[0]) or (ran[1] and ran[1] != own[1]):
+        found = _sizes_from_run(k, ran, own, lambda sizes: pick(run_analysis({name.base}, {}, sizes)))
+        if found is not None:
+            return (*found, None)
+        ratio = threads_ratio(ran, own)
         shape = {key: v for key, v in (("grid", ran[0]), ("block", ran[1])) if v}
         k = pick(run_analysis({name.base}, {name.base: shape}))
         if own[0] or own[1]:
@@ -238,12 +282,54 @@ def analyze_for(source, name, launch, run_analysis) -> tuple[object, str | None]
                     f"in force (grid {_dims(own[0])}, block {_dims(own[1])}): analyzed under the run's; if the run "
                     "used other sizes, give them with -D")
     if k.failed:
-        return None, f"`{k.name}` could not be analyzed (see `staticroof analyze`)"
+        return None, f"`{k.name}` could not be analyzed (see `staticroof analyze`)", None
     unbound = sorted(n for n in k.size_origins if k.sizes.get(n) is None)
     if unbound or k.total is None or k.total.flops.value is None:
         return None, (f"`{k.name}` needs sizes: give -D {unbound[0] if unbound else 'NAME'}=VALUE (the report's launch "
-                      "shape fixes only the grid and block)")
-    return k, note
+                      "shape fixes only the grid and block)"), None
+    return k, note, ratio
+
+
+def _threads(shape: tuple) -> int | None:
+    """grid x block threads of a (grid, block) pair of (x, y, z), None where a dimension is unknown."""
+    dims = [d for part in shape for d in part]
+    if len(dims) != 6 or any(d is None for d in dims):
+        return None
+    return math.prod(dims)
+
+
+def threads_ratio(ran: tuple, own: tuple) -> float | None:
+    """The run's threads over the source's launch's, where both are known."""
+    a, b = _threads(ran), _threads(own)
+    return a / b if a and b else None
+
+
+def _sizes_from_run(k, ran: tuple, own: tuple, analyze_at) -> tuple | None:
+    """(kernel, note) analyzed at the sizes the run's launch implies, or None.  When the work rests on
+    one size the source binds itself (a #define, its launch site: not -D), that size is scaled by the
+    run's threads over the source's (N = 1024 with 4 blocks, the run 4096 blocks: N = 1,048,576) and
+    kept only if the source then launches exactly the run's grid and block.  Named as a guess: any N
+    that rounds to the same grid launches it too."""
+    r = threads_ratio(ran, own)
+    names = sorted(str(s) for s in k.total.flops.expr.free_symbols) if k.total and k.total.flops.expr is not None \
+        else []
+    if r is None or r == 1 or len(names) != 1:
+        return None
+    n = names[0]
+    if k.sizes.get(n) is None or k.size_origins.get(n) in ("-D", "config"):
+        return None
+    scaled = k.sizes[n] * r
+    if scaled != int(scaled) or scaled < 1:
+        return None
+    k2 = analyze_at({n: int(scaled)})
+    if k2 is None or k2.failed:
+        return None
+    got = tuple(k2.launch.get("grid") or ()), tuple(k2.launch.get("block") or ())
+    if got != (ran[0] or got[0], ran[1] or got[1]) or k2.total is None or k2.total.flops.value is None:
+        return None
+    return k2, (f"`{n}` = {int(scaled):,} from the run's launch (grid {_dims(ran[0])}, block {_dims(ran[1])}): the "
+                f"source launches exactly that at this `{n}` ({r:.4g}x its own {k.sizes[n]:,}); a guess, as any "
+                f"`{n}` that rounds to the same grid would launch it: give -D {n}=VALUE for the run's")
 
 
 def _full(shape) -> tuple:
@@ -265,7 +351,7 @@ def validate(source, report, only: set, run_analysis, machine, db) -> list[Valid
         key = (name, launch.grid, launch.block)
         if key not in cache:
             cache[key] = analyze_for(source, name, launch, run_analysis)
-        v.kernel, why = cache[key]
+        v.kernel, why, v.threads_ratio = cache[key]
         if v.kernel is None:
             v.problems.append(why)
             _place(v, None)
