@@ -591,14 +591,17 @@ def read_svg_plot(path) -> dict:
     def groups(prefix, within=root):
         return [g for g in within.iter(f"{svg}g") if (g.get("id") or "").startswith(prefix)]
 
+    texts = comments(root)
+    # tick labels are numbers in the axis label's unit: FLOP/B on x, GFLOP/s or TFLOP/s on y
+    unit = {"x": 1.0, "y": 1e12 if "attainable performance (TFLOP/s)" in texts else 1e9}
+
     def axis(kind: str):
         ticks = []
         for g in groups(f"{kind}tick_"):
-            labels = [re.fullmatch(r"\$\\mathdefault\{10\^\{(-?\d+)\}\}\$", t) for t in comments(g)]
-            labels = [m for m in labels if m]
+            labels = [t for t in comments(g) if re.fullmatch(r"\d+(\.\d+)?(e[-+]?\d+)?", t)]
             if labels:
                 mark = next(g.iter(f"{svg}use"))
-                ticks.append((int(labels[0].group(1)), float(mark.get(kind))))
+                ticks.append((round(math.log10(float(labels[0]) * unit[kind])), float(mark.get(kind))))
         assert len(ticks) >= 2, f"fewer than two labelled {kind} ticks"
         (k0, p0), (k1, p1) = ticks[0], ticks[-1]
         per_decade = (p1 - p0) / (k1 - k0)
@@ -606,6 +609,14 @@ def read_svg_plot(path) -> dict:
 
     to_x, to_y = axis("x"), axis("y")
     in_legend = {id(g) for legend in groups("legend_") for g in groups("PathCollection_", legend)}
-    series = [[(to_x(u.get("x")), to_y(u.get("y"))) for u in g.iter(f"{svg}use")]
-              for g in groups("PathCollection_") if id(g) not in in_legend]
-    return {"texts": comments(root), "series": series}
+    def centres(g):
+        """The markers' centres: `use` elements, or (hollow markers) each `path`'s bounding box centre."""
+        marks = [(u.get("x"), u.get("y")) for u in g.iter(f"{svg}use")]
+        for path in ([] if marks else g.iter(f"{svg}path")):
+            nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", path.get("d", ""))]
+            xs, ys = nums[0::2], nums[1::2]
+            marks.append(((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2))
+        return [(to_x(x), to_y(y)) for x, y in marks]
+
+    series = [centres(g) for g in groups("PathCollection_") if id(g) not in in_legend]
+    return {"texts": texts, "series": series}

@@ -33,6 +33,8 @@ from staticroof.roofline import (
 
 from helpers import ROOT, read_svg_plot
 
+approx = pytest.approx
+
 
 @pytest.fixture(scope="module")
 def db():
@@ -576,11 +578,12 @@ def test_plot_png_and_svg_match_the_json(tmp_path):
         r = CliRunner().invoke(main, ["plot", *args, "-o", str(tmp_path / f"roof{suffix}")])
         assert r.exit_code == 0, r.output
     shown = read_svg_plot(tmp_path / "roof.svg")
-    for text in ("arithmetic intensity (FLOP/byte)", "attainable performance (FLOP/s)", "staticroof: a100-80gb-sxm",
-                 "ridge 9.56 FLOP/B", "DRAM 2.04 TB/s", "fp32 19.5 TFLOP/s", "saxpy", "gemm", "W/Q compulsory",
-                 "DRAM level (hierarchical)", "L2 level (hierarchical)", "L1 level (hierarchical)"):
+    for text in ("arithmetic intensity (FLOP/B)", "attainable performance (TFLOP/s)",
+                 "a100-80gb-sxm roofline, fp32 (staticroof)", "ridge 9.56 FLOP/B", "DRAM 2.04 TB/s",
+                 "fp32 19.5 TFLOP/s", "saxpy", "gemm", "W/Q compulsory", "DRAM level (hierarchical)",
+                 "L2 level (hierarchical)", "L1 level (hierarchical)"):
         assert text in shown["texts"], (text, shown["texts"])
-    compulsory, *levels = shown["series"]
+    *levels, compulsory = shown["series"]
 
     def near(a, b):
         return all(math.isclose(x, y, rel_tol=1e-4) for x, y in zip(a, b, strict=True))
@@ -601,7 +604,7 @@ def test_plot_png_and_svg_match_the_json(tmp_path):
         rgb = [int(color[i:i + 2], 16) / 255 for i in (1, 3, 5)]
         return bool((abs(png[:, :, :3] - rgb).max(axis=2) < 0.02).any())
 
-    assert has("#d62728") and has("#1f77b4")  # the fp32 roof (tab:red) and the W/Q points (tab:blue)
+    assert has("#d62728") and has("#1f77b4")  # the fp32 roof (tab:red) and the DRAM-level points (tab:blue)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -709,3 +712,56 @@ def test_cuda_l1_level_carries_the_wavefront_note():
     assert r["hierarchy"]["bound"] == "L1" and "wavefront" in r["hierarchy"]["note"]
     # a machine without an L1 bandwidth has no L1 roof to qualify
     assert "note" not in _placed([SAMPLES / "matmul_tiled.cu"], {}, machine="mi300x")["matmul_tiled"]["hierarchy"]
+
+
+def test_the_plot_geometry_is_slide_ready(tmp_path):
+    """Issue #32 §4: every roof drawn only where it bounds, every point under its roof, no point for a
+    level the machine has no bandwidth for (said in the legend), a label on every kernel and measured
+    point.  The RTX 5070 entry gives DRAM 672 GB/s and fp32 30.8 TFLOP/s only: its DRAM line ends at
+    the ridge 30.8e12 / 672e9 = 45.8 FLOP/B, where the compute roof starts; the naive GEMM at N = 2048
+    (I = N/6 = 341.3, compute-bound) has one DRAM-compulsory and one DRAM-level point, at 30.8 TFLOP/s,
+    and no L2 or L1 point."""
+    from click.testing import CliRunner
+
+    from staticroof.cli import main
+    from staticroof.reports.plot import roof_lines
+
+    ncu = ROOT / "tests" / "data" / "ncu"
+    out = tmp_path / "roof.svg"
+    r = CliRunner().invoke(main, ["plot", str(ncu / "rtx5070_kernels.cu"), "--machine", "rtx-5070", "-o", str(out),
+                                  "--kernel", "gemm_naive_kernel",
+                                  "--ncu", str(ncu / "rtx5070-details-csv" / "gemm_naive.csv")])
+    assert r.exit_code == 0, r.output
+    shown = read_svg_plot(out)
+    assert "L2, L1: no bandwidth for rtx-5070, not drawn" in shown["texts"]
+    assert "gemm_naive_kernel" in shown["texts"]
+    assert "gemm_naive_kernel (measured DRAM)" in shown["texts"] and "gemm_naive_kernel (measured L1)" in shown["texts"]
+    m = get("rtx-5070", load_database())
+    (dram, fp32) = roof_lines(m, ["fp32"], 0.01, 1e4)
+    assert dram["x"][1] == approx(30.84e12 / 672e9) and dram["y"][1] == approx(30.84e12)
+    assert fp32["x"][0] == approx(30.84e12 / 672e9) and fp32["ridge"] == approx(45.89, rel=1e-3)
+    # the points as drawn: DRAM level, then W/Q compulsory, then measured
+    level, compulsory, *measured = shown["series"]
+    assert level == [approx((2048 / 6, 30.84e12), rel=1e-4)] and compulsory == [approx((2048 / 6, 30.84e12),
+                                                                                         rel=1e-4)]
+    for x, y in level + compulsory:  # under the roof min(peak, bandwidth x I)
+        assert y <= min(30.84e12, 672e9 * x) * (1 + 1e-4)
+    assert len(measured) == 2
+
+
+def test_every_predicted_point_is_under_its_roof(tmp_path):
+    """The points draw() returns carry the roof over them: on the A100 (all three levels known) and
+    the L4 (DRAM only) each is at or below it, for every sample."""
+    pytest.importorskip("matplotlib")
+    from staticroof.reports.plot import draw
+
+    for machine in ("a100", "l4"):
+        m = get(machine, load_database())
+        placed = _placed([SAMPLES / n for n in ("saxpy.c", "gemm.c", "stencil1d.c", "gemv_half.cu")],
+                         {"n": 100000}, machine)
+        kernels = [type("K", (), {"name": name, "roofline": r})() for name, r in placed.items() if r]
+        pts = draw(kernels, m, str(tmp_path / f"{machine}.png"))
+        assert pts and all(p["roof"] is not None and p["attainable"] <= p["roof"] * (1 + 1e-12) for p in pts)
+        levels = {p["level"] for p in pts}
+        assert levels == ({"DRAM compulsory", "DRAM", "L2", "L1"} if machine == "a100" else
+                          {"DRAM compulsory", "DRAM"}), levels
