@@ -90,12 +90,14 @@ def _review_script() -> str:
     return step["run"]
 
 
-@pytest.mark.slow  # three `staticroof diff` runs in subprocesses (~10 s)
+@pytest.mark.slow  # `staticroof diff` runs in subprocesses (~10 s)
 @pytest.mark.skipif(shutil.which("bash") is None, reason="the action's script is bash")
 def test_review_script_runs_as_on_a_runner(tmp_path):
     """The `staticroof diff` step's script, with the environment a runner gives it, on a pull
-    request that moves C's accumulation into memory: the summary gets the Markdown table, the log
-    the annotations, the output the count, and the step fails (exit 1)."""
+    request that moves C's accumulation into memory: one `diff` run; the summary gets the Markdown
+    table, the log the annotations (on the first changed line inside the kernel: line 10, where
+    `float s = 0.0f;` was), the output the count, and the step fails (exit 1).  The args input keeps
+    its quotes (a -D of two words would break a plain split) and runs nothing."""
     repo = tmp_path / "repo"
     (repo / "src").mkdir(parents=True)
     git(repo, "init", "-q", "-b", "main")
@@ -112,18 +114,52 @@ def test_review_script_runs_as_on_a_runner(tmp_path):
     head = git(repo, "rev-parse", "HEAD").strip()
     summary, output, runner_temp = tmp_path / "summary.md", tmp_path / "output", tmp_path / "runner"
     runner_temp.mkdir()
-    env = dict(os.environ, BASE=base, HEAD_REV=head, MACHINE="l4", FAIL_UNDER="10", ARGS="-D N=768",
+    marker = tmp_path / "ran"
+    env = dict(os.environ, BASE=base, HEAD_REV=head, MACHINE="l4", FAIL_UNDER="10",
+               ARGS=f"-D N=768 --config 'no such.toml' -D '$(touch {marker})'",
                GITHUB_STEP_SUMMARY=str(summary), GITHUB_OUTPUT=str(output), RUNNER_TEMP=str(runner_temp),
-               STATICROOF_CACHE_DIR=str(runner_temp / "staticroof-cache"),
-               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+               STATICROOF_CACHE_DIR=str(runner_temp / "staticroof-cache"), PYTHON=sys.executable,
+               STATICROOF=str(Path(sys.executable).parent / "staticroof"))
+    p = subprocess.run(["bash", "-c", _review_script()], cwd=repo, env=env, capture_output=True, text=True,
+                       timeout=600)
+    # the quoted name is one argument (a missing configuration file: a usage error, exit 2), and
+    # `$(...)` inside the args is a -D value, never run
+    assert p.returncode == 2 and "no such.toml" in p.stdout + p.stderr, p.stdout + p.stderr
+    assert not marker.exists()
+    env["ARGS"] = "-D N=768 -D 'TITLE=a b'"
     p = subprocess.run(["bash", "-c", _review_script()], cwd=repo, env=env, capture_output=True, text=True,
                        timeout=600)
     assert p.returncode == 1, p.stdout + p.stderr
     assert "`N/6` = 128 → `N/8` = 96 (-25%)" in summary.read_text()
-    assert "::warning file=src/gemm.c,line=6,col=6,title=staticroof RD101 intensity-drop::" in p.stdout
+    assert ("::warning file=src/gemm.c,line=10,col=1,title=staticroof RD102 became-memory-bound::"
+            "gemm (defined at line 6)") in p.stdout, p.stdout
+    assert "title=staticroof RD105 new-lint-finding::" in p.stdout
     assert output.read_text() == "regressions=1\n"
     assert not (repo / ".staticroof_cache").exists()  # the cache stayed in the runner's temporary space
 
     env["BASE"] = ""
     p = subprocess.run(["bash", "-c", _review_script()], cwd=repo, env=env, capture_output=True, text=True)
     assert p.returncode == 2 and "::error title=staticroof::no base revision" in p.stdout
+
+
+def test_the_action_pins_every_dependency_within_the_packages_own_bounds():
+    """action-constraints.txt pins each of staticroof's dependencies (and theirs: sympy's mpmath,
+    libcst's PyYAML) to one version, and each pin satisfies pyproject.toml's requirement."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    pins = {}
+    for line in (ROOT / "action-constraints.txt").read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if line:
+            name, _, version = line.partition("==")
+            assert version, f"{line}: a pin is NAME==VERSION"
+            pins[name.lower()] = version
+    deps = [Requirement(r) for r in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]]
+    for req in deps:
+        assert req.name.lower() in pins, req.name
+        assert req.specifier.contains(pins[req.name.lower()], prereleases=True), (req, pins[req.name.lower()])
+    assert {"mpmath", "pyyaml"} <= set(pins)
+    action = (ROOT / "action.yml").read_text()
+    assert '-c "$ACTION_PATH/action-constraints.txt"' in action and "update-environment: false" in action

@@ -125,11 +125,12 @@ def test_accumulator_in_c_regresses_in_every_format(repo):
     status, gh = diff("HEAD", "--machine", "l4", "--format", "github")
     assert status == 1
     lines = gh.splitlines()
-    assert lines[0] == ("::warning file=src/gemm.c,line=6,col=6,title=staticroof RD102 became-memory-bound::"
-                        "gemm: compute-bound -> memory-bound at DRAM on l4: compute -> memory (DRAM), "
-                        "I N/8 = 96 FLOP/B")
-    assert lines[1].startswith("::warning file=src/gemm.c,line=6,col=6,title=staticroof RD105 new-lint-finding::"
-                               "gemm: new lint finding RF202")
+    # on the first line the change touched inside the kernel (line 10: `float s = 0.0f;` removed there)
+    assert lines[0] == ("::warning file=src/gemm.c,line=10,col=1,title=staticroof RD102 became-memory-bound::"
+                        "gemm (defined at line 6): compute-bound -> memory-bound at DRAM on l4: compute -> memory "
+                        "(DRAM), I N/8 = 96 FLOP/B")
+    assert lines[1].startswith("::warning file=src/gemm.c,line=10,col=1,title=staticroof RD105 new-lint-finding::"
+                               "gemm (defined at line 6): new lint finding RF202")
 
     status, sarif = diff("HEAD", "--machine", "l4", "--format", "sarif")
     assert status == 1
@@ -137,7 +138,7 @@ def test_accumulator_in_c_regresses_in_every_format(repo):
     results = doc["runs"][0]["results"]
     assert [r["ruleId"] for r in results] == ["RD102", "RD105"]
     loc = results[0]["locations"][0]["physicalLocation"]
-    assert loc["artifactLocation"]["uri"] == "src/gemm.c" and loc["region"] == {"startLine": 6, "startColumn": 6}
+    assert loc["artifactLocation"]["uri"] == "src/gemm.c" and loc["region"] == {"startLine": 10, "startColumn": 1}
     assert "compute -> memory (DRAM), I N/8 = 96 FLOP/B" in results[0]["message"]["text"]
 
     # the lint finding only reported (`--lint report`, or diff-lint = "report"): RD102 still fails it
@@ -169,8 +170,8 @@ def test_fp64_promotion_regresses_by_the_roof(repo):
     status, md = diff("HEAD", "--machine", "l4", "--format", "markdown")
     assert status == 1 and "30.3 TFLOP/s (fp32) → 473.4 GFLOP/s (fp64) (-98.4%)" in md
     status, gh = diff("HEAD", "--machine", "l4", "--format", "github")
-    assert status == 1 and gh.startswith("::warning file=src/gemm.c,line=6,col=6,title=staticroof RD104 "
-                                         "time-floor-rise::gemm: the time floor rises 64x")
+    assert status == 1 and gh.startswith("::warning file=src/gemm.c,line=12,col=1,title=staticroof RD104 "
+                                         "time-floor-rise::gemm (defined at line 6): the time floor rises 64x")
     status, sarif = diff("HEAD", "--machine", "l4", "--format", "sarif")
     assert status == 1 and [r["ruleId"] for r in sarif_valid(sarif)["runs"][0]["results"]] == ["RD104", "RD105"]
 

@@ -76,18 +76,27 @@ def _setup(config_file, defines, include_dirs, costs, grids, blocks, machine_nam
                    "not looked for (default: the configuration's diff-lint, else fail).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write the report to this file (default: standard output).")
+@click.option("--write", "writes", multiple=True, metavar="FORMAT:FILE",
+              help="Also write the same comparison in another format to FILE (repeatable: one analysis, "
+                   "every report; the Action writes json and markdown beside the github annotations).")
 @_analysis_options
-def diff(base, head, fmt, fail_under, lint_mode, output, defines, include_dirs, dtypes, costs, grids, blocks,
-         machine_name, unit, machine_files, cache, config_file, use_cache, jobs):
+def diff(base, head, fmt, fail_under, lint_mode, output, writes, defines, include_dirs, dtypes, costs, grids,
+         blocks, machine_name, unit, machine_files, cache, config_file, use_cache, jobs):
     """Compare the kernels of files changed between BASE and HEAD (default: the working tree).
 
     Per kernel: W, Q, I, the bound and the attainable performance before and after, with the
     change in percent; new and removed kernels are listed."""
     from ..cache import usable
-    from ..reports import diff as diff_report
     from . import git
     from .run import run
 
+    extra = []
+    for w in writes:
+        kind, sep, path = w.partition(":")
+        if not sep or kind not in FORMATS or not path:
+            raise click.BadParameter(f"`{w}`: give FORMAT:FILE with FORMAT one of {', '.join(FORMATS)}",
+                                     param_hint="--write")
+        extra.append((kind, path))
     cfg, options, store, config_path = _setup(config_file, defines, include_dirs, costs, grids, blocks,
                                               machine_name, unit, machine_files, cache, use_cache, dtypes, jobs)
     mode = lint_mode or cfg.diff_lint
@@ -102,29 +111,40 @@ def diff(base, head, fmt, fail_under, lint_mode, output, defines, include_dirs, 
     except git.GitError as e:
         click.echo(f"staticroof: {e}", err=True)
         sys.exit(2)
-    if fmt == "markdown":
-        from ..reports.markdown import render_diff
-
-        text = render_diff(result)
-    elif fmt == "sarif":
-        from ..reports.sarif import render_diff
-
-        text = render_diff(result)
-    elif fmt == "github":
-        from ..reports import github
-
-        text = github.render(diff_report.diff_annotations(result))
-    else:
-        text = diff_report.render_json(result) if fmt == "json" else diff_report.render_text(result)
+    for kind, path in extra:
+        _write(path, _render(kind, result))
+    text = _render(fmt, result)
     if output:
-        try:
-            Path(output).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
-        except OSError as e:
-            click.echo(f"staticroof: {output}: {e.strerror or e}", err=True)
-            sys.exit(2)
+        _write(output, text)
     else:
         click.echo(text, nl=not text.endswith("\n"))
     sys.exit(1 if result.regressions else 0)
+
+
+def _render(fmt: str, result) -> str:
+    from ..reports import diff as diff_report
+
+    if fmt == "markdown":
+        from ..reports.markdown import render_diff
+
+        return render_diff(result)
+    if fmt == "sarif":
+        from ..reports.sarif import render_diff as sarif_diff
+
+        return sarif_diff(result)
+    if fmt == "github":
+        from ..reports import github
+
+        return github.render(diff_report.diff_annotations(result))
+    return diff_report.render_json(result) if fmt == "json" else diff_report.render_text(result)
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+    except OSError as e:
+        click.echo(f"staticroof: {path}: {e.strerror or e}", err=True)
+        sys.exit(2)
 
 
 @click.command()

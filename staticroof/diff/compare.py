@@ -175,6 +175,7 @@ class KernelDiff:
     reasons: list = field(default_factory=list)  # (code, message): why it is a regression
     improved: bool = False
     gained: list = field(default_factory=list)  # (code, message): lint findings new at the kernel
+    changed_line: int | None = None  # the first line of the kernel the change touched (annotations go there)
 
     @property
     def regression(self) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,6 +85,22 @@ def changes(root: Path, base: str, head: str | None) -> list[Change]:
             if path:
                 out.append(Change("A", None, path))
     return out
+
+
+def changed_lines(root: Path, base: str, head: str | None, old: str | None, new: str) -> list[int]:
+    """The lines of `new` (in HEAD) that the change touched, ascending: each added or changed line, and
+    for a deletion the line after it.  A file that is new in full is every line: [] (no hunks asked)."""
+    if old is None:
+        return []
+    args = ["diff", "-U0", "--no-ext-diff", "--no-textconv", "--no-color", "-M", base]
+    if head is not None:
+        args.append(head)
+    text = _git(root, *args, "--", *([old] if old == new else [old, new]))
+    out: list[int] = []
+    for m in re.finditer(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", text, re.M):
+        start, count = int(m.group(1)), int(m.group(2) or 1)
+        out.extend(range(start, start + count) if count else [start + 1])  # `+c,0`: removed after line c
+    return sorted(set(out))
 
 
 class Tree:

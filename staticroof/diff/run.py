@@ -136,12 +136,32 @@ def run(base: str, head: str | None, options, cwd: Path, store=None, config_path
         pairs.append((h if h in old_kernels else None, h if h in new_kernels else None))
     result.files = [n or o for o, n in pairs]
     for o, n in pairs:
-        for old_m, new_m in match(old_kernels.get(o, []) if o else [], new_kernels.get(n, []) if n else []):
-            d = compare(old_m, new_m, fail_under, lint_fails)
+        found = [compare(old_m, new_m, fail_under, lint_fails)
+                 for old_m, new_m in match(old_kernels.get(o, []) if o else [], new_kernels.get(n, []) if n else [])]
+        for d in found:
             if o and n and o != n:
                 d.old_file = o
-            result.kernels.append(d)
+        if n and any(d.regression for d in found):
+            _changed_lines(found, root, base_commit, head_commit, o, n)
+        result.kernels.extend(found)
     return result
+
+
+def _changed_lines(found: list, root: Path, base: str, head: str | None, old: str | None, new: str) -> None:
+    """Each regressed kernel's first changed line inside it (from its line to the next kernel's), so
+    the annotation sits on the change a reviewer reads; none when git gives no hunk inside."""
+    try:
+        lines = git.changed_lines(root, base, head, old, new)
+    except git.GitError:
+        return
+    starts = sorted({d.new.line for d in found if d.new is not None and d.new.line})
+    for d in found:
+        if not d.regression or d.new is None or not d.new.line:
+            continue
+        later = [s for s in starts if s > d.new.line]
+        end = later[0] if later else float("inf")
+        inside = [x for x in lines if d.new.line <= x < end]
+        d.changed_line = inside[0] if inside else None
 
 
 def _lay_out(tree: git.Tree, paths: list, include_dirs: list, dest: Path) -> None:

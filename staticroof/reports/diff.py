@@ -229,6 +229,10 @@ def diff_annotations(result) -> list:
                        "RD104": f"time floor {seconds(k.old)} -> {seconds(k.new)}",
                        "RD105": ""}[code]
             text = f"{k.name}: {reason}" + (f": {numbers}" if numbers else "")
+            if k.changed_line and k.changed_line != m.line:  # on the changed line, naming the kernel's
+                text = f"{k.name} (defined at line {m.line}): {reason}" + (f": {numbers}" if numbers else "")
+                out.append(Annotation(code, text, k.file, k.changed_line, 1, "warning", _rule_name(code)))
+                continue
             out.append(Annotation(code, text, k.file, m.line, m.col, "warning", _rule_name(code)))
         if k.status == "unanalyzable":
             out.append(Annotation("RD901", f"{k.name}: no longer analyzed: {k.new.why}", k.file, m.line, m.col,
