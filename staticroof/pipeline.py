@@ -134,6 +134,11 @@ def run(files, options: AnalysisOptions = DEFAULTS) -> Report:
                                                     bindings_k, cache_bytes, l1_bytes)
                 _self_check(result, summary, _sizes_for(chosen, bindings_k), weights or {})
                 summary.ir = chosen
+            except budget.OverTime:  # past the budget outside a counting attempt (its fallback, the self-check)
+                budget.reset_isl()
+                d = Diagnostic("SR126", f"`{item.name}`: counting ran past its time budget ({seconds:g} s of CPU) "
+                               "while finishing its result: not counted; raise --time-budget (0: none)", item.location)
+                summary = unsupported(item.name, item.location, item.language, d)
             except Exception as e:  # never a traceback: one kernel's failure is its own
                 d = Diagnostic("SR099", f"`{item.name}`: internal error: {type(e).__name__}: {e}", item.location)
                 summary = unsupported(item.name, item.location, item.language, d)

@@ -223,3 +223,35 @@ def test_a_file_budget_ends_the_file_cleanly(tmp_path, monkeypatch):
     assert "the file's time budget (60 s of CPU, 3 kernels' budgets)" in k3.diagnostics[0].message
     readings = iter(range(0, 10_000, 25))
     assert not any(k.failed for k in pipeline.run([src], AnalysisOptions(time_budget=0)).kernels)  # 0: none
+
+
+def test_running_out_inside_code_that_catches_exception_is_never_an_internal_error(tmp_path, monkeypatch):
+    """Issue #33 §2: the budget's SIGPROF may land anywhere, inside code with a generic `except
+    Exception` too (here the first-access count wraps its work in one and reports a failure of its
+    own, as an internal error would be): the budget's OverTime passes through it to the fallback, so
+    the kernel is counted at the sizes in force (SR124: W = 2994 at n = 1000, main's call), never
+    SR099.  And past the budget after the counting (in the self-check), it is SR126, not SR099."""
+    real = analysis.compulsory
+
+    def guarded(kernel, name, refs, namer, *args, **kw):
+        try:
+            while namer.params:
+                budget.check()
+            return real(kernel, name, refs, namer, *args, **kw)
+        except Exception as e:  # what a careless layer would do: never reached by OverTime
+            raise RuntimeError("swallowed") from e
+
+    monkeypatch.setattr(analysis, "compulsory", guarded)
+    monkeypatch.setenv("STATICROOF_TIME_BUDGET", "0.2")
+    k = analyze_source(SMOOTH, tmp_path, name="smooth.c")["smooth3"]
+    assert "SR099" not in code_list(k) and "SR124" in code_list(k)
+    assert k.total.flops.value == 2994
+
+    import staticroof.pipeline as pipeline
+
+    def late(*args, **kw):
+        raise budget.OverTime()
+
+    monkeypatch.setattr(pipeline, "_self_check", late)
+    k = analyze_source(SMOOTH, tmp_path, name="smooth2.c")["smooth3"]
+    assert k.failed and code_list(k) == ["SR126"] and "while finishing its result" in k.diagnostics[0].message

@@ -29,8 +29,11 @@ DEFAULT_SECONDS = 20.0  # several times the slowest kernel of the test corpus (a
 _REPEAT = 0.05  # seconds of CPU between two more signals once the deadline has passed
 
 
-class OverTime(Exception):
-    """The kernel's time budget ran out."""
+class OverTime(BaseException):
+    """The kernel's time budget ran out.  A BaseException, as KeyboardInterrupt is: it may arrive
+    (from SIGPROF) anywhere inside the counting, and a generic `except Exception` on its way must not
+    turn it into that code's own failure (an internal error, SR099); only the budget's handlers
+    (pipeline, fallback) catch it."""
 
 
 def seconds(given: float | None = None) -> float:
