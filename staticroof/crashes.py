@@ -35,7 +35,9 @@ import sys
 # bus error, arithmetic and illegal-instruction signals of native code, and SIGKILL, the
 # out-of-memory killer's (a user stopping a run signals the command, which is not its analysis).
 CRASHES = frozenset(getattr(signal, name) for name in ("SIGSEGV", "SIGABRT", "SIGBUS", "SIGFPE", "SIGILL",
-                                                       "SIGKILL") if hasattr(signal, name))
+                                                       "SIGKILL", "SIGXCPU") if hasattr(signal, name))
+# SIGXCPU: the CPU limit `cpu_limit` sets for one kernel, past which the analysis is stuck in native
+# code (a barvinok count) that the time budget's Python-level signal cannot interrupt
 GUARDED = frozenset({"analyze", "lint", "diff", "baseline", "plot"})
 _SLOT_BYTES = 1 << 16
 _MAX_RERUNS = 64  # a run that crashes more often than this gives up (it would never end)
@@ -133,14 +135,55 @@ def record(slot, signum: int | None) -> bool:
     return True
 
 
+def out_of_time(signum_name: str) -> bool:
+    """Whether a recorded death is the CPU limit of `cpu_limit` (SR126), not a crash (SR127)."""
+    return signum_name == "SIGXCPU"
+
+
 def message(name: str, signum_name: str) -> str:
-    """SR127's text for a kernel (`name`, '' for a file's loading)."""
+    """SR127's text for a kernel (`name`, '' for a file's loading); SR126's for the CPU limit."""
+    if out_of_time(signum_name):
+        what = f"`{name}`: not counted" if name else "the file was not loaded"
+        return (f"{what}: it ran past its time budget inside native code (isl or barvinok), where the budget "
+                "cannot stop it, and its process was ended; the other kernels and files were analyzed in a fresh "
+                "process. Give the sizes it lacks with -D, or raise --time-budget (0: no budget, no limit)")
     what = f"`{name}`: the process analyzing this kernel" if name else "the process loading this file"
     cause = ("the system's out-of-memory killer, most likely" if signum_name == "SIGKILL"
              else "in native code: isl, barvinok or another extension")
     lost = "its result is missing" if name else "its kernels' results are missing"
     return (f"{what} crashed ({signum_name}, {cause}); {lost}. The other kernels and files were analyzed "
             "in a fresh process and are unaffected")
+
+
+def cpu_limit(seconds: float):
+    """Arm a CPU limit for one kernel and return what releases it: the process is ended by SIGXCPU
+    once its CPU time grows by more than `seconds` (whole seconds) from now, so a count stuck in
+    native code, which Python's signal handlers cannot interrupt, costs its kernel only (recorded
+    like a crash, reported as SR126).  Only where someone watches (slot_page) and RLIMIT_CPU exists;
+    no core is written.  `release()` restores the limit that was in force."""
+    if slot_page is None or not seconds or seconds <= 0:
+        return lambda: None
+    try:
+        import math
+        import resource
+
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        previous = resource.getrlimit(resource.RLIMIT_CPU)
+        soft = math.ceil(used.ru_utime + used.ru_stime + seconds) + 1
+        if previous[1] != resource.RLIM_INFINITY and soft >= previous[1]:
+            return lambda: None
+        resource.setrlimit(resource.RLIMIT_CORE, (0, resource.getrlimit(resource.RLIMIT_CORE)[1]))
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, previous[1]))
+    except (ImportError, ValueError, OSError):
+        return lambda: None
+
+    def release() -> None:
+        try:
+            resource.setrlimit(resource.RLIMIT_CPU, previous)
+        except (ValueError, OSError):
+            pass
+
+    return release
 
 
 def watch(command: str | None) -> None:

@@ -101,13 +101,15 @@ def run(files, options: AnalysisOptions = DEFAULTS) -> Report:
                 report.failed = report.failed or item.name not in drivers
                 continue
             lost = crashes.crashed(key, index)
-            if lost:  # an earlier attempt crashed in this kernel: it alone is missing
-                d = Diagnostic("SR127", crashes.message(item.name, lost), item.location)
+            if lost:  # an earlier attempt crashed in this kernel (or ran past its CPU limit): it alone is missing
+                code = "SR126" if crashes.out_of_time(lost) else "SR127"
+                d = Diagnostic(code, crashes.message(item.name, lost), item.location)
                 summary = unsupported(item.name, item.location, item.language, d)
                 report.kernels.append(summary)
                 report.failed = report.failed or item.name not in drivers
                 continue
             crashes.begin(key, index, item.name)
+            release = crashes.cpu_limit(NATIVE_LIMIT_BUDGETS * seconds + NATIVE_LIMIT_MARGIN if seconds else 0)
             try:
                 chosen = item
                 bindings_k = _kernel_bindings(item.name, bindings, kernel_sizes)
@@ -143,6 +145,7 @@ def run(files, options: AnalysisOptions = DEFAULTS) -> Report:
                 d = Diagnostic("SR099", f"`{item.name}`: internal error: {type(e).__name__}: {e}", item.location)
                 summary = unsupported(item.name, item.location, item.language, d)
             finally:
+                release()
                 crashes.end()
             report.kernels.append(summary)
             if summary.failed and item.name not in drivers:
@@ -169,6 +172,10 @@ def once_each(report: Report) -> Report:
 # A file's budget: this many kernels' budgets (issue #30 §15: 8 copies of a 2 KB nest took 156 s), then
 # each kernel left is SR126, not counted.  `cpu_clock` is the process's CPU time (a test replaces it).
 FILE_BUDGET_KERNELS = 3
+# A kernel's hard CPU limit (crashes.cpu_limit: the process ends, the kernel is SR126): its budget for
+# each of the three attempts (the count, at the sizes, the bound) and a margin, for native code the
+# budget's signal cannot interrupt
+NATIVE_LIMIT_BUDGETS, NATIVE_LIMIT_MARGIN = 3, 5.0
 cpu_clock = time.process_time
 
 

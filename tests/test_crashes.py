@@ -268,3 +268,30 @@ def test_diff_reports_the_crashed_kernel_and_the_others_as_before(files):
     want = want.replace("particles.c:27:6: damp  unchanged\n", "particles.c:27:6: damp  no longer analyzable\n"
                         f"  before  not analyzed: {SR127}\n  after   not analyzed: {SR127}\n")
     assert "improved" in want and r.stdout.decode() == want
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_past_the_cpu_limit_in_native_code_costs_only_its_kernel(files, jobs):
+    """Issue #33 §2: a count stuck in native code (a barvinok count: the budget's SIGPROF handler runs
+    only between Python steps) is ended by the kernel's CPU limit (SIGXCPU, crashes.cpu_limit) and
+    reported as SR126, not counted, with every other kernel as a clean run prints it."""
+    _code, clean = without_the_hook("analyze", "-j", jobs, "--no-color", *files)
+    r = staticroof("analyze", "-j", jobs, "--no-color", *files, crash="damp:SIGXCPU")
+    assert r.returncode == 1 and r.stderr == b"", r.stderr
+    got, want = blocks(r.stdout), blocks(clean)
+    assert got[1].startswith("particles.c:27:6: damp  [c, unsupported]\n  particles.c:27:6: SR126 `damp`: not "
+                             "counted: it ran past its time budget inside native code")
+    assert got[:1] + got[2:] == want[:1] + want[2:]
+
+
+def test_the_cpu_limit_ends_a_native_loop_and_is_released(tmp_path):
+    """crashes.cpu_limit(1) in a watched process: a loop inside C (sum over a huge range: no Python
+    step the budget's handler could run in) ends by SIGXCPU within a few seconds of CPU; released,
+    the limit in force before is back."""
+    code = ("import resource, signal, sys\nfrom staticroof import crashes\ncrashes.slot_page = crashes.new_slot()\n"
+            "before = resource.getrlimit(resource.RLIMIT_CPU)\nrelease = crashes.cpu_limit(30)\nrelease()\n"
+            "assert resource.getrlimit(resource.RLIMIT_CPU) == before\n"
+            "crashes.cpu_limit(1)\nsum(range(10 ** 12))\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120, cwd=tmp_path)
+    assert p.returncode == -signal.SIGXCPU, (p.returncode, p.stderr)
+    assert not list(tmp_path.iterdir())  # no core file
