@@ -41,6 +41,12 @@ def worker(args) -> int:
         resource.setrlimit(resource.RLIMIT_AS, (WORKER_AS_LIMIT, WORKER_AS_LIMIT))
     except (ValueError, OSError):
         pass
+    # as the CLI's watched process: each kernel's hard CPU limit armed (staticroof/crashes.py), so a
+    # count stuck in native code ends this worker by SIGXCPU where the CLI would redo the run without
+    # that kernel (SR126); the parent notes such a case instead of waiting out --case-timeout
+    from staticroof import crashes
+
+    crashes.slot_page = crashes.new_slot()
     out = Path(args.out)
     skip = set(json.loads(args.skip)) if args.skip else set()
     base = out / "work"
@@ -182,7 +188,11 @@ def parent(args) -> int:
             cur.unlink(missing_ok=True)
             d = done_indices(out)
             rest = [k for k in b if k not in d]
-            if code != 0 and i is not None and i in rest and (deadline is None or time.time() < deadline):
+            if code == -signal.SIGXCPU and i is not None and i in rest:
+                # a kernel past its hard CPU limit: what the CLI reports as SR126 (not a failure)
+                _progress(out, start, i, "SR126: a kernel past its hard CPU limit (SIGXCPU)", ok=True)
+                rest = [k for k in rest if k != i]
+            elif code != 0 and i is not None and i in rest and (deadline is None or time.time() < deadline):
                 why = f"worker ended by signal {-code}" if code < 0 else f"worker exited {code}"
                 save_failure(out, i, fuzzing.case_for(i, args.seed), [why], "")
                 _progress(out, start, i, why)
@@ -196,9 +206,10 @@ def parent(args) -> int:
     return 1 if rec["failures"] else 0
 
 
-def _progress(out: Path, start: int, i: int, why: str) -> None:
+def _progress(out: Path, start: int, i: int, why: str, ok: bool = False) -> None:
     with open(out / f"progress-{start}.jsonl", "a") as f:
-        f.write(json.dumps({"i": i, "ok": False, "s": None, "code": None, "notes": [], "why": why}) + "\n")
+        f.write(json.dumps({"i": i, "ok": ok, "s": None, "code": None, "notes": [why] if ok else [],
+                            "why": why}) + "\n")
 
 
 def _kill(proc) -> None:

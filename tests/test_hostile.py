@@ -198,6 +198,34 @@ def test_constants_past_64_bits_never_reach_isl(tmp_path):
     assert all(len(m) < 400 for m in messages)
 
 
+@pytest.mark.parametrize("name,src", [
+    ("stride.cu", "__global__ void k(float *x, int n) {\n"
+                  "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += " + "9" * 5000 + ")\n"
+                  "    x[i] = 2.0f * x[i];\n}\n"),
+    ("shift.c", "void k(float *x, int n) { for (int i = 0; i < n; i <<= " + "7" * 5000 + ") x[i] = 2.0f * x[i]; }\n"),
+    ("lit.py", "from numba import njit\n\n@njit\ndef k(x):\n    for i in range(x.shape[0]):\n"
+               "        x[i] = x[i] * " + "3" * 5000 + "\n"),
+])
+def test_literals_past_64_bits_anywhere_are_no_numbers(tmp_path, name, src):
+    """Fuzz case 8654: a 5,000-digit literal as a grid-stride step raised Python's own limit on
+    integer conversion (4,300 digits) as an internal error (SR099).  Every place that reads an
+    integer literal reads it through tokens.integer_literal: past 64 bits (a compiler refuses it, Numba
+    has no type for it) it is no number, and the kernel is reported, approximate or unsupported."""
+    from helpers import analyze_source
+
+    ks = analyze_source(src, tmp_path, name=name)
+    assert ks and all("SR099" not in [d.code for d in k.diagnostics] for k in ks.values()), ks
+
+
+def test_integer_literals():
+    from staticroof.frontends.common.tokens import integer_literal
+
+    good = ("42", "0x2A", "052", "42u", "1'000", "0b101", "1_000", "18446744073709551615")
+    assert [integer_literal(t) for t in good] == [42, 42, 42, 42, 1000, 5, 1000, 2**64 - 1]
+    assert [integer_literal(t) for t in ("18446744073709551616", "9" * 5000, "0x" + "f" * 17, "", "abc", "1.5")] \
+        == [None] * 6
+
+
 @pytest.mark.parametrize("cost", ["-1", "nan", "inf", "-0.5"])
 def test_costs_must_be_non_negative_finite(cost):
     from click.testing import CliRunner

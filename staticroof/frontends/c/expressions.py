@@ -3,7 +3,6 @@ assignments, casts and `?:`.  A mixin of :class:`c.FunctionLowering`."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -14,6 +13,7 @@ from ... import costs
 from ...ir import DRAM_SPACES, Guard, Ref, Stmt
 from ..common.lowering import Acc, Unsupported, affine as _affine, branch_refs, int_op as _int_op
 from ..common.preprocess import SIZE_MARK
+from ..common.tokens import integer_literal
 from . import folding, narrow, outputs, structs
 from .types import FLOAT, INT, VOID, CType, arith
 from .values import (
@@ -73,12 +73,9 @@ class ExpressionLowering(_Mixin):
             return Val(CType("ptr", base=INT))
         digits = text.rstrip("uUlL")
         shown = text if len(text) <= 40 else f"{text[:20]}...{text[-8:]} ({len(text)} characters)"
-        try:
-            v = int(digits, 8) if re.match(r"^0[0-7]+$", digits) else int(digits, 0)
-        except ValueError:
-            return Val(INT, why=f"constant {shown}")
-        if v >= 2**64:  # no C integer type holds it (a compile error): not a number to count with
-            return Val(INT, why=f"constant {shown} is past 64 bits")
+        v = integer_literal(digits)
+        if v is None:  # no C integer type holds it (a compile error): not a number to count with
+            return Val(INT, why=f"constant {shown} is no integer of 64 bits")
         return Val(INT, sympy.Integer(v))
 
     def _e_ID(self, node, acc):
@@ -135,10 +132,10 @@ class ExpressionLowering(_Mixin):
             lit, sign = args[1], 1
             if isinstance(lit, c_ast.UnaryOp) and lit.op in ("-", "+"):  # `#define N -5`: a negative size
                 lit, sign = lit.expr, -1 if lit.op == "-" else 1
-            try:
-                default = sign * int(lit.value.rstrip("uUlL"), 0)
-            except (AttributeError, ValueError):
-                raise Unsupported(f"the size macro `{size}` has no integer value", node) from None
+            value = integer_literal(getattr(lit, "value", ""))
+            if value is None:
+                raise Unsupported(f"the size macro `{size}` has no integer value of 64 bits", node)
+            default = sign * value
             return Val(INT, self.size_symbol(size, default, origin="macro"))
         if name is None:
             raise Unsupported("call through a function pointer", node)

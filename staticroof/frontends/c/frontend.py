@@ -18,6 +18,7 @@ from pycparser import c_ast
 from ...diagnostics import Diagnostic
 from ...ir import Array, Kernel
 from ..common.lowering import Acc, BodyBuilder, FrontendResult, Unsupported
+from ..common.tokens import integer_literal
 from . import drivers, structs
 from .expressions import ExpressionLowering
 from .parse import parse_translation_unit
@@ -143,10 +144,8 @@ class TranslationUnit:
             v = 0
             for e in t.values.enumerators:
                 if e.value is not None:
-                    try:
-                        v = int(str(e.value.value).rstrip("uUlL"), 0)
-                    except (AttributeError, ValueError):
-                        pass
+                    got = integer_literal(str(getattr(e.value, "value", "")))
+                    v = v if got is None else got
                 self.enums[e.name] = v
                 v += 1
 

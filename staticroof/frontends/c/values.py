@@ -12,6 +12,7 @@ from pycparser import c_ast
 
 from ... import costs
 from ...diagnostics import Location
+from ..common.tokens import integer_literal
 from .types import FLOAT, CType
 
 
@@ -238,17 +239,19 @@ def multiplicative_step(nxt):
     if isinstance(nxt, c_ast.Assignment) and isinstance(nxt.lvalue, c_ast.ID):
         name, r = nxt.lvalue.name, nxt.rvalue
         if nxt.op in ops and isinstance(r, c_ast.Constant) and r.type == "int":
-            return name, ops[nxt.op], int(r.value.rstrip("uUlL"), 0)
+            v = integer_literal(r.value)
+            return (name, ops[nxt.op], v) if v is not None else (None, None, None)
         if (nxt.op == "=" and isinstance(r, c_ast.BinaryOp) and r.op in (">>", "<<", "*", "/")
                 and isinstance(r.left, c_ast.ID) and r.left.name == name
-                and isinstance(r.right, c_ast.Constant) and r.right.type == "int"):
-            return name, r.op, int(r.right.value.rstrip("uUlL"), 0)
+                and isinstance(r.right, c_ast.Constant) and r.right.type == "int"
+                and integer_literal(r.right.value) is not None):
+            return name, r.op, integer_literal(r.right.value)
     return None, None, None
 
 
 def _signed(node, sign):
-    if isinstance(node, c_ast.Constant) and node.type == "int":
-        return sign * int(node.value.rstrip("uUlL"), 0)
+    if isinstance(node, c_ast.Constant) and node.type == "int" and integer_literal(node.value) is not None:
+        return sign * integer_literal(node.value)
     if sign == 1:
         return node
     return c_ast.UnaryOp("-", node, node.coord)

@@ -258,3 +258,18 @@ def split_commas(tokens: list[Token], angles: bool = False) -> list[list[Token]]
     if cur or parts:
         parts.append(cur)
     return parts
+
+
+def integer_literal(text: str) -> int | None:
+    """The value of a C integer literal (`42`, `0x2A`, `052`, `42u`, `1'000` in C++, `1_000` in Python),
+    or None for one that is no number here: not a literal, or past 64 bits, which no C integer type
+    (nor a Numba int64/uint64) holds, a compiler error.  The digits are never all converted when
+    there are too many (Python refuses past 4,300; a file full of them would cost quadratic time)."""
+    digits = text.strip().rstrip("uUlL").replace("'", "").replace("_", "")
+    if not digits or len(digits) > 24:  # 2**64 has 20 decimal digits, 22 octal, 16 hex (with 0x: 18)
+        return None
+    try:
+        v = int(digits, 8) if re.fullmatch(r"0[0-7]+", digits) else int(digits, 0)
+    except ValueError:
+        return None
+    return v if v < 2**64 else None

@@ -24,12 +24,16 @@ from ...ir import Guard, Stmt
 from ..c.types import FLOAT, INT, VOID, CType
 from ..c.values import Val, Var, node_location
 from ..common.lowering import Acc, Unsupported
+from ..common.tokens import integer_literal
 
 
 def _int(node) -> int:
     if isinstance(node, c_ast.UnaryOp) and node.op == "-":
         return -_int(node.expr)
-    return int(node.value, 0)
+    v = integer_literal(node.value)
+    if v is None:
+        raise ValueError(f"{node.value[:24]}: no integer literal of 64 bits")
+    return v
 
 
 def reduce(low, name, entry, node, args, acc):

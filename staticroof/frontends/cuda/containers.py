@@ -28,7 +28,7 @@ from pycparser import c_ast
 from ..c.types import INT
 from ..c.values import Val
 from ..common.lowering import Unsupported
-from ..common.tokens import Token, match_angle, match_close, split_commas
+from ..common.tokens import Token, integer_literal, match_angle, match_close, split_commas
 
 CONSTRUCTED = "__sr_container"  # a local std::vector's construction (see _declarators)
 EXTENT = "__sr_extent"  # `for (double v : x)` over what is not a local array: its element count (statements.py)
@@ -81,10 +81,7 @@ def rewrite(tokens: list[Token], i: int, convert):
     elem = " ".join(x.text for x in convert(args[0]))
     extent = None
     if kind == "arr" and len(args) > 1 and len(args[1]) == 1 and args[1][0].kind == "num":
-        try:
-            extent = int(args[1][0].text.rstrip("uUlL"), 0)
-        except ValueError:
-            extent = None
+        extent = integer_literal(args[1][0].text)
     if kind == "arr" and extent is None:
         kind = "vec"  # `array<T, N>` of a template parameter's extent: its elements, extent unknown
     key = (kind, elem, extent)

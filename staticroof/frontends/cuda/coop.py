@@ -21,7 +21,7 @@ a kernel's dimensions what it indexes).  What cannot be an index is an opaque va
 
 from __future__ import annotations
 
-from ..common.tokens import Token, match_angle, match_close, retext, split_commas
+from ..common.tokens import Token, integer_literal, match_angle, match_close, retext, split_commas
 
 NAMESPACES = {"cg", "cooperative_groups", "experimental", "details"}
 _GROUP_TYPES = {"thread_block": "block", "grid_group": "grid", "coalesced_group": "coalesced",
@@ -67,10 +67,7 @@ def _strip(tokens: list[Token], names: set) -> list[Token]:
 
 def _const_int(tokens: list[Token]) -> int | None:
     text = "".join(t.text for t in tokens)
-    try:
-        return int(text.rstrip("uUlL"), 0)
-    except ValueError:
-        return None
+    return integer_literal(text)
 
 
 def _sync(kind) -> str:

@@ -19,6 +19,7 @@ from ...diagnostics import Location
 from ...ir import LAUNCH_BLOCK, LAUNCH_GRID, Array, Loop, Ref, launch_size
 from ..common.launch_config import DIMS, Launch, overridden, repeats
 from ..common.lowering import Unsupported, thread_loops, thread_symbols
+from ..common.tokens import integer_literal
 from .kernels import qualified
 from .numba_types import dtype_name, is_float
 from .syntax import shape_names as named_shapes
@@ -385,7 +386,7 @@ def _dims(v) -> tuple:
 def host_value(node, env: dict, names: dict):
     """An int, ("tuple", items), ("shape", dims) for an array, or None: host code folded."""
     if isinstance(node, cst.Integer):
-        return int(node.value.replace("_", ""), 0)
+        return integer_literal(node.value)
     if isinstance(node, cst.Name):
         return env.get(node.value)
     if isinstance(node, cst.Tuple):

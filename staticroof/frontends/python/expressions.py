@@ -12,6 +12,7 @@ import sympy
 from ... import costs
 from ...ir import Ref
 from ..common.lowering import Acc, Unsupported, affine, branch_refs, int_op
+from ..common.tokens import integer_literal
 from . import arithmetic, arrays as AR, cuda as CU
 from .kernels import qualified
 from .mathnames import CASTS, FREE, MATH, OPERATORS, RENAMES, cost_name
@@ -56,7 +57,10 @@ class ExpressionLowering(_Mixin):
 
     # -- leaves --------------------------------------------------------------------------
     def _e_Integer(self, node, acc):
-        return int_val(int(node.value.replace("_", ""), 0), literal=True)
+        v = integer_literal(node.value)
+        if v is None:  # Numba has no integer type for it (past 64 bits): it does not compile
+            raise Unsupported(f"integer literal {node.value[:24]}... past 64 bits", node)
+        return int_val(v, literal=True)
 
     def _e_Float(self, node, acc):
         v = float_val("fp64", literal=True)

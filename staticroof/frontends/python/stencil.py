@@ -22,6 +22,7 @@ import sympy
 
 from ...ir import Guard, Loop, Ref, Stmt
 from ..common.lowering import Unsupported
+from ..common.tokens import integer_literal
 from .syntax import statement_list
 from .values import PVal
 
@@ -71,7 +72,7 @@ def _pairs(node):
 def _const(node, constants: dict) -> int | None:
     """The integer a constant index expression stands for (`-1`, `1 + 1`, a module constant)."""
     if isinstance(node, cst.Integer):
-        return int(node.value.replace("_", ""), 0)
+        return integer_literal(node.value)
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
         v = _const(node.expression, constants)
         return None if v is None else (-v if isinstance(node.operator, cst.Minus) else v)
