@@ -186,6 +186,22 @@ def cpu_limit(seconds: float):
     return release
 
 
+def die_with_parent(parent: int) -> None:
+    """Linux: this process is killed (SIGKILL) when its parent (pid `parent`) dies, however it dies;
+    elsewhere nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # the parent died before the request: nobody is left to wait for
+            os._exit(1)
+    except (OSError, AttributeError):
+        pass
+
+
 def watch(command: str | None) -> None:
     """Fork the command (the launcher, before importing the CLI) and wait for it: the fork returns
     here and runs it; this process never returns, it exits as the command did.  A crash inside a
@@ -198,11 +214,15 @@ def watch(command: str | None) -> None:
     sys.stderr.flush()
     while True:
         slot = new_slot()
+        watcher = os.getpid()
         pid = os.fork()
         if pid == 0:
             slot_page = slot
+            die_with_parent(watcher)
             return
-        status = _wait(pid)
+        status, ended = _wait(pid)
+        if ended is not None:  # asked to stop (a CI job's timeout): no second attempt, whatever the death
+            os._exit(128 + ended)
         if os.WIFEXITED(status):
             os._exit(os.WEXITSTATUS(status))
         signum = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
@@ -211,16 +231,43 @@ def watch(command: str | None) -> None:
         slot.close()
 
 
-def _wait(pid: int) -> int:
-    """The command's status.  Ctrl-C reaches it from the terminal (its whole group): ignored here;
-    a SIGTERM, SIGHUP or SIGQUIT (ENDING) sent to this process is passed on to it."""
-    forward = {s: signal.signal(s, lambda signum, frame: _pass_on(pid, signum)) for s in ENDING}
+GRACE_SECONDS = 5.0  # after passing on a stop signal: the command's time to clean up before SIGKILL
+
+
+def _wait(pid: int) -> tuple:
+    """(the command's status, the ENDING signal this process was sent or None).  Ctrl-C reaches it
+    from the terminal (its whole group): ignored here; a SIGTERM, SIGHUP or SIGQUIT (ENDING) sent to
+    this process is passed on to it, and if it has not ended GRACE_SECONDS later (its Python handler
+    cannot run while it is inside native code, a long barvinok count), it is killed."""
+    import time
+
+    ended: list = []
+
+    class Stop(Exception):
+        """Breaks the blocking waitpid (which PEP 475 would otherwise retry) to start the grace period."""
+
+    def on_end(signum, frame) -> None:
+        first = not ended
+        if first:
+            ended.append((signum, time.monotonic()))
+        _pass_on(pid, signum)
+        if first:
+            raise Stop
+
+    forward = {s: signal.signal(s, on_end) for s in ENDING}
     sigint = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         while True:
-            got, status = os.waitpid(pid, 0)
-            if got == pid and not os.WIFSTOPPED(status):
-                return status
+            try:  # the first stop signal raises Stop wherever in here it lands
+                got, status = os.waitpid(pid, os.WNOHANG if ended else 0)
+                if got == pid and not os.WIFSTOPPED(status):
+                    return status, ended[0][0] if ended else None
+                if ended:
+                    if time.monotonic() - ended[0][1] > GRACE_SECONDS:
+                        _pass_on(pid, signal.SIGKILL)
+                    time.sleep(0.05)
+            except Stop:
+                continue
     finally:
         signal.signal(signal.SIGINT, sigint)
         for s, previous in forward.items():
@@ -246,7 +293,9 @@ def _die_as(signum: int | None) -> None:
 def _test_crash(test: str, name: str) -> None:
     """STATICROOF_TEST_CRASH=NAME[:SIGNAL], for the tests only: the process kills itself with
     SIGNAL (default SIGSEGV) when the kernel NAME begins (or the loading of the file NAME,
-    `stencils.c`), as a crash in native code would."""
+    `stencils.c`), as a crash in native code would; NAME:STUCK spins in native code instead."""
     kernel, _, sig = test.partition(":")
-    if kernel == name:
+    if kernel == name and sig == "STUCK":  # a native loop no Python handler can interrupt
+        sum(range(10 ** 15))
+    elif kernel == name:
         os.kill(os.getpid(), getattr(signal, sig or "SIGSEGV"))

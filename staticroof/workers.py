@@ -82,7 +82,7 @@ class _Worker:
 
         self.conn, child = ctx.Pipe()
         self.slot = crashes.new_slot()  # where it is: which kernel of which file (staticroof/crashes.py)
-        self.process = ctx.Process(target=_serve, args=(work, child, self.conn, self.slot), daemon=True)
+        self.process = ctx.Process(target=_serve, args=(work, child, self.conn, self.slot, os.getpid()), daemon=True)
         self.process.start()
         child.close()
         self.task: int | None = None  # the index of the item it holds
@@ -179,7 +179,9 @@ class _Pool:
             except (OSError, ValueError):
                 w.process.terminate()
         for w in self.workers:
-            w.process.join(10)
+            # a worker inside native code cannot run its SIGTERM handler: killed after a short wait,
+            # well inside the watcher's grace period (crashes.GRACE_SECONDS)
+            w.process.join(2)
             if w.process.is_alive():
                 w.process.kill()
                 w.process.join()
@@ -196,7 +198,7 @@ def _death(code) -> str:
     return f"the worker process analyzing this file exited with status {code}"
 
 
-def _serve(work, conn, parent_end, slot) -> None:
+def _serve(work, conn, parent_end, slot, parent: int) -> None:
     """A worker: items in, (index, (ok, (result, file aliases) or why)) out, until told to stop.
     With each item comes what earlier attempts crashed in (crashes.crashed), and the worker writes
     where it is into `slot`, which the pool reads if it dies."""
@@ -205,6 +207,7 @@ def _serve(work, conn, parent_end, slot) -> None:
 
     crashes.slot_page = slot
     parent_end.close()
+    crashes.die_with_parent(parent)  # a parent killed (its watcher's last resort) leaves no worker spinning in C
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent, which stops the workers
     # stopped with SIGTERM (or SIGHUP, SIGQUIT to the whole group): exit through Python, so `finally`
     # blocks remove temporary folders and kill the preprocessor

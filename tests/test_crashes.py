@@ -295,3 +295,27 @@ def test_the_cpu_limit_ends_a_native_loop_and_is_released(tmp_path):
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120, cwd=tmp_path)
     assert p.returncode == -signal.SIGXCPU, (p.returncode, p.stderr)
     assert not list(tmp_path.iterdir())  # no core file
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals")
+def test_a_stop_signal_ends_a_command_stuck_in_native_code(files):
+    """A CI job's timeout sends SIGTERM; the command's handler (Python) cannot run while it is inside
+    native code (here a loop in C, as a long barvinok count): the watcher passes the signal on, waits
+    crashes.GRACE_SECONDS, then kills it, and exits 143 without a second attempt."""
+    import time
+
+    env = dict(os.environ, STATICROOF_SERVER="0", STATICROOF_TEST_CRASH="damp:STUCK")
+    proc = subprocess.Popen([sys.executable, "-m", "staticroof", "analyze", *files], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        time.sleep(4)  # started, and stuck in `damp`
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+        took = time.monotonic() - t0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 128 + signal.SIGTERM and b"Traceback" not in err, (proc.returncode, err)
+    assert took < crashes.GRACE_SECONDS + 10 and out == b""
