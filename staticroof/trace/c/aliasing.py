@@ -35,6 +35,37 @@ def pointer_params(fn: c_ast.FuncDef) -> dict:
     return out
 
 
+def derived_pointers(fn: c_ast.FuncDef, params: dict) -> dict:
+    """Local pointers set once from a pointer parameter (`const float *row = att + t * T;`): name ->
+    the parameter they point into (the element type and `restrict` are the parameter's)."""
+    out: dict = {}
+
+    def visit(n):
+        if isinstance(n, c_ast.Decl) and n.name and isinstance(n.type, c_ast.PtrDecl) and n.init is not None:
+            roots = {out.get(m, m) for m in _ids(n.init)} & set(params)
+            if len(roots) == 1 and n.name not in params:
+                out[n.name] = roots.pop()
+        for _, child in n.children():
+            visit(child)
+
+    if fn.body is not None:
+        visit(fn.body)
+    return out
+
+
+def _ids(node) -> set:
+    found = set()
+
+    def visit(n):
+        if isinstance(n, c_ast.ID):
+            found.add(n.name)
+        for _, child in n.children():
+            visit(child)
+
+    visit(node)
+    return found
+
+
 def pointer_name(node) -> str | None:
     """The variable an access indexes (`a` in `a[i][j]`, `*(a + i)`, `*a`), or None."""
     if isinstance(node, c_ast.ArrayRef):
@@ -60,8 +91,8 @@ def _is_access(n) -> bool:
 
 
 def touched(*nodes) -> tuple[set, set]:
-    """(pointers accessed, pointers written) under the nodes (a loop's body, condition and step); an
-    address taken (`&y[i]`, as atomics take it) counts as written."""
+    """(pointers accessed, pointers written) under the nodes (a loop's body, condition and step); the
+    element an atomic takes the address of (`atomicAdd(&y[i], v)`) counts as written."""
     used: set = set()
     written: set = set()
 
@@ -70,8 +101,14 @@ def touched(*nodes) -> tuple[set, set]:
             used.add(pointer_name(n))
         if isinstance(n, c_ast.Assignment) and _is_access(n.lvalue):
             written.add(pointer_name(n.lvalue))
-        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&") and _is_access(n.expr):
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--") and _is_access(n.expr):
             written.add(pointer_name(n.expr))
+        elif isinstance(n, c_ast.UnaryOp) and n.op == "&" and _is_access(n.expr):
+            used.add(pointer_name(n.expr))
+        elif isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name.startswith("atomic"):
+            for a in (n.args.exprs if n.args is not None else [])[:1]:
+                if isinstance(a, c_ast.UnaryOp) and a.op == "&" and _is_access(a.expr):
+                    written.add(pointer_name(a.expr))
         for _, child in n.children():
             visit(child)
 

@@ -20,7 +20,7 @@ from typing import ClassVar
 from pycparser import c_ast, c_generator
 
 from .. import mathlib
-from .aliasing import pointer_name, pointer_params, touched, unheld_condition
+from .aliasing import derived_pointers, pointer_name, pointer_params, touched, unheld_condition
 from .overloads import select
 from .program import names_read, pointer_depth
 
@@ -53,6 +53,7 @@ class Instrumenter:
         self._vla_sites = itertools.count()
         self.loops: list = []
         self.pointers: dict = {}  # the function's pointer parameters -> (restrict?, depth)
+        self.derived: dict = {}  # local pointers into a parameter -> the parameter
         self.stmt_token = "0"
         self.stmt_id = 0
 
@@ -69,6 +70,7 @@ class Instrumenter:
         self.ranks = {p.name: pointer_depth(p.type) for p in (fn.decl.type.args.params if fn.decl.type.args else [])
                       if isinstance(p, c_ast.Decl)}
         self.pointers = pointer_params(fn)
+        self.derived = derived_pointers(fn, self.pointers)
         body = [self.register(name, rank, nbytes, *rest) for name, rank, nbytes, *rest in register or []]
         body += [self.stmt(s) for s in (fn.body.block_items or [])]
         return head + "\n{\n" + "\n".join(body) + "\n}\n"
@@ -188,6 +190,7 @@ class Instrumenter:
         if isinstance(node, c_ast.For) and node.next is not None:
             assigned |= _names_changed(node.next)  # `i++, j--`: both change with the loop
         used, written = touched(node.stmt, node.cond, getattr(node, "next", None))
+        used, written = {self.derived.get(u, u) for u in used}, {self.derived.get(w, w) for w in written}
         self.loops.append(_Loop(var or "", assigned, token, used, written))
         try:
             if isinstance(node, c_ast.For):
@@ -264,7 +267,9 @@ class Instrumenter:
         if inner is None or names_read(node) & (inner.assigned | {inner.var}):
             return self.groups.setdefault((self.stmt_id, key), len(self.groups)), self.stmt_token
         held = self.groups.setdefault((inner.token, self.stmt_id, key), len(self.groups))  # once per loop execution
-        unheld = unheld_condition(pointer_name(node), kind, inner.used, inner.written, self.pointers)
+        name = pointer_name(node)
+        unheld = unheld_condition(self.derived.get(name, name) if name else None, kind, inner.used, inner.written,
+                                  self.pointers)
         if unheld is None:
             return held, inner.token
         plain = self.groups.setdefault((self.stmt_id, key), len(self.groups))
