@@ -14,17 +14,17 @@
  *         of C[i][j] += (at k = 0), so each is read once    -> 4N^2
  *         and each is written                               -> 4N^2
  *      Q = 16*N**2.
- *   Q_access: A[i][k] and B[k][j] vary with k -> loaded on all N^3 k
- *      trips -> 2 * 4N^3 = 8N^3.  C[i][j] is invariant in the k loop, so
- *      its load is done once before and its store once after each
- *      execution of the k loop: N^2 loads + N^2 stores -> 8N^2.
- *      Q_access = 8*N**3 + 8*N**2.
+ *   Q_access: A[i][k], B[k][j] vary with k: N^3 loads each -> 8N^3.
+ *      C[i][j] is invariant in k, but C may alias A and B (floats, no
+ *      `restrict`) and the loop writes C: loaded and stored every k trip
+ *      -> 8N^3 (lint's RF202; `restrict` would give 8N^2).
+ *      Q_access = 16*N**3.
  *   I = W / Q = 2N^3 / 16N^2 = N/8.
  *
  * staticroof:expect gemm_accum
  *   W        = 2*N**3
  *   Q        = 16*N**2
- *   Q_access = 8*N**3 + 8*N**2
+ *   Q_access = 16*N**3
  *   I        = N/8
  *   fp32     = 2*N**3
  */

@@ -21,14 +21,14 @@ gemm_accum: C[i, j] += A[i, k] * B[k, j] reads C[i, j] before writing it.
   W = 2*N**3 fp32 as above.
   Q: A, B read (4N**2 each); C: N**2 elements read first, then written -> 4N**2 + 4N**2.
      Q = 16*N**2.
-  Q_access: A, B loaded every trip (8N**3); C[i, j] does not vary with k: kept in a register over
-     the k loop, one load and one store per (i, j) -> 8N**2.  Q_access = 8*N**3 + 8*N**2.
+  Q_access: A, B loaded every trip (8N**3); C[i, j] does not vary with k, but C may alias A, B (Numba
+     arguments): loaded and stored every k trip -> 8N**3 (RF202).  Q_access = 16*N**3.
   I = 2N**3 / 16N**2 = N/8.
 
 staticroof:expect gemm_accum
   W        = 2*N**3
   Q        = 16*N**2
-  Q_access = 8*N**3 + 8*N**2
+  Q_access = 16*N**3
   I        = N/8
   fp32     = 2*N**3
 """

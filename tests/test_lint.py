@@ -214,7 +214,7 @@ def test_rf202_fires_on_c_accumulated_in_the_k_loop(tmp_path):
     _, line, _, msg = found[0]
     assert line == 10
     assert "`C` is accumulated in memory inside the `k` loop; as it may alias `A`, `B`" in msg
-    assert "8*n**3 = 1,073,741,824 B at the access level, against 8*n**2 = 2,097,152 B" in msg
+    assert "the access level counts 8*n**3 = 1,073,741,824 B for it, against 8*n**2 = 2,097,152 B" in msg
 
 
 def test_rf202_quiet_with_a_register_accumulator_or_restrict(tmp_path):
@@ -232,7 +232,7 @@ def test_rf202_cuda_kernel(tmp_path):
     # (8,589,934,592) against one load and one store per thread, 8*N**2 = 8,388,608 B.
     status, found, _ = lint(tmp_path, {"mm.cu": bad}, "--select", "RF202")
     assert status == 1 and lint_codes(found) == ["RF202"]
-    assert "8*N**3 = 8,589,934,592 B at the access level, against 8*N**2 = 8,388,608 B" in found[0][3]
+    assert "the access level counts 8*N**3 = 8,589,934,592 B for it, against 8*N**2 = 8,388,608 B" in found[0][3]
     assert lint(tmp_path, {"mm.cu": src}, "--select", "RF202")[:2] == (0, [])
 
 

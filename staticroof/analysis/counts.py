@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-import sympy
-
 from ..ir import DRAM_SPACES, Kernel, Loop, Stmt
+from .registers import held_in_register
 
 
 class TooLarge(Exception):
@@ -39,8 +38,9 @@ def counted_refs(kernel: Kernel, stmt: Stmt, inner: Loop | None):
     """(reference, in DRAM?, hoisted?) of each reference of `stmt` the enumeration counts: those of
     a known array with a subscript, in DRAM or shared memory (registers and locals cost nothing).
     A DRAM reference invariant in its innermost sequential loop `inner` is hoisted: one access per
-    execution of that loop (a register holds it); shared memory: every access.  The walker and
-    the code written for a kernel (loopcode.py) count by this one rule."""
+    execution of that loop (a register holds it), unless another array of the loop's body may
+    alias it (registers.held_in_register); shared memory: every access.  The walker and the code
+    written for a kernel (loopcode.py) count by this one rule."""
     for ref in stmt.refs:
         arr = kernel.arrays.get(ref.array)
         if arr is None:
@@ -52,6 +52,6 @@ def counted_refs(kernel: Kernel, stmt: Stmt, inner: Loop | None):
             if dram:
                 continue
             ref = replace(ref, index=())  # a shared access at an unknown element (SR130): one access all the same
-        hoisted = dram and inner is not None and inner.kind in ("seq", "unknown") and \
-            not any(inner.var in sympy.sympify(e).free_symbols for e in ref.index)
+        hoisted = dram and held_in_register(kernel, ref, inner)
         yield ref, dram, hoisted
+

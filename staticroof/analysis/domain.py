@@ -8,7 +8,7 @@ counted-down loops contribute ``-value`` to reverse their order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..diagnostics import Location
 from ..ir import Guard, Kernel, Loop, Ref, Stmt
@@ -25,6 +25,7 @@ class Instance:
     constraints: list  # isl constraint strings
     schedule: list  # isl expressions: the program-order time vector without the ref slot
     bindings: dict  # loop symbol -> isl dim name at this statement
+    loops: list = field(default_factory=list)  # the enclosing IR loops, outermost first
 
     def domain(self, namer: P.Namer, keep: int | None = None) -> str:
         dims = self.dims if keep is None else self.dims[:keep]
@@ -50,8 +51,9 @@ def _walk(nodes, nest, dims, loop_vars, constraints, schedule, namer, out, count
         if isinstance(node, Stmt):
             pos = counter[0]
             counter[0] += 1
-            out.append(Instance(node, nest, list(dims), [v for v, _ in loop_vars], [k for _, k in loop_vars],
-                                list(constraints), schedule + [str(pos)], dict(namer.dims)))
+            out.append(Instance(node, nest, list(dims), [lp.var for lp, _ in loop_vars], [k for _, k in loop_vars],
+                                list(constraints), schedule + [str(pos)], dict(namer.dims),
+                                [lp for lp, _ in loop_vars]))
         elif isinstance(node, Guard):
             if node.cond is None:
                 c_then = c_else = []
@@ -73,7 +75,7 @@ def _walk(nodes, nest, dims, loop_vars, constraints, schedule, namer, out, count
                 if abs(node.step) != 1:
                     cs.append(f"({dim} - {start}) mod {abs(node.step)} = 0")
                 order = dim if node.step > 0 else f"-{dim}"
-                _walk(node.body, nest, dims + [dim], loop_vars + [(node.var, node.kind)], constraints + cs,
+                _walk(node.body, nest, dims + [dim], loop_vars + [(node, node.kind)], constraints + cs,
                       schedule + [str(pos), order], namer, out, [0])
             finally:
                 if saved is None:

@@ -7,8 +7,9 @@ references, loop-invariant references, triangular domains and write-then-read te
 exact without special cases.
 
 Access-level traffic counts every dynamic load and store, except that a reference invariant in its
-innermost enclosing loop is counted once per execution of that loop (a compiler keeps it in a
-register), and identical references within one statement count once.
+innermost enclosing sequential loop is counted once per execution of that loop (a compiler keeps it
+in a register) unless another array of the loop may alias it (registers.py), and identical
+references within one statement count once.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from .budget import check
 from .delinearize import delinearize
 from .domain import Instance, location_of, render
 from .pieces import is_grid
+from .registers import held_in_register
 from .result import ArrayTraffic
 
 
@@ -38,9 +40,9 @@ def dram_refs(kernel: Kernel, insts: list[Instance], spaces=DRAM_SPACES):
 
 
 def access_counts(kernel: Kernel, refs, namer: P.Namer, traffic: ArrayTraffic, hoist: bool = True) -> None:
-    """Dynamic loads and stores.  With `hoist`, a reference invariant in its innermost loop counts
-    once per execution of that loop (a register holds it); shared memory is written for other
-    threads to read, so there every access counts."""
+    """Dynamic loads and stores.  With `hoist`, a reference held in a register across its innermost
+    loop (registers.held_in_register) counts once per execution of that loop; shared memory is
+    written for other threads to read, so there every access counts."""
     seen = set()
     for ref, inst, _slot in refs:
         # one access per distinct reference of a source statement in one iteration
@@ -55,10 +57,8 @@ def access_counts(kernel: Kernel, refs, namer: P.Namer, traffic: ArrayTraffic, h
         keep = None
         # a register holds a reference across a sequential loop only: in a parallel (thread) loop
         # every thread makes its own access
-        if hoist and ref.index is not None and inst.loop_vars and inst.loop_kinds[-1] in ("seq", "unknown"):
-            inner = inst.loop_vars[-1]
-            if not any(inner in sympy.sympify(e).free_symbols for e in ref.index):
-                keep = len(inst.dims) - 1
+        if hoist and inst.loops and held_in_register(kernel, ref, inst.loops[-1]):
+            keep = len(inst.dims) - 1
         c = P.card(inst.domain(namer, keep), namer)
         if ref.kind == "read":
             traffic.access_read = traffic.access_read + c

@@ -2,6 +2,7 @@
 templates, lambdas, overloads, cooperative groups, tensor cores, textures) and then lowered by the C
 front end; launch sites in host code (`<<<grid, block>>>`) evaluated into launch configurations.
 
-May import: `frontends.c`, `frontends.common`, the IR, diagnostics and costs. Imported by: the registry
+May import: `frontends.c`, `frontends.common`, the IR, diagnostics and costs, and `analysis.registers`
+(the register rule, which reads only the IR: the grid-stride hoist asks it). Imported by: the registry
 and the CUDA trace.
 """

@@ -441,7 +441,7 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
             var, body = self.loop_body(node, name)
             placeholder = sympy.Symbol(f"__loopvar_{name}")
             loc = node_location(node, self.tu.path)
-            hoisted = ST.hoist(body, var, self.kernel.arrays)
+            hoisted = ST.hoist(body, var, self.kernel)
             if hoisted:  # an invariant read: once per thread that runs a trip, as in a block-stride loop
                 self.out.append(Guard(cond.xreplace({placeholder: start}), hoisted, [], loc))
             if k > 1:  # the threads' trips are the i with (i - offset) mod k*B < B, each once

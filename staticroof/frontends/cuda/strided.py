@@ -65,7 +65,7 @@ class StridedLoops(_Lowering):
             var, body = self.loop_body(node, name)
             placeholder = sympy.Symbol(f"__loopvar_{name}")
             loc = node_location(node, self.tu.path)
-            hoisted = hoist(body, var, self.kernel.arrays)
+            hoisted = hoist(body, var, self.kernel)
             # the reading holds unless the threads start at `2*threadIdx.x` (no cover of the range),
             # the body tells them apart, or an invariant reference cannot be moved
             holds = owner not in offset.free_symbols and owner not in _symbols(body) and hoisted is not None
@@ -84,7 +84,7 @@ class StridedLoops(_Lowering):
         return True
 
 
-def hoist(body: list, var, arrays: dict) -> list | None:
+def hoist(body: list, var, kernel) -> list | None:
     """The DRAM reads of the strided loop's body that are invariant in its variable and have it as
     their innermost loop, moved out of the body (in place) as statements of their own; None when
     such a reference cannot be moved exactly.
@@ -93,7 +93,13 @@ def hoist(body: list, var, arrays: dict) -> list | None:
     per *thread* (each thread runs its own share of the loop), not once per block as the block's one
     loop would count it: the moved statement runs in each thread that runs an iteration.  Moving
     it first keeps the compulsory count when the array is not written in the loop; an invariant
-    write, or an invariant read under a condition in the body, is not moved (None)."""
+    write, or an invariant read under a condition in the body, is not moved (None).  A read that
+    another array of the loop may alias (analysis.registers: the compiler reloads it every trip)
+    stays in the body, counted on each trip."""
+    from ...analysis.registers import aliased_by
+
+    arrays = kernel.arrays
+
     def dram(r):
         a = arrays.get(r.array)
         return a is not None and a.space in DRAM_SPACES
@@ -101,7 +107,8 @@ def hoist(body: list, var, arrays: dict) -> list | None:
     def invariant(r):
         return r.index is not None and not any(var in e.free_symbols for e in r.index)
 
-    written = {r.array for n in walk(body) if isinstance(n, Stmt) for r in n.refs if r.kind == "write"}
+    every = [r for n in walk(body) if isinstance(n, Stmt) for r in n.refs]
+    written = {r.array for r in every if r.kind == "write"}
     out: list = []
     for n in body:
         if isinstance(n, Guard) and any(dram(r) and invariant(r) for m in _shallow(n) for r in m.refs):
@@ -113,7 +120,10 @@ def hoist(body: list, var, arrays: dict) -> list | None:
             continue
         if any(r.kind == "write" or r.array in written for r in moved):
             return None
-        n.refs = [r for r in n.refs if not (dram(r) and invariant(r))]
+        moved = [r for r in moved if not aliased_by(kernel, r, every)]
+        n.refs = [r for r in n.refs if not any(r is m for m in moved)]
+        if not moved:
+            continue
         out.append(Stmt(refs=moved, location=n.location))
     return out
 

@@ -160,15 +160,16 @@ def _executions(kernel, stmt, depth: int):
       what="""
 A statement that accumulates into an array element (`C[i][j] += A[i][k] * B[k][j]`) inside a loop
 whose variable its index does not use (the `k` loop), where the compiler may not keep the element
-in a register: nothing says the array does not alias the others (no `restrict`), so every trip
-loads and stores it. The message gives the access-level traffic of that element as written and
-with a local accumulator.""",
+in a register: another array of the loop may alias it (no `restrict`, element types that may
+overlap), so every trip loads and stores it. The message gives the access-level traffic of that
+element as written (Q access counts it so) and with a local accumulator.""",
       why="""
-staticroof's access level (Q access, the L1 intensity) assumes the register rule: a value invariant
-in the inner loop is loaded once and stored once. With possible aliasing the compiler must
-instead load and store `C[i][j]` on each of the N trips, doubling or tripling the loads and
-stores of a matrix product: the L1 and L2 levels of the roofline see far more bytes, and a
-kernel meant to be compute-bound from registers becomes bound by its caches.""",
+staticroof's access level (Q access, the L1 intensity) applies the register rule where the compiler
+may: a value invariant in the inner loop is loaded and stored once per loop when no other array of
+the loop may alias it. With possible aliasing the compiler must instead load and store `C[i][j]`
+on each of the N trips, doubling or tripling the loads and stores of a matrix product (the access
+level counts them): the L1 and L2 levels of the roofline see far more bytes, and a kernel meant to
+be compute-bound from registers becomes bound by its caches.""",
       example="""
 ```c
 void gemm(int n, const float *A, const float *B, float *C)
@@ -197,39 +198,39 @@ the compiler do the same.""")
 def memory_accumulator(ctx: FileContext):
     import sympy
 
+    from ...analysis.registers import aliased_by, body_refs, held_in_register, invariant
+    from ...analysis.result import quantity as q_of
+
     for k in ctx.analyzed():
         kernel = k.ir
         for stmt, loops in _loops_and_stmts(kernel.body):
-            seq = [d for d, loop in enumerate(loops) if loop.kind == "seq"]
-            if not seq:
+            if not loops:
                 continue
-            depth = seq[-1]
-            var = loops[depth].var
+            inner = loops[-1]  # the loop the analysis' register rule looks at
             reads = {(r.array, r.index) for r in stmt.refs if r.kind == "read" and r.index is not None}
             for w in stmt.refs:
                 arr = kernel.arrays.get(w.array)
-                if (w.kind != "write" or w.index is None or arr is None or arr.space not in DRAM_SPACES
-                        or arr.restrict or (w.array, w.index) not in reads):
+                if (w.kind != "write" or arr is None or arr.space not in DRAM_SPACES
+                        or (w.array, w.index) not in reads or not invariant(w, inner)):
                     continue
-                if any(sympy.sympify(e).has(var) for e in w.index):
-                    continue
+                if held_in_register(kernel, w, inner):
+                    continue  # the analysis counts it once per loop: nothing to say
                 varying = [r for r in stmt.refs if r.index is not None and r.array != w.array
-                           and any(sympy.sympify(e).has(var) for e in r.index)]
+                           and any(sympy.sympify(e).has(inner.var) for e in r.index)]
                 if not varying:
                     continue  # not a reduction over the loop (a broadcast store)
-                counts = _executions(kernel, stmt, depth)
+                counts = _executions(kernel, stmt, len(loops) - 1)
                 if counts is None:
                     continue
-                from ...analysis.result import quantity as q_of
-
                 trips, runs = counts
                 in_memory = q_of(trips, k.sizes, 2 * arr.elem_bytes)
                 in_register = q_of(runs, k.sizes, 2 * arr.elem_bytes)
-                others = sorted({r.array for r in varying})
-                message = (f"`{k.name}`: `{w.array}` is accumulated in memory inside the `{_loop_name(var)}` loop; "
-                           f"as it may alias {', '.join(f'`{o}`' for o in others)}, each trip loads and stores it: "
-                           f"{quantity(in_memory)} at the access level, against {quantity(in_register)} with a "
-                           f"local accumulator (load before the loop, store after)")
+                others = aliased_by(kernel, w, body_refs(inner))
+                message = (f"`{k.name}`: `{w.array}` is accumulated in memory inside the `{_loop_name(inner.var)}` "
+                           f"loop; as it may alias {', '.join(f'`{o}`' for o in others)}, each trip loads and stores "
+                           f"it: the access level counts {quantity(in_memory)} for it, against "
+                           f"{quantity(in_register)} with a local accumulator (load before the loop, store after)"
+                           + ("" if k.language == "python" else " or `restrict` pointers"))
                 yield Finding("RF202", message, w.location or stmt.location or k.location, k.name, (k.location,))
 
 

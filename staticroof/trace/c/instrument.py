@@ -5,8 +5,9 @@ result's type, not staticroof's own typing), every math-library call is counted 
 array element access reports its address and kind before it happens, with the right-hand side of
 an assignment evaluated before the store (so a first read is seen as first).  The access-level
 register rule is applied the way the analysis states it: a reference that does not change in its
-innermost enclosing loop counts once per execution of that loop, and identical references in one
-statement count once.  The output is C (GNU statement expressions, `__typeof__`), for gcc or clang.
+innermost enclosing loop counts once per execution of that loop, unless another pointer of the loop
+may alias it (aliasing.py), and identical references in one statement count once.  The output is
+C (GNU statement expressions, `__typeof__`), for gcc or clang.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import ClassVar
 from pycparser import c_ast, c_generator
 
 from .. import mathlib
+from .aliasing import derived_pointers, pointer_name, pointer_params, touched, unheld_condition
 from .overloads import select
 from .program import names_read, pointer_depth
 
@@ -30,6 +32,8 @@ class _Loop:
     var: str
     assigned: set  # names assigned or declared inside the loop (they change with it)
     token: str  # C variable holding this loop execution's instance id
+    used: set = field(default_factory=set)  # pointers accessed in the loop
+    written: set = field(default_factory=set)  # pointers written in the loop
 
 
 @dataclass
@@ -48,6 +52,8 @@ class Instrumenter:
         self.ranks: dict = {}  # the function's names -> pointer/array rank
         self._vla_sites = itertools.count()
         self.loops: list = []
+        self.pointers: dict = {}  # the function's pointer parameters -> (restrict?, depth)
+        self.derived: dict = {}  # local pointers into a parameter -> the parameter
         self.stmt_token = "0"
         self.stmt_id = 0
 
@@ -63,6 +69,8 @@ class Instrumenter:
         head = self.gen.visit(fn.decl)
         self.ranks = {p.name: pointer_depth(p.type) for p in (fn.decl.type.args.params if fn.decl.type.args else [])
                       if isinstance(p, c_ast.Decl)}
+        self.pointers = pointer_params(fn)
+        self.derived = derived_pointers(fn, self.pointers)
         body = [self.register(name, rank, nbytes, *rest) for name, rank, nbytes, *rest in register or []]
         body += [self.stmt(s) for s in (fn.body.block_items or [])]
         return head + "\n{\n" + "\n".join(body) + "\n}\n"
@@ -181,7 +189,9 @@ class Instrumenter:
         assigned = _names_changed(node.stmt)
         if isinstance(node, c_ast.For) and node.next is not None:
             assigned |= _names_changed(node.next)  # `i++, j--`: both change with the loop
-        self.loops.append(_Loop(var or "", assigned, token))
+        used, written = touched(node.stmt, node.cond, getattr(node, "next", None))
+        used, written = {self.derived.get(u, u) for u in used}, {self.derived.get(w, w) for w in written}
+        self.loops.append(_Loop(var or "", assigned, token, used, written))
         try:
             if isinstance(node, c_ast.For):
                 init, before = "", ""
@@ -249,17 +259,21 @@ class Instrumenter:
             return f"({self.expr_base(node.name)})[{self.expr(node.subscript)}]"
         return self.expr(node)
 
-    def site(self, node, kind: int) -> tuple[int, str]:
-        """(group id, token variable) for the register and identical-reference rules."""
+    def site(self, node, kind: int) -> tuple[int | str, str]:
+        """(group id, token variable) for the register and identical-reference rules: C expressions
+        choosing at run time where the element types decide whether pointers may alias."""
         key = _canon(node) + ("/w" if kind else "/r")
         inner = self.loops[-1] if self.loops else None
-        group_key: tuple
-        if inner is not None and not (names_read(node) & (inner.assigned | {inner.var})):
-            group_key, token = (inner.token, self.stmt_id, key), inner.token  # once per loop execution
-        else:
-            group_key, token = (self.stmt_id, key), self.stmt_token
-        group = self.groups.setdefault(group_key, len(self.groups))
-        return group, token
+        if inner is None or names_read(node) & (inner.assigned | {inner.var}):
+            return self.groups.setdefault((self.stmt_id, key), len(self.groups)), self.stmt_token
+        held = self.groups.setdefault((inner.token, self.stmt_id, key), len(self.groups))  # once per loop execution
+        name = pointer_name(node)
+        unheld = unheld_condition(self.derived.get(name, name) if name else None, kind, inner.used, inner.written,
+                                  self.pointers)
+        if unheld is None:
+            return held, inner.token
+        plain = self.groups.setdefault((self.stmt_id, key), len(self.groups))
+        return f"({unheld} ? {plain} : {held})", f"({unheld} ? {self.stmt_token} : {inner.token})"
 
     def access(self, node, kind: int) -> str:
         addr = self.address(node)

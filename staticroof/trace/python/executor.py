@@ -16,7 +16,7 @@ from __future__ import annotations
 import math as _math
 
 from .. import Trace, TraceError, executor
-from .runtime import STATE, UNKNOWN_EXTENT, Array, Counter, Num, Range, Sites, sub
+from .runtime import STATE, UNKNOWN_EXTENT, Aliasing, Array, Counter, Num, Range, Sites, sub
 
 
 def _complex(re=0.0, im=0.0) -> Num:
@@ -128,6 +128,8 @@ class PythonExecutor:
                 scope[f.name.value] = _stencil(f, kernel_of(f, names), scope[f.name.value], constants, made, k)
         STATE.counter, saved = counter, STATE.sites
         STATE.sites = Sites(src.refs, src.loops)
+        STATE.aliasing = Aliasing(src.sites, src.arrays, kernel,
+                                  {a.name: a.dtype for a in args if isinstance(a, Array)})
         try:
             if kind == "cuda":
                 grid, block = configuration(tree, names, kernel, params, sizes, defines or {}, launch or k.launch,
@@ -148,7 +150,7 @@ class PythonExecutor:
         except Exception as e:
             raise TraceError(f"the kernel raised {type(e).__name__}: {e}") from None
         finally:
-            STATE.counter, STATE.sites = None, saved
+            STATE.counter, STATE.sites, STATE.aliasing = None, saved, None
         arrays += [a for a in made.arrays.values() if not a.onchip]
         return Trace(dict(counter.flops), dict(counter.special),
                      {a.name: a.trace() for a in arrays if not a.onchip})

@@ -5,7 +5,9 @@ run can count what the analysis counts.
   form (the base and its index expressions expanded, a chain `A[i][j]` as `A[i, j]`, so identical
   references compare equal as the analysis compares them) and the statement it is in;
 - every `for ... in range/prange(...)` becomes `_sr_range(L, ...)`, L naming the loop, whose body's
-  references are known (a new execution of the loop forgets their registers);
+  references are known (a new execution of the loop forgets their registers), with the arrays its
+  body subscripts and those it writes, and each reference's array name and innermost loop (the
+  register rule's aliasing condition, runtime.Aliasing);
 - `cuda.syncthreads()` (and its `_count/_and/_or` forms, `cuda.syncwarp()`) becomes a `yield` to the
   thread scheduler (cuda.py), and a call of a function that reaches one a `yield from`;
 - arrays made in the kernel (`np.zeros`, `cuda.shared.array`, ...) learn where they are made
@@ -34,6 +36,8 @@ class Rewritten:
     refs: dict = field(default_factory=dict)  # subscript id -> (canonical reference, statement id)
     loops: dict = field(default_factory=dict)  # loop id -> subscript ids in its body
     generators: set = field(default_factory=set)  # functions that reach a barrier
+    sites: dict = field(default_factory=dict)  # subscript id -> (array name or None, innermost loop id, function)
+    arrays: dict = field(default_factory=dict)  # loop id -> (names subscripted in its body, names written)
 
 
 def rewrite(module: cst.Module, names: dict | None = None, stencils: frozenset = frozenset(),
@@ -55,7 +59,10 @@ def rewrite(module: cst.Module, names: dict | None = None, stencils: frozenset =
     generators = _generators(fns, names)
     out = Rewritten("", generators=generators)
     transformer = _Transformer(names, pos, out, generators, stencils)
-    new: list = [fn.with_changes(decorators=[]).visit(transformer) for fn in fns]
+    new: list = []
+    for fn in fns:
+        transformer.function = fn.name.value
+        new.append(fn.with_changes(decorators=[]).visit(transformer))
     out.code = cst.Module(new).code
     return out
 
@@ -149,6 +156,7 @@ class _Transformer(cst.CSTTransformer):
         self.open_loops: list = []
         self.next_key = 0
         self.next_loop = 0
+        self.function = ""
 
     # -- statements: each simple statement, and each compound statement's header, is one
     def _push(self):
@@ -177,6 +185,23 @@ class _Transformer(cst.CSTTransformer):
 
     def visit_Assign(self, node) -> None:
         self._push()
+        for t in node.targets:
+            self._written(t.target)
+
+    def visit_AugAssign(self, node) -> None:
+        self._written(node.target)
+
+    def _written(self, target) -> None:
+        """Names of the arrays an assignment target stores to, for the loops around it."""
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for e in target.elements:
+                self._written(e.value)
+            return
+        if isinstance(target, cst.Subscript):
+            root, _ = _chain(target)
+            if isinstance(root, cst.Name):
+                for loop, _keys in self.open_loops:
+                    self.out.arrays[loop][1].add(root.value)
 
     def leave_Assign(self, original, updated):
         self._pop()
@@ -209,6 +234,7 @@ class _Transformer(cst.CSTTransformer):
         self._push()
         self.next_loop += 1
         self.open_loops.append((self.next_loop, set()))
+        self.out.arrays[self.next_loop] = (set(), set())
 
     def leave_For(self, original, updated):
         self._pop()
@@ -232,8 +258,7 @@ class _Transformer(cst.CSTTransformer):
         root, elems = _chain(original)
         canon = _code(root) + "[" + ", ".join(_element(e) for e in elems) + "]"
         self.out.refs[key] = (canon, self.stmts[-1])
-        for _, keys in self.open_loops:
-            keys.add(key)
+        self._site(key, root.value if isinstance(root, cst.Name) else None)
         call = cst.Call(cst.Name("_sr_sub"), [cst.Arg(updated.value), cst.Arg(cst.Integer(str(key)))])
         return updated.with_changes(value=call)
 
@@ -250,14 +275,28 @@ class _Transformer(cst.CSTTransformer):
             key = self.next_key
             canon = _code(original.args[0].value) + "[" + _index_canon(original.args[1].value) + "]"
             self.out.refs[key] = (canon, self.stmts[-1])
-            for _, keys in self.open_loops:
-                keys.add(key)
+            target = original.args[0].value
+            while isinstance(target, cst.Subscript):
+                target = target.value
+            name = target.value if isinstance(target, cst.Name) else None
+            self._site(key, name)
+            if name is not None:
+                for loop, _keys in self.open_loops:
+                    self.out.arrays[loop][1].add(name)
             return updated.with_changes(args=[*updated.args, _kwarg("_sr_key", cst.Integer(str(key)))])
         if q in CONSTRUCTORS or (isinstance(original.func, cst.Name) and original.func.value in self.stencils):
             return updated.with_changes(args=[*updated.args, _kwarg("_sr_loc", self._loc(original))])
         if isinstance(original.func, cst.Name) and original.func.value in self.generators:
             return cst.Yield(cst.From(updated), lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
         return updated
+
+    def _site(self, key: int, name: str | None) -> None:
+        for loop, keys in self.open_loops:
+            keys.add(key)
+            if name is not None:
+                self.out.arrays[loop][0].add(name)
+        inner = self.open_loops[-1][0] if self.open_loops else None
+        self.out.sites[key] = (name, inner, self.function)
 
     def _loc(self, node) -> cst.BaseExpression:
         r = self.pos.get(node)

@@ -80,6 +80,9 @@ class Sites:
         if not isinstance(key, int):
             return True
         site = (key, kind)
+        if STATE.aliasing is not None and STATE.aliasing.unheld(key, kind, array):
+            self.last.pop(site, None)
+            return True
         fresh = self.last.get(site) != flat
         self.last[site] = flat
         return fresh
@@ -90,11 +93,48 @@ class Sites:
             self.last.pop((key, "write"), None)
 
 
+class Aliasing:
+    """Which references may not stay in a register across their innermost loop, as C's rules say
+    of pointers and as Numba leaves NumPy arguments (it does not assume them independent): the
+    reference writes its array (or its loop writes that array anywhere) and another argument array
+    that may alias it is subscripted in the loop, or it reads and another such array is written in
+    the loop.  Two argument arrays may alias when their dtypes may under strict aliasing: the same
+    type up to signedness, or either one of bytes.  Only the traced function's own references, by
+    their names there; `sites` and `arrays` as rewrite.Rewritten holds them, `params` the traced
+    function's name and its argument arrays' names -> dtype."""
+
+    def __init__(self, sites: dict, arrays: dict, function: str, params: dict):
+        self.sites, self.arrays, self.function, self.params = sites, arrays, function, params
+        self.memo: dict = {}
+
+    def unheld(self, key: int, kind: str, array: str) -> bool:
+        hit = self.memo.get((key, kind, array))
+        if hit is None:
+            hit = self.memo[(key, kind, array)] = self._unheld(key, kind, array)
+        return hit
+
+    def _unheld(self, key: int, kind: str, array: str) -> bool:
+        name, loop, function = self.sites.get(key, (None, None, None))
+        if loop is None or function != self.function or name != array or array not in self.params:
+            return False
+        used, written = self.arrays.get(loop, (set(), set()))
+        others = used if (kind == "write" or array in written) else written
+        mine = self.params[array]
+        return any(b != array and b in self.params and _dtypes_overlap(mine, self.params[b]) for b in others)
+
+
+def _dtypes_overlap(a: str, b: str) -> bool:
+    if a in ("int8", "uint8") or b in ("int8", "uint8"):
+        return True
+    return a.replace("uint", "int") == b.replace("uint", "int")
+
+
 class State:
     """The run in progress: its counter and the register state of the thread now running."""
 
     counter: Any = None  # a Counter while a run is in progress
     sites: Any = None  # the Sites of the thread now running
+    aliasing: Any = None  # the run's Aliasing
 
 
 STATE = State()

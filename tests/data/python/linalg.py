@@ -13,13 +13,13 @@ staticroof:expect matvec
   fp64     = 2*n*m
 
 outer: A[i, j] = x[i] * y[j] in float32 (n = x.shape[0], m = y.shape[0]): W = nm; Q: x (4n), y (4m)
-read, A (4nm) written.  Q_access: x[i] once per i (4n), y[j] every (i, j) (4nm), the store (4nm).
-I = nm/(4(n + m + nm)).
+read, A (4nm) written.  Q_access: x[i] every (i, j) (A, written in j, may alias it) (4nm), y[j]
+every (i, j) (4nm), the store (4nm): Numba arguments may alias.  I = nm/(4(n + m + nm)).
 
 staticroof:expect outer
   W        = n*m
   Q        = 4*n + 4*m + 4*n*m
-  Q_access = 8*n*m + 4*n
+  Q_access = 12*n*m
   I        = n*m/(4*(n + m + n*m))
   fp32     = n*m
 

@@ -23,12 +23,12 @@ staticroof:expect clip
 
 colsum3d: out[j] += A[i, j, k] over an nx x ny x nz float32 volume (typed by annotation-free
 pragma): nx*ny*nz adds.  Q: A read (4*nx*ny*nz), out read and written (8*ny).
-Q_access: A every trip; out[j] does not vary with k: a load and a store per (i, j) -> 8*nx*ny.
+Q_access: A every trip; out[j] (invariant in k, may alias A): a load and a store per trip -> 8*nx*ny*nz.
 
 staticroof:expect colsum3d
   W        = nx*ny*nz
   Q        = 4*nx*ny*nz + 8*ny
-  Q_access = 4*nx*ny*nz + 8*nx*ny
+  Q_access = 12*nx*ny*nz
   I        = nx*nz/(4*nx*nz + 8)
   fp32     = nx*ny*nz
 

@@ -61,9 +61,9 @@
  *   (indicator - att[t3]): 2, dpreatt[t3] += scale * ld * datt[t2]: 3.  Per row 2 + 5*(t + 1)**2;
  *   summed: W = B*NH*(2*T + 5*T*(T+1)*(2*T+1)/6), special = B*NH*T.
  *   Q: att and datt read, dpreatt read and written, each on the triangle of B*NH*T*(T+1)/2
- *   elements: Q = 8*B*NH*T*(T+1).  Q_access: att[t2] and datt[t2] are invariant in the t3 loop
- *   (once per t2), att[t3] and the += of dpreatt 3 per (t2, t3): 2*(t + 1) + 3*(t + 1)**2 per row:
- *   Q_access = 2*B*NH*T*(T+1)*(2*T + 3).
+ *   elements: Q = 8*B*NH*T*(T+1).  Q_access: att[t2], datt[t2] (invariant in t3, but dpreatt, written
+ *   there, may alias them: no __restrict__), att[t3] and the += of dpreatt: 5 per (t2, t3), 5*(t + 1)**2
+ *   per row: Q_access = 4*5*B*NH*T*(T+1)*(2*T+1)/6 = 10*B*NH*T*(T + 1)*(2*T + 1)/3.
  *
  * staticroof:expect permute_kernel
  *   W        = 0
@@ -122,7 +122,7 @@
  * staticroof:expect softmax_autoregressive_backward_kernel1
  *   W        = B*NH*(2*T + 5*T*(T + 1)*(2*T + 1)/6)
  *   Q        = 8*B*NH*T*(T + 1)
- *   Q_access = 2*B*NH*T*(T + 1)*(2*T + 3)
+ *   Q_access = 10*B*NH*T*(T + 1)*(2*T + 1)/3
  *   fp32     = B*NH*(2*T + 5*T*(T + 1)*(2*T + 1)/6)
  *   special  = B*NH*T
  */

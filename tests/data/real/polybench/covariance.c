@@ -13,17 +13,17 @@
  *   W = m(n + 1) + nm + T(2n + 2) = 2*m*n + m + m*(m + 1)*(n + 1) (fp64).
  *   Q: data read and written (nm each); mean written first (m); cov: the upper triangle and its mirror
  *      cover all m^2 elements, each written before any read.  Q = 16*n*m + 8*m + 8*m**2.
- *   Q access: means: the zero store (m), mean[j] held in a register through the i-loop (one load and one
- *      store per j), data loads (nm), the division's load and store (2m): nm + 5m.  Centring: data load
- *      and store, mean load: 3nm.  Per pair (i, j): the zero store, cov[i][j] one load and one store
- *      around the k-loop, 2n data loads, the division's load and store, the mirror's load and store:
- *      2n + 7.  Total 4nm + 5m + T(2n + 7).
- *      Q_access = 32*n*m + 40*m + 4*m*(m + 1)*(2*n + 7).
+ *   Q access (mean and cov are double parameters that may alias data: an accumulator in them is
+ *      loaded and stored on every trip): means: the zero store (m), mean[j] loaded and stored per
+ *      (j, i) (2nm), data loads (nm), the division's load and store (2m): 3nm + 3m.  Centring: data
+ *      load and store, mean load: 3nm.  Per pair (i, j): the zero store, cov[i][j] loaded and stored
+ *      per k (2n), 2n data loads, the division's load and store, the mirror's load and store: 4n + 5.
+ *      Total 6nm + 3m + T(4n + 5).  Q_access = 48*n*m + 24*m + 4*m*(m + 1)*(4*n + 5).
  *
  * staticroof:expect kernel_covariance
  *   W        = 2*m*n + m + m*(m + 1)*(n + 1)
  *   Q        = 16*n*m + 8*m + 8*m**2
- *   Q_access = 32*n*m + 40*m + 4*m*(m + 1)*(2*n + 7)
+ *   Q_access = 48*n*m + 24*m + 4*m*(m + 1)*(4*n + 5)
  *   fp64     = 2*m*n + m + m*(m + 1)*(n + 1)
  */
 

@@ -9,14 +9,15 @@
  *   Q: A: each slice is read (np elements per (r, q)) before the copy writes it: nr*nq*np read and as
  *      many written; C4 read np^2; sum (a parameter array in DRAM) is written first: np.
  *      Q = 16*nr*nq*np + 8*np**2 + 8*np.
- *   Q access, per (r, q): the zero stores of sum (np); sum[p] invariant in the s-loop: one load and one
- *      store per p (2np); A and C4 loaded per (p, s) (2np^2); the copy loads sum and stores A (2np).
- *      Q_access = 8*nr*nq*(2np^2 + 5np) = 16*nr*nq*np**2 + 40*nr*nq*np.
+ *   Q access, per (r, q): the zero stores of sum (np); sum[p] is invariant in the s-loop but may alias
+ *      A and C4 (double parameters): loaded and stored per (p, s) (2np^2); A and C4 loaded per (p, s)
+ *      (2np^2); the copy loads sum and stores A (2np).
+ *      Q_access = 8*nr*nq*(4np^2 + 3np) = 32*nr*nq*np**2 + 24*nr*nq*np.
  *
  * staticroof:expect kernel_doitgen
  *   W        = 2*nr*nq*np**2
  *   Q        = 16*nr*nq*np + 8*np**2 + 8*np
- *   Q_access = 16*nr*nq*np**2 + 40*nr*nq*np
+ *   Q_access = 32*nr*nq*np**2 + 24*nr*nq*np
  *   fp64     = 2*nr*nq*np**2
  */
 

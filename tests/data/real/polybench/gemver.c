@@ -11,17 +11,18 @@
  *   Q (first accesses): A read n^2 and written n^2 (its later reads are of written elements);
  *     u1, v1, u2, v2, y, z read n each; x: its first access is the read of nest 2 (n), written n;
  *     w read n and written n.  Q = 8*(2n^2 + 6n + 2n + 2n) = 16*n**2 + 80*n.
- *   Q access (every load and store; a reference invariant in its innermost loop once per run of it):
- *     nest 1: A load + store, v1[j], v2[j] per (i, j): 4n^2; u1[i], u2[i] once per j-loop: 2n;
- *     nest 2: A[j][i], y[j] per (i, j): 2n^2; x[i] one load before and one store after the j-loop: 2n;
+ *   Q access (every load and store; a reference invariant in its innermost loop once per run of it,
+ *   unless the loop writes a double parameter that may alias it, as every loop here does):
+ *     nest 1: A load + store, v1[j], v2[j] per (i, j): 4n^2; u1[i], u2[i] per (i, j) (A written): 2n^2;
+ *     nest 2: A[j][i], y[j] per (i, j): 2n^2; x[i] loaded and stored per (i, j): 2n^2;
  *     loop 3: x load, z load, x store: 3n;
- *     nest 4: A[i][j], x[j]: 2n^2; w[i] load + store: 2n.
- *   Q_access = 8*(8n^2 + 9n) = 64*n**2 + 72*n.
+ *     nest 4: A[i][j], x[j]: 2n^2; w[i] load + store per (i, j): 2n^2.
+ *   Q_access = 8*(14n^2 + 3n) = 112*n**2 + 24*n.
  *
  * staticroof:expect kernel_gemver
  *   W        = 10*n**2 + n
  *   Q        = 16*n**2 + 80*n
- *   Q_access = 64*n**2 + 72*n
+ *   Q_access = 112*n**2 + 24*n
  *   fp64     = 10*n**2 + n
  */
 

@@ -9,15 +9,15 @@
  *   W = 4*n**2 + 3*n (fp64).
  *   Q: A and B read n^2 each; x read n; tmp and y are written (the zero stores) before they are read:
  *      n each.  Q = 8*(2n^2 + 3n) = 16*n**2 + 24*n.
- *   Q access, per i: the two zero stores (2); in the j-loop tmp[i] and y[i] are invariant: one load and
- *      one store each per loop (4), and A, x, B, x load per j (x[j] sits in two statements: two
- *      references): 4n; the last statement loads tmp and y and stores y (3).
- *      Q_access = 8*n*(4n + 9) = 32*n**2 + 72*n.
+ *   Q access, per i: the two zero stores (2); in the j-loop tmp[i] and y[i] are invariant but may
+ *      alias A, B and x (double parameters; the loop writes them): a load and a store each per j
+ *      (4n), and A, x, B, x load per j (x[j] sits in two statements: two references): 4n; the last
+ *      statement loads tmp and y and stores y (3).  Q_access = 8*n*(8n + 5) = 64*n**2 + 40*n.
  *
  * staticroof:expect kernel_gesummv
  *   W        = 4*n**2 + 3*n
  *   Q        = 16*n**2 + 24*n
- *   Q_access = 32*n**2 + 72*n
+ *   Q_access = 64*n**2 + 40*n
  *   fp64     = 4*n**2 + 3*n
  */
 

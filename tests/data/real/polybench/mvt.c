@@ -8,12 +8,13 @@
  *   Q: A read n^2 (nest 2 reads the same elements column-wise); x1 and x2 read n and written n each;
  *      y_1, y_2 read n each.  Q = 8*(n^2 + 4n + 2n) = 8*n**2 + 48*n.
  *   Q access: per (i, j) A and y (2 loads) in each nest: 4n^2; x1[i] and x2[i] are invariant in their
- *      j-loops: one load and one store per loop: 4n.  Q_access = 32*n**2 + 32*n.
+ *      j-loops but may alias A and y (double parameters): a load and a store per (i, j): 4n^2.
+ *      Q_access = 64*n**2.
  *
  * staticroof:expect kernel_mvt
  *   W        = 4*n**2
  *   Q        = 8*n**2 + 48*n
- *   Q_access = 32*n**2 + 32*n
+ *   Q_access = 64*n**2
  *   fp64     = 4*n**2
  */
 

@@ -10,14 +10,14 @@
  *   Q: C's lower triangle read and written (T each); A: A[i][k] covers every row, every column
  *      (n*m elements; A[j][k] with j <= i adds nothing new).  Q = 16T + 8nm = 8*n*(n + 1) + 8*n*m.
  *   Q access: the scaling loop loads and stores C: 2T; in the j-loop of the update C[i][j] and A[j][k]
- *      vary with j (C load + store, A load: 3 per (i, k, j): 3mT) and A[i][k] is invariant: one load
- *      per run of the j-loop (n*m runs, each of i + 1 >= 1 trips).
- *      Q_access = 8*(2T + 3mT + nm) = 8*n*(n + 1) + 12*m*n*(n + 1) + 8*n*m.
+ *      vary with j (C load + store, A load: 3 per (i, k, j): 3mT) and A[i][k] is invariant, but the
+ *      loop writes C, a double parameter that may alias A: loaded every trip too (mT).
+ *      Q_access = 8*(2T + 4mT) = 8*n*(n + 1) + 16*m*n*(n + 1).
  *
  * staticroof:expect kernel_syrk
  *   W        = n*(n + 1)*(3*m + 1)/2
  *   Q        = 8*n*(n + 1) + 8*n*m
- *   Q_access = 8*n*(n + 1) + 12*m*n*(n + 1) + 8*n*m
+ *   Q_access = 8*n*(n + 1) + 16*m*n*(n + 1)
  *   fp64     = n*(n + 1)*(3*m + 1)/2
  */
 

@@ -9,15 +9,15 @@
  *   Q: B: every element's first access is a read (B[k][j], k > i, is read at i = 0 before row k is
  *      updated at i = k; row 0 is read by its own update): m*n read, m*n written.  A: only the strictly
  *      lower triangle A[k][i], k > i, is read: m(m-1)/2.  Q = 16*m*n + 4*m*(m - 1).
- *   Q access: in the k-loop B[i][j] is invariant: one load and one store per run that has trips
- *      (i <= m-2: (m-1)*n runs); A[k][i] and B[k][j] load per (i, j, k): n*m(m-1); the scaling
- *      statement loads and stores B[i][j]: 2mn.
- *      Q_access = 8*(2n(m-1) + n*m(m-1) + 2mn) = 8*m**2*n + 24*m*n - 16*n.
+ *   Q access: in the k-loop B[i][j] is invariant, but B may alias A (double parameters) and the loop
+ *      writes B: one load and one store per (i, j, k), n*m(m-1); A[k][i] and B[k][j] load per
+ *      (i, j, k): n*m(m-1); the scaling statement loads and stores B[i][j]: 2mn.
+ *      Q_access = 8*(2n*m(m-1) + 2mn) = 16*m**2*n.
  *
  * staticroof:expect kernel_trmm
  *   W        = m**2*n
  *   Q        = 16*m*n + 4*m*(m - 1)
- *   Q_access = 8*m**2*n + 24*m*n - 16*n
+ *   Q_access = 16*m**2*n
  *   fp64     = m**2*n
  */
 
