@@ -2,7 +2,7 @@
 
 A DRAM reference invariant in its innermost sequential loop is held in a register across that loop
 (one access per execution of the loop) unless another array of the loop may alias it
-(staticroof.analysis.registers).  Each expectation below is derived by hand in its comment; the
+(staticroof.registers).  Each expectation below is derived by hand in its comment; the
 trace oracles (C, CUDA, Numba), written apart from the analysis, must count the same, and lint's
 RF202 must name only traffic the access level already counts.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from staticroof.analysis.registers import types_may_alias
+from staticroof.registers import types_may_alias
 from staticroof.cli import main
 
 from helpers import S, analyze_source, lint, lint_codes, same, totals_agree, trace_agrees

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ..ir import DRAM_SPACES, Kernel, Loop, Stmt
-from .registers import held_in_register
+from ..registers import held_in_register
 
 
 class TooLarge(Exception):

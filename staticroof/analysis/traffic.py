@@ -24,7 +24,7 @@ from .budget import check
 from .delinearize import delinearize
 from .domain import Instance, location_of, render
 from .pieces import is_grid
-from .registers import held_in_register
+from ..registers import held_in_register
 from .result import ArrayTraffic
 
 

@@ -94,9 +94,9 @@ def hoist(body: list, var, kernel) -> list | None:
     loop would count it: the moved statement runs in each thread that runs an iteration.  Moving
     it first keeps the compulsory count when the array is not written in the loop; an invariant
     write, or an invariant read under a condition in the body, is not moved (None).  A read that
-    another array of the loop may alias (analysis.registers: the compiler reloads it every trip)
+    another array of the loop may alias (staticroof.registers: the compiler reloads it every trip)
     stays in the body, counted on each trip."""
-    from ...analysis.registers import aliased_by
+    from ...registers import aliased_by
 
     arrays = kernel.arrays
 

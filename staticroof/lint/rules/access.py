@@ -198,7 +198,7 @@ the compiler do the same.""")
 def memory_accumulator(ctx: FileContext):
     import sympy
 
-    from ...analysis.registers import aliased_by, body_refs, held_in_register, invariant
+    from ...registers import aliased_by, body_refs, held_in_register, invariant
     from ...analysis.result import quantity as q_of
 
     for k in ctx.analyzed():

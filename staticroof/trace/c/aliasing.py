@@ -9,7 +9,7 @@ alias when both are pointer parameters of the function, neither is `restrict`, a
 types may overlap under strict aliasing: compatible types, integers of one size (signed or not), or
 either a byte (`char`).  The element types are compared by the C compiler itself
 (`__builtin_types_compatible_p`), so typedefs need no reading here.  Written apart from the
-analysis (staticroof.analysis.registers), whose rule the trace checks.
+analysis (staticroof.registers), whose rule the trace checks.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import sympy
 
-from ..ir import Guard, Kernel, Loop, Ref, Stmt
+from .ir import Guard, Kernel, Loop, Ref, Stmt
 
 _BYTE_TYPES = ("int8", "uint8")  # `char`, `signed char`, `unsigned char` (and an unknown element type)
 
