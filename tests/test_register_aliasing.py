@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from staticroof.registers import types_may_alias
 from staticroof.cli import main
+from staticroof.registers import types_may_alias
 
 from helpers import S, analyze_source, lint, lint_codes, same, totals_agree, trace_agrees
 

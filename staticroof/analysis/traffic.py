@@ -19,12 +19,12 @@ import sympy
 
 from ..ir import DRAM_SPACES, Kernel
 from ..memo import Bounded
+from ..registers import held_in_register
 from . import polyhedra as P
 from .budget import check
 from .delinearize import delinearize
 from .domain import Instance, location_of, render
 from .pieces import is_grid
-from ..registers import held_in_register
 from .result import ArrayTraffic
 
 

@@ -198,8 +198,8 @@ the compiler do the same.""")
 def memory_accumulator(ctx: FileContext):
     import sympy
 
-    from ...registers import aliased_by, body_refs, held_in_register, invariant
     from ...analysis.result import quantity as q_of
+    from ...registers import aliased_by, body_refs, held_in_register, invariant
 
     for k in ctx.analyzed():
         kernel = k.ir
