@@ -334,3 +334,29 @@ def test_rules_lists_the_regression_codes():
     out = CliRunner().invoke(main, ["rules"]).output
     for code, name in (("RD101", "intensity-drop"), ("RD102", "became-memory-bound"), ("RD103", "attainable-drop")):
         assert f"{code}  {name}: " in out
+
+
+def test_the_readme_diff_example_is_what_diff_prints(repo):
+    """Issue #32: the README's `staticroof diff` example (a `> ` block: it needs a repository) is run
+    here on the repository it describes (the register GEMM, then `C[i][j] +=` committed), and every
+    line it shows is the real output's, the commits' hashes aside; a line ending in `...` is a prefix."""
+    import re
+
+    text = (ROOT / "README.md").read_text()
+    block = re.search(r"^> (staticroof diff HEAD~1 HEAD --machine l4)[^\n]*\n(.*?)^```", text, re.M | re.S)
+    command, shown = block.group(1), block.group(2).splitlines()
+    (repo / "src" / "gemm.c").write_text(ACCUMULATE)
+    git(repo, "commit", "-q", "-am", "accumulate in C")
+    status, out = diff(*command.split()[2:])
+    assert status == 1
+    got = out.splitlines()
+    assert len(got) == len(shown), out
+
+    def norm(line: str) -> str:
+        return re.sub(r"\([0-9a-f]{10}\)", "(HASH)", line)
+
+    for want, have in zip(shown, got, strict=True):
+        if want.endswith("..."):
+            assert norm(have).startswith(norm(want[:-3])), (want, have)
+        else:
+            assert norm(have) == norm(want), (want, have)
