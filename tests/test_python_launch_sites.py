@@ -60,3 +60,43 @@ def test_the_trace_runs_each_instance_at_its_own_launch(size):
     r = CliRunner().invoke(main, ["trace", str(FILE), *size])
     assert r.exit_code == 0, r.output
     assert r.output.count(": agree") == 4, r.output
+
+
+LAUNCH_FORMS = '''import numpy as np
+from numba import cuda
+
+
+@cuda.jit
+def scale(x, y, a):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        y[i] = a * x[i]
+
+
+def run(n):
+    x = cuda.to_device(np.ones(n, dtype=np.float32))
+    y = cuda.device_array(n, dtype=np.float32)
+    %s
+'''
+
+
+@pytest.mark.parametrize("launch,grid,block", [
+    ("scale.configure(4096, 256)(x, y, np.float32(2.0))", (4096, 1, 1), (256, 1, 1)),
+    ("scale.forall(n)(x, y, np.float32(2.0))", (None, None, None), (None, None, None)),
+    ("scale.forall(n, tpb=128)(x, y, np.float32(2.0))", (None, None, None), (128, 1, 1)),
+    ("scale.forall(n, 0)(x, y, np.float32(2.0))", (None, None, None), (None, None, None)),
+])
+def test_configure_and_forall_are_launches(tmp_path, launch, grid, block):
+    """#29 §4: `k.configure(blocks, threads)(args)` is `k[blocks, threads](args)` spelled as a call, and
+    `k.forall(n[, tpb])(args)` launches n threads in blocks of tpb (0 or none: Numba picks): each is
+    the kernel's launch site and types it from its arguments (float32 arrays and a float32 scalar: one
+    fp32 multiply per element, W = x_shape0, Q = 8*x_shape0, no SR160)."""
+    from helpers import S, same
+
+    p = tmp_path / "forms.py"
+    p.write_text(LAUNCH_FORMS % launch)
+    (k,) = analyze_file(p)[0].values()
+    assert k.launch["grid"] == grid and k.launch["block"] == block, k.launch
+    assert k.launch["origin"].startswith("launch at")
+    assert set(k.total.by_precision) == {"fp32"} and same(k.total.flops.expr, S("x_shape0"))
+    assert same(k.total.compulsory.expr, S("8*x_shape0")) and "SR160" not in {d.code for d in k.diagnostics}

@@ -138,6 +138,9 @@ class _Walker:
                 f = node.func
                 if isinstance(f, cst.Subscript):  # k[blocks, threads](args): a CUDA launch
                     f = f.value
+                elif isinstance(f, cst.Call) and isinstance(f.func, cst.Attribute) \
+                        and f.func.attr.value in ("configure", "forall"):
+                    f = f.func.value  # k.configure(blocks, threads)(args), k.forall(n)(args): launches too
                 kdef = None
                 if isinstance(f, cst.Name):
                     kdef = walker.resolve(f.value, scope)

@@ -297,14 +297,13 @@ def all_launch_sites(module: cst.Module, ctx, kernels: set, overrides: dict | No
 
         def visit_Call(self, node) -> None:
             env = envs[-1]
-            f = node.func
-            if isinstance(f, cst.Subscript) and isinstance(f.value, cst.Name) and f.value.value in kernels:
-                name = f.value.value
-                config = [e.slice.value for e in f.slice if isinstance(e.slice, cst.Index)]
-                if len(config) < 2:
-                    return
-                raw = host_value(config[0], env, ctx.names)
-                grid, block = _dims(raw), _dims(host_value(config[1], env, ctx.names))
+            name, config = _launch_config(node.func, kernels)
+            if name is not None:
+                raw = host_value(config[0], env, ctx.names) if config[0] is not None else None
+                grid = _dims(raw)
+                block = _dims(host_value(config[1], env, ctx.names) if config[1] is not None else None)
+                if block[0] == 0:  # forall's tpb=0: Numba picks the block
+                    block = (None, None, None)
                 args = [host_value(a.value, env, ctx.names) for a in node.args]
                 sites.append((name, Site(grid, block, [a if isinstance(a, int) else None for a in args],
                                          [a[1] if isinstance(a, tuple) and a[:1] == ("shape",) else None
@@ -315,6 +314,27 @@ def all_launch_sites(module: cst.Module, ctx, kernels: set, overrides: dict | No
 
     module.visit(Visitor())
     return sites
+
+
+def _launch_config(f, kernels: set) -> tuple:
+    """(kernel name, [grid node, block node]) of a launch's callee: `k[grid, block]`,
+    `k.configure(grid, block)` (the same launch spelled as a call), `k.forall(n)` / `k.forall(n, tpb)`
+    (n threads, blocks of tpb or a size Numba picks: grid and block unknown, the grid covering the
+    guards); (None, None) for any other callee."""
+    if isinstance(f, cst.Subscript) and isinstance(f.value, cst.Name) and f.value.value in kernels:
+        config = [e.slice.value for e in f.slice if isinstance(e.slice, cst.Index)]
+        return (f.value.value, config[:2]) if len(config) >= 2 else (None, None)
+    if isinstance(f, cst.Call) and isinstance(f.func, cst.Attribute) and isinstance(f.func.value, cst.Name) \
+            and f.func.value.value in kernels:
+        name, attr = f.func.value.value, f.func.attr.value
+        pos = [a.value for a in f.args if a.keyword is None]
+        if attr == "configure" and len(pos) >= 2:
+            return name, pos[:2]
+        if attr == "forall" and pos:
+            tpb = pos[1] if len(pos) > 1 else next((a.value for a in f.args if a.keyword is not None
+                                                     and a.keyword.value == "tpb"), None)
+            return name, [None, tpb]
+    return None, None
 
 
 def site_for(ctx, kdef, made_by: list, own: list):
