@@ -64,3 +64,37 @@ def test_zip_of_arrays_of_unknown_lengths_is_approximate(kernels):
     _, ks = kernels
     k = ks["add_zip"]
     assert not k.failed and not k.exact and "SR102" in {d.code for d in k.diagnostics}
+
+
+TRANSPOSED = '''import numpy as np
+from numba import njit
+
+
+@njit
+def colsum_t(a):
+    out = np.zeros(a.shape[1])
+    for j in range(a.T.shape[0]):
+        for i in range(a.shape[0]):
+            out[j] += a.T[j, i]
+    return out
+
+
+colsum_t(np.ones((4, 3), dtype=np.float32))
+'''
+
+
+@pytest.mark.parametrize("rows,cols", [(3, 5), (40, 7)])
+def test_a_transposed_view_is_the_array_with_its_axes_reversed(tmp_path, rows, cols):
+    """#29 §4: `a.T[j, i]` is `a[i, j]` (and `a.T.shape[0]` is `a.shape[1]`); it cost the whole kernel
+    (SR002).  out = np.zeros(cols) (float64): cols stores; then rows*cols float64 adds of a float32
+    element (promoted, SR107): W = rows*cols; Q = a read 4*rows*cols + out written 8*cols; at the access
+    level out[j] is held across the i loop (a local array aliases no parameter): one load and one store
+    per j, so Q access = 4*rows*cols + 8*cols (fill) + 16*cols."""
+    p = tmp_path / "colsum_t.py"
+    p.write_text(TRANSPOSED)
+    sizes = {"a_shape0": rows, "a_shape1": cols}
+    k = analyze_file(p, sizes)[0]["colsum_t"]
+    assert not k.failed and k.exact
+    assert k.total.flops.value == rows * cols and k.total.compulsory.value == 4 * rows * cols + 8 * cols
+    assert k.total.access.value == 4 * rows * cols + 24 * cols
+    trace_agrees(p, "colsum_t", sizes, k, "python")

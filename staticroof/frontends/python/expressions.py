@@ -112,8 +112,18 @@ class ExpressionLowering(_Mixin):
                 return int_val(sympy.Mul(*[self.shape(base.array, k) for k in range(self.rank(base.array))]))
             if attr == "ndim":
                 return int_val(self.rank(base.array), literal=True)
+            if attr == "T" and not base.prefix:  # a view with the axes reversed: `a.T[j, i]` is `a[i, j]`
+                return PVal("transposed", base.dtype, array=base.array)
             if attr in ("T", "flat", "real", "imag"):
                 raise Unsupported(f"`.{attr}` of an array", node)
+        if base.kind == "transposed":
+            if attr == "shape":
+                rank = self.rank(base.array)
+                return PVal("tuple", items=tuple(int_val(self.shape(base.array, k)) for k in reversed(range(rank))))
+            if attr == "T":
+                return PVal("array", base.dtype, array=base.array)
+            if attr == "ndim":
+                return int_val(self.rank(base.array), literal=True)
         if attr in ("real", "imag") and base.is_number:  # a part of a complex value: free
             base = self.load(base, acc, node)
             if not is_complex(base.dtype):
@@ -134,6 +144,11 @@ class ExpressionLowering(_Mixin):
             return base.items[int(k.expr)]
         if base.kind == "module":  # `float32[:]` in an expression: a type, not a value
             return PVal("module", name=base.name + "[]")
+        if base.kind == "transposed":  # `a.T[j, i]`: every axis given, in reverse order
+            if any(isinstance(e.slice, cst.Slice) for e in elems) or len(elems) != self.rank(base.array):
+                raise Unsupported("a slice or a row of a transposed array", node)
+            axes = [self.value(e.slice.value, acc) for e in elems]
+            return self.subscript(PVal("array", base.dtype, array=base.array), axes[::-1], node)
         if base.kind == "section":  # a view `v = x[1:]`: v[j] is x[1 + j]
             if any(isinstance(e.slice, cst.Slice) for e in elems):
                 raise Unsupported("a slice of a slice", node)

@@ -428,10 +428,48 @@ class Array(ArrayLike):
         for k in range(self.shape[0]):
             yield self.read(self.flat((k,)), ("iter", self.name, k))
 
+    @property
+    def T(self):  # NumPy's name
+        return Transposed(self)
+
     def trace(self) -> ArrayTrace:
         first_read = sum(1 for k in self.first.values() if k == "read")
         return ArrayTrace(self.name, BYTES.get(self.dtype, 8), first_read, len(self.written), self.loads,
                           self.stores)
+
+
+class Transposed(ArrayLike):
+    """`a.T`: the array with its axes reversed, element by element (a full subscript only)."""
+
+    def __init__(self, array: Array):
+        self.array = array
+        self.shape = tuple(reversed(array.shape))
+
+    @property
+    def dtype(self):
+        return self.array.dtype
+
+    @property
+    def T(self):  # NumPy's name
+        return self.array
+
+    def _flat(self, idx) -> int:
+        idx = idx if isinstance(idx, tuple) else (idx,)
+        if any(isinstance(i, slice) for i in idx) or len(idx) != len(self.shape):
+            raise TraceError(f"`{self.array.name}.T`: only whole subscripts of a transposed array are traced")
+        return self.array.flat(tuple(reversed(idx)))
+
+    def get(self, idx, key):
+        return self.array.read(self._flat(idx), key)
+
+    def set(self, idx, v, key) -> None:
+        self.array.write(self._flat(idx), v, key)
+
+    def __getitem__(self, idx):
+        return self.get(idx, ("plain", self.array.name))
+
+    def __setitem__(self, idx, v):
+        self.set(idx, v, ("plain", self.array.name))
 
 
 class Keyed:
