@@ -479,6 +479,33 @@ def git(repo, *args):
     return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout
 
 
+def new_repo(root: Path, files: dict | None = None, message: str = "base", branch: str | None = None) -> Path:
+    """A git repository at `root` with a committer configured and, when `files` ({relative path:
+    text}) is given, those files committed as `message`."""
+    root.mkdir(parents=True, exist_ok=True)
+    git(root, "init", "-q", *(["-b", branch] if branch else []))
+    git(root, "config", "user.email", "dev@example.com")
+    git(root, "config", "user.name", "dev")
+    if files:
+        for name, text in files.items():
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(text)
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "-m", message)
+    return root
+
+
+def run_diff(*args) -> tuple:
+    """(exit status, output) of `staticroof diff ARGS` in this process; never a traceback."""
+    from click.testing import CliRunner
+
+    from staticroof.cli import main
+
+    result = CliRunner().invoke(main, ["diff", *map(str, args)])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result.exit_code, result.output
+
+
 # ---------------------------------------------------------------------------------------------
 # `staticroof lint` and its kernels, shared by test_lint.py, test_lint_cache.py and test_lint_config.py
 

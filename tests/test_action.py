@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from helpers import ACCUMULATE, GEMM_H, HOOK_KEYS, REGISTER, ROOT, git
+from helpers import ACCUMULATE, GEMM_H, HOOK_KEYS, REGISTER, ROOT, git, new_repo
 
 ACTION_KEYS = {"name", "author", "description", "inputs", "outputs", "runs", "branding"}
 ACTION_REQUIRED = {"name", "description", "runs"}
@@ -98,15 +98,7 @@ def test_review_script_runs_as_on_a_runner(tmp_path):
     table, the log the annotations (on the first changed line inside the kernel: line 10, where
     `float s = 0.0f;` was), the output the count, and the step fails (exit 1).  The args input keeps
     its quotes (a -D of two words would break a plain split) and runs nothing."""
-    repo = tmp_path / "repo"
-    (repo / "src").mkdir(parents=True)
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "config", "user.email", "dev@example.com")
-    git(repo, "config", "user.name", "dev")
-    (repo / "src" / "gemm.h").write_text(GEMM_H)
-    (repo / "src" / "gemm.c").write_text(REGISTER)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "base")
+    repo = new_repo(tmp_path / "repo", {"src/gemm.h": GEMM_H, "src/gemm.c": REGISTER}, branch="main")
     base = git(repo, "rev-parse", "HEAD").strip()
     git(repo, "checkout", "-q", "-b", "feature")
     (repo / "src" / "gemm.c").write_text(ACCUMULATE)

@@ -35,7 +35,7 @@ from click.testing import CliRunner
 
 from staticroof.cli import main
 
-from helpers import ACCUMULATE, GEMM_H, REGISTER, ROOT, git
+from helpers import ACCUMULATE, GEMM_H, REGISTER, ROOT, git, new_repo, run_diff
 
 SCHEMA = ROOT / "tests" / "data" / "sarif-schema-2.1.0.json"
 
@@ -45,24 +45,13 @@ PROMOTED = REGISTER.replace("s += A[i][k] * B[k][j];", "s = fma(A[i][k], B[k][j]
 
 @pytest.fixture
 def repo(tmp_path, monkeypatch):
-    r = tmp_path / "repo"
-    (r / "src").mkdir(parents=True)
-    git(r, "init", "-q")
-    git(r, "config", "user.email", "dev@example.com")
-    git(r, "config", "user.name", "dev")
-    (r / "src" / "gemm.h").write_text(GEMM_H)
-    (r / "src" / "gemm.c").write_text(REGISTER)
-    git(r, "add", "-A")
-    git(r, "commit", "-q", "-m", "gemm with a register accumulator")
+    r = new_repo(tmp_path / "repo", {"src/gemm.h": GEMM_H, "src/gemm.c": REGISTER}, "gemm with a register accumulator")
     monkeypatch.chdir(r)
     monkeypatch.setenv("STATICROOF_CACHE_DIR", str(tmp_path / "cache"))
     return r
 
 
-def diff(*args):
-    result = CliRunner().invoke(main, ["diff", *map(str, args)])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result.exit_code, result.output
+diff = run_diff
 
 
 def kernels(output: str) -> dict:

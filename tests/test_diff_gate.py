@@ -23,11 +23,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
 
-from staticroof.cli import main
-
-from helpers import ROOT, git
+from helpers import ROOT, git, new_repo, run_diff
 
 BASE = (ROOT / "tests" / "data" / "diff" / "kernels.cu").read_text()
 EDITS = {
@@ -54,23 +51,13 @@ def edited(*names) -> str:
 
 @pytest.fixture
 def repo(tmp_path, monkeypatch):
-    r = tmp_path / "repo"
-    r.mkdir()
-    git(r, "init", "-q")
-    git(r, "config", "user.email", "dev@example.com")
-    git(r, "config", "user.name", "dev")
-    (r / "kernels.cu").write_text(BASE)
-    git(r, "add", "-A")
-    git(r, "commit", "-q", "-m", "base")
+    r = new_repo(tmp_path / "repo", {"kernels.cu": BASE})
     monkeypatch.chdir(r)
     monkeypatch.setenv("STATICROOF_CACHE_DIR", str(tmp_path / "cache"))
     return r
 
 
-def diff(*args):
-    r = CliRunner().invoke(main, ["diff", *args])
-    assert r.exception is None or isinstance(r.exception, SystemExit), r.output
-    return r.exit_code, r.output
+diff = run_diff
 
 
 def commit(repo, text: str, message: str) -> None:

@@ -14,30 +14,19 @@ from click.testing import CliRunner
 
 from staticroof.cli import main
 
-from helpers import git
+from helpers import git, new_repo, run_diff
 
 BEFORE = "void k(float *x, int n) { for (int i = 0; i < n; i++) x[i] *= 2.0f; }\n"
 AFTER = "void k(float *x, int n) { for (int i = 0; i < n; i++) x[i] *= 3.0f + x[i]; }\n"
 
 
-def run_diff(*args):
-    result = CliRunner().invoke(main, ["diff", *map(str, args)])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result.exit_code, result.output
 
 
 @pytest.fixture
 def hostile(tmp_path, monkeypatch):
     """A repository whose own configuration would run commands: an fsmonitor hook, a clean filter and a
     long-running process filter on every .c file, a post-index-change hook; each leaves a marker."""
-    r = tmp_path / "repo"
-    r.mkdir()
-    git(r, "init", "-q")
-    git(r, "config", "user.email", "dev@example.com")
-    git(r, "config", "user.name", "dev")
-    (r / "k.c").write_text(BEFORE)
-    git(r, "add", "-A")
-    git(r, "commit", "-q", "-m", "base")
+    r = new_repo(tmp_path / "repo", {"k.c": BEFORE})
     markers = tmp_path / "markers"
     markers.mkdir()
     script = tmp_path / "evil.sh"
@@ -76,11 +65,7 @@ def test_git_runs_nothing_of_the_repository_and_writes_no_index(hostile, revisio
 
 @pytest.fixture
 def plain(tmp_path, monkeypatch):
-    r = tmp_path / "repo"
-    r.mkdir()
-    git(r, "init", "-q")
-    git(r, "config", "user.email", "dev@example.com")
-    git(r, "config", "user.name", "dev")
+    r = new_repo(tmp_path / "repo")
     monkeypatch.chdir(r)
     monkeypatch.setenv("STATICROOF_CACHE_DIR", str(tmp_path / "cache"))
     return r
