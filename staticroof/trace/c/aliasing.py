@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from .program import pointer_depth
+from .program import names_read, pointer_depth
 
 
 def pointer_params(fn: c_ast.FuncDef) -> dict:
@@ -42,7 +42,7 @@ def derived_pointers(fn: c_ast.FuncDef, params: dict) -> dict:
 
     def visit(n):
         if isinstance(n, c_ast.Decl) and n.name and isinstance(n.type, c_ast.PtrDecl) and n.init is not None:
-            roots = {out.get(m, m) for m in _ids(n.init)} & set(params)
+            roots = {out.get(m, m) for m in names_read(n.init)} & set(params)
             if len(roots) == 1 and n.name not in params:
                 out[n.name] = roots.pop()
         for _, child in n.children():
@@ -51,19 +51,6 @@ def derived_pointers(fn: c_ast.FuncDef, params: dict) -> dict:
     if fn.body is not None:
         visit(fn.body)
     return out
-
-
-def _ids(node) -> set:
-    found = set()
-
-    def visit(n):
-        if isinstance(n, c_ast.ID):
-            found.add(n.name)
-        for _, child in n.children():
-            visit(child)
-
-    visit(node)
-    return found
 
 
 def pointer_name(node) -> str | None:
