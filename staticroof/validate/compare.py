@@ -185,7 +185,10 @@ def _time_floor(v: Validation, w, q) -> float | None:
     peak = v.roofs.peaks.get(prec)
     if not peak:
         return None
-    return max(w / peak, q / v.roofs.bandwidth)
+    from ..roofline.position import position  # the roofline's own time floor, as analyze states it
+
+    floor = position(w, q, peak, v.roofs.bandwidth)["time_floor"]
+    return float(floor) if floor is not None else None
 
 
 def _place(v: Validation, pred_w) -> None:
