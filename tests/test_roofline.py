@@ -751,7 +751,8 @@ def test_the_plot_geometry_is_slide_ready(tmp_path):
 
 def test_every_predicted_point_is_under_its_roof(tmp_path):
     """The points draw() returns carry the roof over them: on the A100 (all three levels known) and
-    the L4 (DRAM only) each is at or below it, for every sample."""
+    the L4 (DRAM only) each is at or below it, for every sample, and that roof is min(the kernel's
+    peak, the level's bandwidth x the point's intensity) computed here from the machine entry."""
     pytest.importorskip("matplotlib")
     from staticroof.reports.plot import draw
 
@@ -762,6 +763,10 @@ def test_every_predicted_point_is_under_its_roof(tmp_path):
         kernels = [type("K", (), {"name": name, "roofline": r})() for name, r in placed.items() if r]
         pts = draw(kernels, m, str(tmp_path / f"{machine}.png"))
         assert pts and all(p["roof"] is not None and p["attainable"] <= p["roof"] * (1 + 1e-12) for p in pts)
+        bandwidth = {"DRAM compulsory": m.bandwidth, "DRAM": m.bandwidth, "L2": m.l2_bandwidth, "L1": m.l1_bandwidth}
+        for p in pts:
+            peak = m.peak(placed[p["kernel"]]["roof"])
+            assert p["roof"] == pytest.approx(min(peak, bandwidth[p["level"]] * p["intensity"]), rel=1e-12), p
         levels = {p["level"] for p in pts}
         assert levels == ({"DRAM compulsory", "DRAM", "L2", "L1"} if machine == "a100" else
                           {"DRAM compulsory", "DRAM"}), levels

@@ -29,22 +29,16 @@ def points(kernels) -> list[dict]:
         r = k.roofline
         if not r:
             continue
-        peak = r.get("peak")
+        # the roof over a point is the placement's own attainable performance at that level
         if r.get("intensity") is not None:
             out.append({"kernel": k.name, "level": "DRAM compulsory", "intensity": r["intensity"],
-                        "attainable": r["attainable"], "roof": _roof(peak, r.get("bandwidth"), r["intensity"])})
+                        "attainable": r["attainable"], "roof": r["attainable"]})
         y = (r.get("hierarchy") or {}).get("attainable")
         for lv in r.get("levels", []):
             if y is not None and lv["intensity"] is not None and lv.get("bandwidth"):
                 out.append({"kernel": k.name, "level": lv["level"], "intensity": lv["intensity"], "attainable": y,
-                            "roof": _roof(peak, lv["bandwidth"], lv["intensity"])})
+                            "roof": lv["attainable"]})
     return [p for p in out if p["intensity"] > 0 and p["attainable"] > 0]  # log axes: no FLOPs, no point
-
-
-def _roof(peak, bandwidth, intensity):
-    if peak is None or not bandwidth:
-        return None
-    return min(float(peak), float(bandwidth) * float(intensity))
 
 
 def unshown_levels(kernels) -> list[str]:
