@@ -32,19 +32,3 @@ def grammars_dir() -> Path:
 
 def grammar_path(*parts: str) -> Path:
     return grammars_dir().joinpath(*parts)
-
-
-@lru_cache(maxsize=1)
-def stub_names() -> frozenset:
-    """The names the stub headers' directives test (`#ifndef NDEBUG` in assert.h): a `-D` of one changes
-    a stub, so it is used even where the user's source never spells it (cli warns of the others)."""
-    import re
-
-    out: set = set()
-    for folder in (grammar_path("include"), grammar_path("cuda")):
-        for f in folder.rglob("*"):
-            if f.is_file():
-                for line in f.read_text(encoding="utf-8", errors="replace").splitlines():
-                    if re.match(r"\s*#\s*(?:if|ifdef|ifndef|elif)\b", line):
-                        out.update(re.findall(r"[A-Za-z_]\w*", line))
-    return frozenset(out)
