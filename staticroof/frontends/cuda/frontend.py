@@ -153,11 +153,9 @@ class CudaLowering(ST.StridedLoops, CL.ClassLowering, FunctionLowering):
             B = sympy.Integer(b) if b else self.size_symbol(launch_size(LAUNCH_BLOCK, d), origin="launch (unknown)",
                                                                    role=LAUNCH_BLOCK)
             G = self.launch.grid_expr[k]
-            # a formula in sizes is a loop bound only with a known block (gridDim*blockDim with both
-            # unknown is a product of sizes) and a countable form (`m / tile` with `tile` a parameter,
-            # `(n > 255) / 256`: the grid's value, a size)
-            if G is None or not G.free_symbols <= {sympy.Symbol(p) for p in self.kernel.params} \
-                    or (G.free_symbols and not b) or not RX.countable(G):
+            # a constant grid, or a formula that is a loop bound (RX.grid_bound: not `m / tile` with
+            # `tile` a parameter, not `(n > 255) / 256`, not with the block unknown); else a size
+            if G is None or (G.free_symbols and not RX.grid_bound(G, b, self.kernel.params)):
                 G = self.size_symbol(launch_size(LAUNCH_GRID, d), g, origin=self.launch.origin or "launch (unknown)",
                                      role=LAUNCH_GRID)
             why = f"`threadIdx.{d}`/`blockIdx.{d}` alone needs the block size"
@@ -644,8 +642,7 @@ def _lower_kernel(tu, fn, path, launch: Launch, tparams: dict, constants: set, s
         var = info.get(model.plan.var) if info is not None else None
         if not isinstance(var, sympy.Dummy) or not RX.apply(kernel.body, model.plan, var, low.loop_syms):
             return None, low
-    formula = any(e is not None and e.free_symbols and RX.countable(e) and launch.block[k]
-                  for k, e in enumerate(launch.grid_expr))
+    formula = any(RX.grid_bound(e, launch.block[k], kernel.params) for k, e in enumerate(launch.grid_expr))
     kernel.launch = {"grid": tuple(launch.grid), "block": tuple(launch.block), "origin": launch.origin or None,
                      "grid_expr": tuple(launch.grid_expr),
                      "model": "grid from the launch, in the kernel's parameters" if formula

@@ -103,6 +103,15 @@ def compared(info: dict, a, b) -> list:
     return out
 
 
+def grid_bound(e, block, params) -> bool:
+    """Whether the grid formula `e` (sympy, or None) of one launch dimension whose block size is
+    `block` (None: unknown) is a loop bound in the kernel's `params`: a formula in them only, in a
+    countable form, with the block a number (gridDim*blockDim with both unknown is a product of
+    sizes).  Otherwise the grid is a size of its own."""
+    return (e is not None and bool(e.free_symbols) and bool(block)
+            and e.free_symbols <= {sympy.Symbol(p) for p in params} and countable(e))
+
+
 def countable(e) -> bool:
     """Whether a grid formula is one the counting can take as a loop bound: sizes and floors or
     ceilings of them with no size in a denominator (`floor((n + 255)/256)`, not `floor(4096/tile)`)."""
