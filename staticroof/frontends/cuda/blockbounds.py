@@ -10,16 +10,10 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from ..common.tokens import integer_literal
+
 _OPS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<=": lambda a, b: a <= b, "<": lambda a, b: a < b,
         ">=": lambda a, b: a >= b, ">": lambda a, b: a > b}
-
-
-def _int(text: str) -> int | None:
-    t = text.rstrip("uUlL")
-    try:
-        return int(t, 0)
-    except ValueError:
-        return None
 
 
 def launch_bound(header: list) -> int | None:
@@ -27,7 +21,7 @@ def launch_bound(header: list) -> int | None:
     texts = [t.text for t in header]
     for i, x in enumerate(texts):
         if x == "__launch_bounds__" and i + 2 < len(texts) and texts[i + 1] == "(":
-            return _int(texts[i + 2]) if i + 3 < len(texts) and texts[i + 3] in (")", ",") else None
+            return integer_literal(texts[i + 2]) if i + 3 < len(texts) and texts[i + 3] in (")", ",") else None
     return None
 
 
@@ -57,13 +51,13 @@ def asserted(fn) -> list:
         c = condition(n)
         if c is not None:
             if isinstance(c, c_ast.BinaryOp) and c.op in _OPS and isinstance(c.right, c_ast.Constant):
-                k = _int(c.right.value)
+                k = integer_literal(c.right.value)
                 d = _dim(c.left)
                 if k is not None and d is not None:
                     out.append((f"blockDim.{d} {c.op} {k}", lambda b, d=d, op=c.op, k=k: _OPS[op](b[d], k)))
                 elif (k == 0 and c.op == "==" and isinstance(c.left, c_ast.BinaryOp) and c.left.op == "%"
                       and isinstance(c.left.right, c_ast.Constant) and _dim(c.left.left)):
-                    m, d = _int(c.left.right.value), _dim(c.left.left)
+                    m, d = integer_literal(c.left.right.value), _dim(c.left.left)
                     if m:
                         out.append((f"blockDim.{d} % {m} == 0", lambda b, d=d, m=m: b[d] % m == 0))
         for _, child in n.children():
