@@ -239,7 +239,7 @@ def _preprocessor_name(name: str) -> bool:
     """Whether `-D NAME` can change what the preprocessor does without the source spelling NAME: a
     reserved name (`__CUDA_ARCH__`), a predefined one (`_OPENMP`), one a stub header tests (`NDEBUG`)."""
     from .frontends.common.predefined import PREDEFINED_NAMES
-    from .frontends.common.preprocess import stub_names
+    from .frontends.common.stubs import stub_names
 
     return name.startswith("__") or name in PREDEFINED_NAMES or name in stub_names()
 

@@ -154,23 +154,6 @@ def directive_names(text: str, values_only: bool = False) -> set:
     return names - {"defined"}
 
 
-_STUB_NAMES: list = []  # the names the stub headers' directives test, read once per process
-
-
-def stub_names() -> frozenset:
-    """The names the stub headers' conditional directives test (`#ifndef NDEBUG` in assert.h): a `-D`
-    of one changes a stub, so it is used even where the user's source never spells it (the CLI warns
-    of the other `-D` names no source spells)."""
-    if not _STUB_NAMES:
-        found: set = set()
-        for folder in (_stub_dir(), grammar_path("cuda")):
-            for f in folder.rglob("*"):
-                if f.is_file():
-                    found |= directive_names(f.read_text(encoding="utf-8", errors="replace"))
-        _STUB_NAMES.append(frozenset(found))
-    return _STUB_NAMES[0]
-
-
 def rewrite_sizes(text: str, tested: set | None = None) -> tuple[str, dict]:
     """Rewrite `#define NAME <integer>` lines so the name survives preprocessing.  `tested`: the
     names whose value an `#if` uses anywhere in the translation unit (they stay macros)."""
